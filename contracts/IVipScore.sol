@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+/// @title IVipScore
+/// @notice The scoring contract's interface as the VIP program's off-chain readers call it.
+/// @dev Every function, event and error of the reference contract (initia-labs/vip-score-evm)
+/// keeps its exact signature, so the agent that snapshots finalized stages reads this contract
+/// unchanged. Members marked "Extension" are additions; the reference has no equivalent.
+interface IVipScore {
+    /// @notice One entry of a `getScores` page.
+    /// @param addr The scored address.
+    /// @param amount Its score in the stage.
+    /// @param index Its 1-based position in the stage, in the order addresses were first scored.
+    struct ScoreResponse {
+        address addr;
+        uint64 amount;
+        uint64 index;
+    }
+
+    // --- Reference events -----------------------------------------------------------------
+
+    /// @notice A stage was opened for writes.
+    event CreateStage(uint64 stage);
+
+    /// @notice A stage was finalized; it never changes again.
+    event FinalizeStage(uint64 stage);
+
+    /// @notice The score of `addr` in `stage` is now `score`; the stage's total is `totalScore`.
+    /// Emitted by `updateScore`, `increaseScore` and `decreaseScore`; `updateScores` emits `UpdateScores`.
+    event UpdateScore(address indexed addr, uint64 indexed stage, uint64 score, uint64 totalScore);
+
+    // --- Extension events -----------------------------------------------------------------
+
+    /// @notice Extension: `updateScores` set the scores of `addrs` in `stage` to `amounts`, in order (a later
+    /// duplicate wins; the zero address is skipped); the stage's total is now `totalScore`.
+    /// @dev Emitted by `updateScores` instead of one `UpdateScore` per address: one log of the whole batch
+    /// costs ~520 gas per address where `UpdateScore` costs 2,012, which the gas budget per address cannot
+    /// carry. The single-entry functions still emit `UpdateScore`.
+    event UpdateScores(uint64 indexed stage, address[] addrs, uint64[] amounts, uint64 totalScore);
+
+    /// @notice Extension: `addr` was put on the allow list.
+    event AllowListAdded(address indexed addr);
+
+    /// @notice Extension: `addr` was taken off the allow list.
+    event AllowListRemoved(address indexed addr);
+
+    // --- Reference errors -----------------------------------------------------------------
+
+    /// @notice The caller `deniedAddress` is not on the allow list.
+    error PermissionDenied(address deniedAddress);
+
+    /// @notice Stage 0 cannot exist: the start stage must be non-zero.
+    error ZeroStage();
+
+    /// @notice `updateScores` was given arrays of different lengths. (The misspelling is the reference's.)
+    error AddrsAndAmountsLengthMistmatch();
+
+    /// @notice `stage` was never opened: it is before the start stage or after the open stage.
+    error StageNotFound(uint64 stage);
+
+    /// @notice `stage` is finalized and cannot change.
+    error StageFinalized(uint64 stage);
+
+    /// @notice `stage`, the stage before the one named in the call, is still open: finalize it first.
+    error PreviousStageNotFinalized(uint64 stage);
+
+    // --- Extension errors -----------------------------------------------------------------
+
+    /// @notice Extension: decreasing `addr`'s score `score` by `amount` would go below zero.
+    error ScoreUnderflow(address addr, uint64 score, uint64 amount);
+
+    /// @notice Extension: increasing `addr`'s score `score` by `amount` would exceed the uint64 range.
+    error ScoreOverflow(address addr, uint64 score, uint64 amount);
+
+    /// @notice Extension: the total score of `stage` would exceed the uint64 range.
+    error TotalScoreOverflow(uint64 stage);
+
+    /// @notice Extension: `getScores` was asked for `limit` entries; at most `maxLimit` are served per call.
+    error PageLimitTooLarge(uint64 limit, uint64 maxLimit);
+
+    /// @notice Extension: the zero address cannot be put on the allow list.
+    error ZeroAddress();
+
+    /// @notice Extension: `addr` is not on the allow list, so it cannot be removed from it.
+    error NotOnAllowList(address addr);
+
+    /// @notice Extension: `addr` is the only address on the allow list; removing it would lock the contract.
+    error LastAllowListAddress(address addr);
+
+    // --- Reference functions --------------------------------------------------------------
+
+    /// @notice The stage the contract was created with.
+    function initStage() external view returns (uint64);
+
+    /// @notice A stage's record; `stage` is 0 for a stage that was never opened.
+    function stages(uint64) external view returns (uint64 stage, uint64 totalScore, bool isFinalized);
+
+    /// @notice An address's score in a stage; `isIndexed` tells whether it was ever scored there.
+    function scores(uint64, address) external view returns (bool isIndexed, uint64 amount);
+
+    /// @notice Whether an address may write scores and finalize stages.
+    function allowList(address) external view returns (bool);
+
+    /// @notice Sets the scores of `addrs` in the open `stage` to `amounts` (absolute values).
+    function updateScores(uint64 stage, address[] calldata addrs, uint64[] calldata amounts) external;
+
+    /// @notice Sets the score of `addr` in the open `stage` to `amount`.
+    function updateScore(uint64 stage, address addr, uint64 amount) external;
+
+    /// @notice Adds `amount` to the score of `addr` in the open `stage`.
+    function increaseScore(uint64 stage, address addr, uint64 amount) external;
+
+    /// @notice Subtracts `amount` from the score of `addr` in the open `stage`.
+    function decreaseScore(uint64 stage, address addr, uint64 amount) external;
+
+    /// @notice Finalizes the open `stage` and opens `stage + 1`.
+    function finalizeStage(uint64 stage) external;
+
+    /// @notice Puts `addr` on the allow list.
+    function addAllowList(address addr) external;
+
+    /// @notice Takes `addr` off the allow list.
+    function removeAllowList(address addr) external;
+
+    /// @notice Up to `limit` entries of `stage` from position `offset` (0-based), in first-scored order.
+    function getScores(uint64 stage, uint64 offset, uint64 limit) external view returns (ScoreResponse[] memory);
+
+    // --- Extension functions --------------------------------------------------------------
+
+    /// @notice Extension: the one stage that accepts writes now.
+    function openStage() external view returns (uint64);
+
+    /// @notice Extension: how many distinct addresses were ever scored in `stage`.
+    function scoreCount(uint64 stage) external view returns (uint64);
+
+    /// @notice Extension: how many addresses are on the allow list.
+    function allowListSize() external view returns (uint64);
+}
