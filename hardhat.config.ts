@@ -28,6 +28,13 @@ export default defineConfig({
       production: compiler,
     },
   },
+  test: {
+    solidity: {
+      // Bounded so the suite stays in minutes on a 2-core CI machine; raise locally for deeper campaigns.
+      fuzz: { runs: 256 },
+      invariant: { runs: 48, depth: 40 },
+    },
+  },
   paths: {
     tests: {
       mocha: "test",

@@ -156,21 +156,22 @@ contract VipScore is IVipScore {
     /// @inheritdoc IVipScore
     /// @dev Returns only entries that exist (no zero padding). `limit` above `MAX_PAGE_LIMIT` reverts with
     /// `PageLimitTooLarge`, so no call can exhaust memory. A stage never opened has no entries.
-    function getScores(uint64 stage, uint64 offset, uint64 limit) external view returns (ScoreResponse[] memory page) {
+    function getScores(uint64 stage, uint64 offset, uint64 limit) external view returns (ScoreResponse[] memory) {
         if (limit > MAX_PAGE_LIMIT) revert PageLimitTooLarge(limit, MAX_PAGE_LIMIT);
         uint256 data = _stageData[stage];
         uint256 count = (data >> 64) & _MASK64;
-        if (offset >= count) return page;
+        if (offset >= count) return new ScoreResponse[](0);
         uint256 length = count - offset < limit ? count - offset : limit;
-        page = new ScoreResponse[](length);
+        ScoreResponse[] memory page = new ScoreResponse[](length);
         _fillPage(stage, data >> 128, uint256(offset) + 1, page);
+        return page;
     }
 
     /// @inheritdoc IVipScore
-    function stages(uint64 stage) external view returns (uint64, uint64, bool) {
+    function stages(uint64 number) external view returns (uint64 stage, uint64 totalScore, bool isFinalized) {
         uint64 open = _openStage;
-        if (stage < initStage || stage > open) return (0, 0, false);
-        return (stage, uint64(_stageData[stage]), stage < open);
+        if (number < initStage || number > open) return (0, 0, false);
+        return (number, uint64(_stageData[number]), number < open);
     }
 
     /// @inheritdoc IVipScore

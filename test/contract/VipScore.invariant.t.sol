@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {IVipScore} from "../../contracts/IVipScore.sol";
+import {VipScore} from "../../contracts/VipScore.sol";
+import {Test} from "./utils/Test.sol";
+
+/// @notice Drives the contract as an operator would (batches, increases, decreases, finalizations) and as
+/// an attacker would (writes from outside the allow list, writes to finalized stages), keeping ghost state
+/// for the invariants to compare against.
+contract VipScoreHandler is Test {
+    uint64 public constant START = 3;
+    address public constant OUTSIDER = address(0xBAD);
+    uint256 private constant POOL = 12;
+
+    VipScore public immutable score;
+
+    /// stage => addresses in the order they were first scored
+    mapping(uint64 => address[]) private _order;
+    mapping(uint64 => mapping(address => bool)) private _scored;
+    /// stage => digest of its entries and total when it was finalized
+    mapping(uint64 => bytes32) public finalizedDigest;
+
+    bool public forbiddenWriteSucceeded;
+
+    constructor() {
+        score = new VipScore(START);
+    }
+
+    function order(uint64 stage) external view returns (address[] memory) {
+        return _order[stage];
+    }
+
+    function digest(uint64 stage) public view returns (bytes32) {
+        (, uint64 total, bool finalized) = score.stages(stage);
+        return keccak256(abi.encode(score.getScores(stage, 0, 1000), total, finalized));
+    }
+
+    function updateScores(uint256 seed, uint8 length) external {
+        uint256 n = bound(length, 0, 10);
+        address[] memory addrs = new address[](n);
+        uint64[] memory amounts = new uint64[](n);
+        for (uint256 i; i < n; ++i) {
+            uint256 h = uint256(keccak256(abi.encode(seed, i)));
+            addrs[i] = _pick(h);
+            amounts[i] = uint64(h >> 128) % 1e15;
+        }
+        uint64 stage = score.openStage();
+        score.updateScores(stage, addrs, amounts);
+        for (uint256 i; i < n; ++i) _record(stage, addrs[i]);
+    }
+
+    function increaseScore(uint256 who, uint64 amount) external {
+        uint64 stage = score.openStage();
+        address addr = _pick(who);
+        score.increaseScore(stage, addr, uint64(bound(amount, 0, 1e15)));
+        _record(stage, addr);
+    }
+
+    function decreaseScore(uint256 who, uint64 amount) external {
+        uint64 stage = score.openStage();
+        address addr = _pick(who);
+        (, uint64 current) = score.scores(stage, addr);
+        score.decreaseScore(stage, addr, uint64(bound(amount, 0, current)));
+        _record(stage, addr);
+    }
+
+    function finalizeStage() external {
+        uint64 stage = score.openStage();
+        score.finalizeStage(stage);
+        finalizedDigest[stage] = digest(stage);
+    }
+
+    function writeFromOutside(uint256 which, uint256 who, uint64 amount) external {
+        uint64 stage = score.openStage();
+        address addr = _pick(who);
+        vm.startPrank(OUTSIDER);
+        which %= 6;
+        if (which == 0) _attempt(abi.encodeCall(IVipScore.updateScore, (stage, addr, amount)));
+        if (which == 1) _attempt(abi.encodeCall(IVipScore.increaseScore, (stage, addr, amount)));
+        if (which == 2) _attempt(abi.encodeCall(IVipScore.decreaseScore, (stage, addr, 0)));
+        if (which == 3) _attempt(abi.encodeCall(IVipScore.finalizeStage, (stage)));
+        if (which == 4) _attempt(abi.encodeCall(IVipScore.addAllowList, (OUTSIDER)));
+        if (which == 5) _attempt(abi.encodeCall(IVipScore.removeAllowList, (address(this))));
+        vm.stopPrank();
+    }
+
+    function writeToFinalizedStage(uint256 stageSeed, uint256 who, uint64 amount) external {
+        uint64 open = score.openStage();
+        if (open == START) return;
+        uint64 stage = uint64(bound(stageSeed, START, open - 1));
+        _attempt(abi.encodeCall(IVipScore.updateScore, (stage, _pick(who), amount)));
+        _attempt(abi.encodeCall(IVipScore.finalizeStage, (stage)));
+    }
+
+    function _attempt(bytes memory call) private {
+        (bool ok,) = address(score).call(call);
+        if (ok) forbiddenWriteSucceeded = true;
+    }
+
+    function _pick(uint256 seed) private pure returns (address) {
+        return address(uint160(0x1000 + (seed % POOL)));
+    }
+
+    function _record(uint64 stage, address addr) private {
+        if (_scored[stage][addr]) return;
+        _scored[stage][addr] = true;
+        _order[stage].push(addr);
+    }
+}
+
+contract VipScoreInvariantTest is Test {
+    VipScoreHandler internal handler;
+    VipScore internal score;
+
+    function setUp() public {
+        handler = new VipScoreHandler();
+        score = handler.score();
+        targetContract(address(handler));
+    }
+
+    /// @notice A stage's scores sum to its total, for every stage ever opened.
+    function invariantTotalIsTheSumOfScores() public view {
+        for (uint64 stage = handler.START(); stage <= score.openStage(); ++stage) {
+            IVipScore.ScoreResponse[] memory page = score.getScores(stage, 0, 1000);
+            uint256 sum;
+            for (uint256 i; i < page.length; ++i) sum += page[i].amount;
+            (, uint64 total,) = score.stages(stage);
+            assertEq(total, sum, "total vs sum of scores");
+        }
+    }
+
+    /// @notice A finalized stage never changes.
+    function invariantFinalizedStagesNeverChange() public view {
+        for (uint64 stage = handler.START(); stage < score.openStage(); ++stage) {
+            assertEq(handler.digest(stage), handler.finalizedDigest(stage), "finalized stage changed");
+        }
+    }
+
+    /// @notice Nobody off the allow list changes anything, and nobody changes a finalized stage.
+    function invariantForbiddenWritesNeverSucceed() public view {
+        assertFalse(handler.forbiddenWriteSucceeded(), "a forbidden write succeeded");
+        assertFalse(score.allowList(handler.OUTSIDER()), "outsider on the allow list");
+        assertEq(score.allowListSize(), 1, "allow list size");
+    }
+
+    /// @notice Paging `getScores` yields every scored address exactly once, in first-scored order.
+    function invariantPagingYieldsEveryAddressOnce() public view {
+        for (uint64 stage = handler.START(); stage <= score.openStage(); ++stage) {
+            address[] memory expected = handler.order(stage);
+            uint256 seen;
+            for (uint64 offset; ; offset += 5) {
+                IVipScore.ScoreResponse[] memory page = score.getScores(stage, offset, 5);
+                for (uint256 i; i < page.length; ++i) {
+                    assertEq(page[i].addr, expected[seen], "address in order");
+                    assertEq(page[i].index, seen + 1, "index");
+                    ++seen;
+                }
+                if (page.length < 5) break;
+            }
+            assertEq(seen, expected.length, "every scored address once");
+            assertEq(score.scoreCount(stage), expected.length, "scoreCount");
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import { expect } from "chai";
+import { network } from "hardhat";
+
+import { deployVipScore, sampleAddresses, sampleScores } from "../../scripts/gas/scenarios.js";
+
+const { ethers } = await network.create();
+
+describe("VipScore through its TypeChain binding", () => {
+  const START = 15n;
+
+  it("runs a stage: batch, single writes, finalize, read back with paging", async () => {
+    const score = await deployVipScore(ethers, START);
+    const addrs = sampleAddresses(12, "flow");
+    const amounts = sampleScores(12, "flow");
+    await expect(score.updateScores(START, addrs, amounts))
+      .to.emit(score, "UpdateScores")
+      .withArgs(START, addrs, amounts, amounts.reduce((a, b) => a + b, 0n));
+    const [alice] = sampleAddresses(1, "alice");
+    await expect(score.increaseScore(START, alice, 5n)).to.emit(score, "UpdateScore");
+    await expect(score.finalizeStage(START))
+      .to.emit(score, "FinalizeStage")
+      .withArgs(START)
+      .and.to.emit(score, "CreateStage")
+      .withArgs(START + 1n);
+
+    const seen: string[] = [];
+    for (let offset = 0n; ; offset += 5n) {
+      const page = await score.getScores(START, offset, 5n);
+      seen.push(...page.map((e) => e.addr));
+      if (page.length < 5) break;
+    }
+    expect(seen).to.deep.equal([...addrs, alice]);
+    const stage = await score.stages(START);
+    expect(stage.isFinalized).to.equal(true);
+    expect(stage.totalScore).to.equal(amounts.reduce((a, b) => a + b, 0n) + 5n);
+    expect(await score.openStage()).to.equal(START + 1n);
+  });
+
+  it("reports each refusal with its custom error and arguments", async () => {
+    const score = await deployVipScore(ethers, START);
+    const [, outsider] = await ethers.getSigners();
+    const [alice] = sampleAddresses(1, "errors");
+
+    await expect(score.connect(outsider).updateScore(START, alice, 1n))
+      .to.be.revertedWithCustomError(score, "PermissionDenied")
+      .withArgs(outsider.address);
+    await expect(score.updateScores(START, [alice], [])).to.be.revertedWithCustomError(
+      score,
+      "AddrsAndAmountsLengthMistmatch",
+    );
+    await expect(score.updateScore(START + 1n, alice, 1n))
+      .to.be.revertedWithCustomError(score, "StageNotFound")
+      .withArgs(START + 1n);
+    await expect(score.decreaseScore(START, alice, 1n))
+      .to.be.revertedWithCustomError(score, "ScoreUnderflow")
+      .withArgs(alice, 0n, 1n);
+    await expect(score.finalizeStage(START + 1n))
+      .to.be.revertedWithCustomError(score, "PreviousStageNotFinalized")
+      .withArgs(START);
+    await expect(score.getScores(START, 0n, 1001n))
+      .to.be.revertedWithCustomError(score, "PageLimitTooLarge")
+      .withArgs(1001n, 1000n);
+
+    await score.finalizeStage(START);
+    await expect(score.updateScores(START, [alice], [1n]))
+      .to.be.revertedWithCustomError(score, "StageFinalized")
+      .withArgs(START);
+    await expect(score.finalizeStage(START)).to.be.revertedWithCustomError(score, "StageFinalized").withArgs(START);
+
+    const [deployer] = await ethers.getSigners();
+    await expect(score.removeAllowList(deployer.address))
+      .to.be.revertedWithCustomError(score, "LastAllowListAddress")
+      .withArgs(deployer.address);
+  });
+
+  it("refuses stage zero at deployment", async () => {
+    const [deployer] = await ethers.getSigners();
+    const { VipScore__factory } = await import("../../types/ethers-contracts/index.js");
+    const factory = new VipScore__factory(deployer);
+    await expect(factory.deploy(0n)).to.be.revertedWithCustomError(factory, "ZeroStage");
+  });
+});

@@ -1,0 +1,26 @@
+import { expect } from "chai";
+import { network } from "hardhat";
+
+import VipScoreModule from "../ignition/modules/VipScore.js";
+
+const { ignition, ethers } = await network.create();
+
+describe("Ignition module VipScore", () => {
+  it("deploys with the startStage parameter open and the deployer on the allow list", async () => {
+    const { vipScore } = await ignition.deploy(VipScoreModule, { parameters: { VipScore: { startStage: 42n } } });
+    const [deployer] = await ethers.getSigners();
+    expect(await vipScore.initStage()).to.equal(42n);
+    expect(await vipScore.openStage()).to.equal(42n);
+    expect(await vipScore.allowList(deployer.address)).to.equal(true);
+  });
+
+  it("refuses to deploy without a start stage", async () => {
+    let error: unknown;
+    try {
+      await ignition.deploy(VipScoreModule, {});
+    } catch (e) {
+      error = e;
+    }
+    expect(String(error)).to.match(/startStage/);
+  });
+});
