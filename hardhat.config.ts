@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
 
 import hardhatToolboxMochaEthers from "@nomicfoundation/hardhat-toolbox-mocha-ethers";
-import { defineConfig } from "hardhat/config";
+import { configVariable, defineConfig } from "hardhat/config";
 
+import { MAINNET_VIP_MODULE_ADDRESS } from "./tasks/config/constants.js";
 import vipScorePlugin from "./tasks/index.js";
 
 // solc-js from the pinned npm package: nothing is downloaded at build time. Hardhat needs an absolute path.
@@ -20,8 +21,22 @@ const compiler = {
   },
 };
 
+// Ledger support is an optional dependency: its USB module compiles against libusb and libudev, which the
+// set-up script installs where it can. Without it, every other path works and LEDGER_ACCOUNT is refused.
+const hardhatLedger = await import("@nomicfoundation/hardhat-ledger").then(
+  (module) => module.default,
+  () => undefined,
+);
+const ledgerAccount = process.env.LEDGER_ACCOUNT?.trim() || undefined;
+if (ledgerAccount !== undefined && hardhatLedger === undefined) {
+  throw new Error(
+    "LEDGER_ACCOUNT is set, but Ledger support is not installed: install libusb-1.0-0-dev and libudev-dev " +
+      "(sudo apt-get install libusb-1.0-0-dev libudev-dev), then run the install command again",
+  );
+}
+
 export default defineConfig({
-  plugins: [hardhatToolboxMochaEthers, vipScorePlugin],
+  plugins: [hardhatToolboxMochaEthers, vipScorePlugin, ...(hardhatLedger === undefined ? [] : [hardhatLedger])],
   solidity: {
     profiles: {
       default: compiler,
@@ -42,9 +57,18 @@ export default defineConfig({
     },
   },
   networks: {
-    hardhatMainnet: {
-      type: "edr-simulated",
-      chainType: "l1",
+    // The rollup. Every value is read when a task needs it, from the environment or Hardhat's keystore
+    // (`npx hardhat keystore set PRIVATE_KEY`); with LEDGER_ACCOUNT set, the Ledger signs instead.
+    rollup: {
+      type: "http",
+      url: configVariable("JSON_RPC_URL"),
+      accounts: ledgerAccount === undefined ? [configVariable("PRIVATE_KEY")] : [],
+      ...(ledgerAccount === undefined ? {} : { ledgerAccounts: [ledgerAccount] }),
+      vip: {
+        rollupRpcUrl: configVariable("ROLLUP_RPC_URL"),
+        l1RestUrl: configVariable("L1_REST_URL"),
+        vipModuleAddress: configVariable("VIP_MODULE_ADDRESS", { default: MAINNET_VIP_MODULE_ADDRESS }),
+      },
     },
   },
 });

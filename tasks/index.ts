@@ -1,14 +1,78 @@
 import type { HardhatPlugin } from "hardhat/types/plugins";
 
+import { task } from "hardhat/config";
 import { definePlugin } from "hardhat/plugins";
+import { ArgumentType } from "hardhat/types/arguments";
+
+import "./type-extensions.js";
+import { PLUGIN_ID } from "./errors.js";
+
+const contractOption = {
+  name: "contract",
+  description: "The VipScore address (default: the address recorded by `deploy` for this chain)",
+  type: ArgumentType.STRING_WITHOUT_DEFAULT,
+  defaultValue: undefined,
+} as const;
+
+const deploymentIdOption = {
+  name: "deploymentId",
+  description: "The Ignition deployment id (default: chain-<chainId>)",
+  type: ArgumentType.STRING_WITHOUT_DEFAULT,
+  defaultValue: undefined,
+} as const;
+
+const stageOption = {
+  name: "stage",
+  description: "The stage number: the contract's open stage (see `npx hardhat stage`)",
+  type: ArgumentType.STRING_WITHOUT_DEFAULT,
+  defaultValue: undefined,
+} as const;
 
 /**
- * The VIP scoring plugin: operator tasks for a rollup's scoring contract.
- * Tasks are declared here and their actions imported lazily, as in Hardhat's own plugins.
+ * The VIP scoring plugin: operator tasks for a rollup's scoring contract. Tasks are declared here and their
+ * actions imported lazily, as in Hardhat's own plugins, so `npx hardhat --help` loads none of them.
  */
 const vipScorePlugin: HardhatPlugin = definePlugin({
-  id: "hardhat-vip-score",
-  tasks: [],
+  id: PLUGIN_ID,
+  hookHandlers: {
+    config: () => import("./hook-handlers/config.js"),
+  },
+  tasks: [
+    task("version", "Print the rollup's application, version, height and app hash (CometBFT abci_info)")
+      .setAction(() => import("./version/action.js"))
+      .build(),
+    task("chain-id", "Print the rollup's EVM chain id and check it against the config and the registry rule")
+      .setAction(() => import("./chain-id/action.js"))
+      .build(),
+    task("stage", "Print the VIP program's current stage on the base chain beside the contract's open stage")
+      .addOption(contractOption)
+      .addOption(deploymentIdOption)
+      .setAction(() => import("./stage/action.js"))
+      .build(),
+    task("deploy", "Deploy VipScore with the start stage from START_STAGE or the base chain (resumes an interrupted deployment)")
+      .addOption(deploymentIdOption)
+      .setAction(() => import("./deploy/action.js"))
+      .build(),
+    task("scores:update", "Validate a score file and write it to the open stage in gas-sized batches")
+      .addOption(stageOption)
+      .addOption({
+        name: "file",
+        description: "The score file: CSV with the header address,score, or a JSON array of {address, score}",
+        type: ArgumentType.STRING_WITHOUT_DEFAULT,
+        defaultValue: undefined,
+      })
+      .addFlag({ name: "dryRun", description: "Validate and plan the batches without sending anything" })
+      .addOption(contractOption)
+      .addOption(deploymentIdOption)
+      .setAction(() => import("./scores-update/action.js"))
+      .build(),
+    task("stage:finalize", "Finalize the open stage, which opens the next one")
+      .addOption(stageOption)
+      .addOption(contractOption)
+      .addOption(deploymentIdOption)
+      .setAction(() => import("./stage-finalize/action.js"))
+      .build(),
+  ],
 });
 
 export default vipScorePlugin;

@@ -32,7 +32,7 @@ async function gasOf(tx: Promise<{ wait(): Promise<{ gasUsed: bigint; status: nu
 }
 
 export async function deployVipScore(ethers: HardhatEthers, startStage: bigint): Promise<VipScore> {
-  const [deployer] = await ethers.getSigners();
+  const deployer = (await ethers.getSigners())[0]!;
   const contract = await new VipScore__factory(deployer).deploy(startStage);
   await contract.waitForDeployment();
   return contract;
@@ -44,7 +44,7 @@ export async function deployVipScore(ethers: HardhatEthers, startStage: bigint):
  */
 export async function measureGas(ethers: HardhatEthers, sizes: readonly number[]): Promise<GasRow[]> {
   const rows: GasRow[] = [];
-  const [deployer] = await ethers.getSigners();
+  const deployer = (await ethers.getSigners())[0]!;
   const factory = new VipScore__factory(deployer);
   const deployTx = await factory.getDeployTransaction(1n);
   rows.push({ operation: "deploy", addresses: 0, gas: await gasOf(deployer.sendTransaction(deployTx)) });

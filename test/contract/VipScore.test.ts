@@ -15,7 +15,7 @@ describe("VipScore through its TypeChain binding", () => {
     await expect(score.updateScores(START, addrs, amounts))
       .to.emit(score, "UpdateScores")
       .withArgs(START, addrs, amounts, amounts.reduce((a, b) => a + b, 0n));
-    const [alice] = sampleAddresses(1, "alice");
+    const alice = sampleAddresses(1, "alice")[0]!;
     await expect(score.increaseScore(START, alice, 5n)).to.emit(score, "UpdateScore");
     await expect(score.finalizeStage(START))
       .to.emit(score, "FinalizeStage")
@@ -38,8 +38,8 @@ describe("VipScore through its TypeChain binding", () => {
 
   it("reports each refusal with its custom error and arguments", async () => {
     const score = await deployVipScore(ethers, START);
-    const [, outsider] = await ethers.getSigners();
-    const [alice] = sampleAddresses(1, "errors");
+    const outsider = (await ethers.getSigners())[1]!;
+    const alice = sampleAddresses(1, "errors")[0]!;
 
     await expect(score.connect(outsider).updateScore(START, alice, 1n))
       .to.be.revertedWithCustomError(score, "PermissionDenied")
@@ -67,14 +67,14 @@ describe("VipScore through its TypeChain binding", () => {
       .withArgs(START);
     await expect(score.finalizeStage(START)).to.be.revertedWithCustomError(score, "StageFinalized").withArgs(START);
 
-    const [deployer] = await ethers.getSigners();
+    const deployer = (await ethers.getSigners())[0]!;
     await expect(score.removeAllowList(deployer.address))
       .to.be.revertedWithCustomError(score, "LastAllowListAddress")
       .withArgs(deployer.address);
   });
 
   it("refuses stage zero at deployment", async () => {
-    const [deployer] = await ethers.getSigners();
+    const deployer = (await ethers.getSigners())[0]!;
     const { VipScore__factory } = await import("../../types/ethers-contracts/index.js");
     const factory = new VipScore__factory(deployer);
     await expect(factory.deploy(0n)).to.be.revertedWithCustomError(factory, "ZeroStage");

@@ -1,0 +1,81 @@
+import type { z } from "zod";
+
+import { VipError } from "../errors.js";
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+/**
+ * How an endpoint is named in messages: scheme, host and the path this tool appended, never the configured
+ * URL's own path, query or credentials, which commonly hold API keys.
+ */
+export function describeEndpoint(baseUrl: string, path: string): string {
+  try {
+    return new URL(baseUrl).origin + path;
+  } catch {
+    return `<invalid URL>${path}`;
+  }
+}
+
+/** `baseUrl` joined with `path`, keeping any path the base URL already has (e.g. a gateway prefix). */
+export function joinUrl(baseUrl: string, path: string): string {
+  return baseUrl.replace(/\/+$/, "") + path;
+}
+
+export interface JsonRequest {
+  method: "GET" | "POST";
+  body?: unknown;
+  timeoutMs?: number;
+}
+
+/**
+ * Sends one HTTP request and returns the parsed JSON body. Every failure names the endpoint and what went
+ * wrong: unreachable, timed out, an HTTP error status (with the start of the body), or a body that is not JSON.
+ */
+export async function requestJson(baseUrl: string, path: string, request: JsonRequest): Promise<unknown> {
+  const where = describeEndpoint(baseUrl, path);
+  let response: Response;
+  try {
+    response = await fetch(joinUrl(baseUrl, path), {
+      method: request.method,
+      headers: request.body === undefined ? {} : { "content-type": "application/json" },
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const cause = error instanceof Error ? error : new Error(String(error));
+    const reason =
+      cause.name === "TimeoutError"
+        ? `no answer within ${(request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s`
+        : errorCode(cause) ?? cause.message;
+    throw new VipError(`cannot reach ${where}: ${reason}`, cause);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    throw new VipError(`${where} answered HTTP ${response.status}: ${snippet(text)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new VipError(`${where} did not answer JSON: ${snippet(text)}`);
+  }
+}
+
+/** Checks `value` against `schema`; a mismatch names the first field that is missing or wrong. */
+export function expectShape<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.length === 0 ? "the answer" : issue.path.join(".");
+  const problem = issue.code === "invalid_type" && issue.received === "undefined" ? "is missing" : issue.message;
+  throw new VipError(`${what}: ${field} ${problem}`);
+}
+
+function errorCode(error: Error): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return typeof cause?.code === "string" ? cause.code : undefined;
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length === 0 ? "(empty body)" : flat.length > 200 ? flat.slice(0, 200) + "…" : flat;
+}

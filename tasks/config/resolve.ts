@@ -1,0 +1,24 @@
+import type { ConfigurationVariableResolver, HardhatConfig, HardhatUserConfig } from "hardhat/types/config";
+
+import { configVariable } from "hardhat/config";
+
+import { MAINNET_VIP_MODULE_ADDRESS } from "./constants.js";
+
+/** Adds each network's resolved `vip` settings. Values stay lazy: nothing is read until a task needs it. */
+export function resolveVipUserConfig(
+  userConfig: HardhatUserConfig,
+  resolvedConfig: HardhatConfig,
+  resolve: ConfigurationVariableResolver,
+): HardhatConfig {
+  for (const [name, network] of Object.entries(resolvedConfig.networks)) {
+    const vip = userConfig.networks?.[name]?.vip;
+    network.vip = {
+      rollupRpcUrl: vip?.rollupRpcUrl === undefined ? undefined : resolve(vip.rollupRpcUrl),
+      l1RestUrl: vip?.l1RestUrl === undefined ? undefined : resolve(vip.l1RestUrl),
+      vipModuleAddress: resolve(
+        vip?.vipModuleAddress ?? configVariable("VIP_MODULE_ADDRESS", { default: MAINNET_VIP_MODULE_ADDRESS }),
+      ),
+    };
+  }
+  return resolvedConfig;
+}

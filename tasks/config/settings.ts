@@ -1,0 +1,61 @@
+import type { NetworkConfig, ResolvedConfigurationVariable } from "hardhat/types/config";
+
+import { VipError } from "../errors.js";
+
+type VipSetting = "rollupRpcUrl" | "l1RestUrl";
+
+const HOW_TO_SET: Record<VipSetting, { variable: string; what: string; example: string }> = {
+  rollupRpcUrl: { variable: "ROLLUP_RPC_URL", what: "the rollup's CometBFT RPC", example: "http://localhost:26657" },
+  l1RestUrl: { variable: "L1_REST_URL", what: "the base chain's REST API", example: "https://rest.initia.xyz" },
+};
+
+/** The URL a network's `vip.<setting>` resolves to; a missing or malformed value says what to set. */
+export async function vipUrl(networkName: string, network: NetworkConfig, setting: VipSetting): Promise<string> {
+  const how = HOW_TO_SET[setting];
+  const advice =
+    `set ${how.variable} to ${how.what} (e.g. ${how.example}) in the environment or with ` +
+    `\`npx hardhat keystore set ${how.variable}\`, or set networks.${networkName}.vip.${setting} in hardhat.config.ts`;
+  const value = network.vip?.[setting];
+  if (value === undefined) {
+    throw new VipError(`network "${networkName}" has no vip.${setting}: ${advice}`);
+  }
+  return readVariable(value, `vip.${setting} of network "${networkName}"`, advice, true);
+}
+
+/**
+ * Like `vipUrl`, but undefined when the network has no such setting or its variable is not set; a value
+ * that is set but malformed still fails.
+ */
+export async function optionalVipUrl(networkName: string, network: NetworkConfig, setting: VipSetting): Promise<string | undefined> {
+  try {
+    return await vipUrl(networkName, network, setting);
+  } catch (error) {
+    if (error instanceof VipError && /has no vip\.|is not set/.test(error.message)) return undefined;
+    throw error;
+  }
+}
+
+/** The VIP module address a network's `vip.vipModuleAddress` resolves to (default: mainnet's). */
+export async function vipModuleAddress(networkName: string, network: NetworkConfig): Promise<string> {
+  const advice = "set VIP_MODULE_ADDRESS to the VIP module's 0x address on the base chain";
+  const address = await readVariable(network.vip.vipModuleAddress, `vip.vipModuleAddress of network "${networkName}"`, advice, false);
+  if (!/^0x[0-9a-fA-F]{1,64}$/.test(address)) {
+    throw new VipError(`vip.vipModuleAddress of network "${networkName}" is not a Move address (0x + 1 to 64 hex digits): ${advice}`);
+  }
+  return address;
+}
+
+async function readVariable(
+  variable: ResolvedConfigurationVariable,
+  what: string,
+  advice: string,
+  isUrl: boolean,
+): Promise<string> {
+  try {
+    return isUrl ? await variable.getUrl() : await variable.get();
+  } catch (error) {
+    // Hardhat says "not found" for a variable set nowhere; anything else is a value that failed its check.
+    const problem = /not found/i.test(String(error)) ? "is not set" : isUrl ? "is not a valid URL" : "is not valid";
+    throw new VipError(`${what} ${problem}: ${advice}`, error instanceof Error ? error : undefined);
+  }
+}

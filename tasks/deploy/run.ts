@@ -1,0 +1,92 @@
+import { formatEther, getAddress, type Provider, type TransactionReceipt } from "ethers";
+
+import VipScoreModule from "../../ignition/modules/VipScore.js";
+import { IGNITION_MODULE_ID } from "../config/constants.js";
+import { deployedAddress, deploymentTransaction } from "../contract/deployment.js";
+import { VipError } from "../errors.js";
+import type { Connection } from "../network/connect.js";
+import { field, formatNumber, type Output } from "../output.js";
+
+export interface DeployOptions {
+  startStage: bigint;
+  /** Where the start stage came from, for the report. */
+  startStageSource: string;
+  deploymentId?: string;
+  /** The deployment's journal folder; undefined on in-process networks, where Ignition keeps no journal. */
+  journalDir?: string;
+}
+
+export interface DeployReport {
+  address: string;
+  startStage: bigint;
+  transactionHash?: string;
+  blockNumber?: number;
+  gasUsed?: bigint;
+  alreadyDeployed: boolean;
+}
+
+/**
+ * Deploys the scoring contract through the Ignition module. On an HTTP network the journal makes a re-run
+ * resume (a sent transaction is waited for, not sent again) or report the finished deployment.
+ */
+export async function runDeploy(connection: Connection, options: DeployOptions, out: Output): Promise<DeployReport> {
+  const before = options.journalDir === undefined ? undefined : await deployedAddress(options.journalDir);
+  out.line(field("start stage", `${options.startStage} (${options.startStageSource})`));
+  let address: string;
+  try {
+    const { vipScore } = await connection.ignition.deploy(VipScoreModule, {
+      parameters: { [IGNITION_MODULE_ID]: { startStage: options.startStage } },
+      deploymentId: options.deploymentId,
+      displayUi: false,
+    });
+    address = getAddress(await vipScore.getAddress());
+  } catch (error) {
+    throw new VipError(`the deployment failed: ${error instanceof Error ? error.message : String(error)}`, error instanceof Error ? error : undefined);
+  }
+
+  const provider = connection.ethers.provider;
+  const journalled = options.journalDir === undefined ? undefined : await deploymentTransaction(options.journalDir);
+  const hash = journalled?.txHash ?? (await findCreation(provider, address))?.hash;
+  const receipt = hash === undefined ? null : await provider.getTransactionReceipt(hash);
+  const alreadyDeployed = before !== undefined;
+  out.line(field(alreadyDeployed ? "already deployed" : "deployed", `VipScore at ${address}`));
+  if (options.journalDir !== undefined) out.line(field("journal", options.journalDir));
+  if (receipt !== null) {
+    out.line(field("transaction", receipt.hash));
+    out.line(field("block", receipt.blockNumber));
+    out.line(field("gas", `${formatNumber(receipt.gasUsed)} at ${formatNumber(receipt.gasPrice)} wei: paid ${formatEther(receipt.fee)} (native token)`));
+  }
+  out.line(`save the contract address for the whitelist proposal: ${address}`);
+  return {
+    address,
+    startStage: options.startStage,
+    transactionHash: receipt?.hash,
+    blockNumber: receipt?.blockNumber,
+    gasUsed: receipt?.gasUsed,
+    alreadyDeployed,
+  };
+}
+
+/**
+ * The start stage a deployment already chose, from its journal: an interrupted deployment must resume with
+ * the stage it started with, whatever the base chain says now.
+ */
+export async function journalledStartStage(journalDir: string | undefined): Promise<bigint | undefined> {
+  if (journalDir === undefined) return undefined;
+  const tx = await deploymentTransaction(journalDir);
+  const param = tx?.params?.[0];
+  return param === undefined ? undefined : BigInt(param as string | number | bigint);
+}
+
+/** On networks without a journal, the creation transaction is found among the latest blocks. */
+async function findCreation(provider: Provider, address: string): Promise<TransactionReceipt | undefined> {
+  const latest = await provider.getBlockNumber();
+  for (let n = latest; n >= Math.max(0, latest - 20); n--) {
+    const block = await provider.getBlock(n);
+    for (const hash of block?.transactions ?? []) {
+      const receipt = await provider.getTransactionReceipt(hash);
+      if (receipt?.contractAddress !== null && receipt?.contractAddress !== undefined && getAddress(receipt.contractAddress) === address) return receipt;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,42 @@
+import { createReadStream } from "node:fs";
+
+import { parse } from "csv-parse";
+
+import type { EntryCollector } from "./entry.js";
+
+/** Reads `address,score` CSV (a header naming both columns; other columns are ignored) as a stream. */
+export async function collectCsv(file: string, collector: EntryCollector): Promise<void> {
+  const parser = createReadStream(file).pipe(
+    parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true, comment: "#", comment_no_infix: true }),
+  );
+  let columns: { address: number; score: number } | undefined;
+  let headerSeen = false;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const line = info.lines;
+      if (!headerSeen) {
+        headerSeen = true;
+        const names = record.map((name) => name.trim().toLowerCase());
+        const address = names.indexOf("address");
+        const score = names.indexOf("score");
+        const missing = [address < 0 ? "address" : "", score < 0 ? "score" : ""].filter(Boolean);
+        if (missing.length > 0) {
+          collector.problem(line, `the header lacks the column(s) ${missing.join(", ")}: the first line must name address and score, e.g. "address,score"`);
+          return;
+        }
+        columns = { address, score };
+        continue;
+      }
+      if (columns === undefined) return;
+      const width = Math.max(columns.address, columns.score) + 1;
+      if (record.length < width) {
+        collector.problem(line, `has ${record.length} field(s) where the header has ${width}: a column is missing`);
+        continue;
+      }
+      collector.add(line, record[columns.address]!, record[columns.score]!);
+    }
+  } catch (error) {
+    const lines = (error as { lines?: number }).lines;
+    collector.problem(lines ?? 0, `is not valid CSV: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

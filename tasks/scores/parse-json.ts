@@ -1,0 +1,55 @@
+import { readFile } from "node:fs/promises";
+
+import { parse } from "@humanwhocodes/momoa";
+
+import type { EntryCollector } from "./entry.js";
+
+type Node = ReturnType<typeof parse>["body"];
+
+/**
+ * Reads a JSON array of `{ "address": "0x…", "score": "123" }` (a score may also be a JSON integer; its
+ * source text is used, so large values keep every digit). Problems name the element's line.
+ */
+export async function collectJson(file: string, collector: EntryCollector): Promise<void> {
+  const text = await readFile(file, "utf8");
+  let body: Node;
+  try {
+    body = parse(text, { ranges: true }).body;
+  } catch (error) {
+    const line = (error as { line?: number }).line ?? 1;
+    collector.problem(line, `is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  if (body.type !== "Array") {
+    collector.problem(body.loc.start.line, 'the file must be a JSON array of {"address", "score"} objects');
+    return;
+  }
+  for (const element of body.elements) {
+    const node = element.value;
+    const line = node.loc.start.line;
+    if (node.type !== "Object") {
+      collector.problem(line, 'each element must be an object with "address" and "score"');
+      continue;
+    }
+    const field = (name: string) => node.members.find((m) => m.name.type === "String" && m.name.value === name)?.value;
+    const address = field("address");
+    const score = field("score");
+    if (address === undefined || score === undefined) {
+      const missing = [address === undefined ? "address" : "", score === undefined ? "score" : ""].filter(Boolean);
+      collector.problem(line, `the element lacks ${missing.join(", ")}`);
+      continue;
+    }
+    if (address.type !== "String") {
+      collector.problem(address.loc.start.line, "address must be a string");
+      continue;
+    }
+    let rawScore: string;
+    if (score.type === "String") rawScore = score.value;
+    else if (score.type === "Number") rawScore = text.slice(score.range![0], score.range![1]);
+    else {
+      collector.problem(score.loc.start.line, "score must be a string or a whole number");
+      continue;
+    }
+    collector.add(line, address.value, rawScore);
+  }
+}

@@ -1,0 +1,20 @@
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { contractContext } from "../contract/context.js";
+import { parseStage } from "../contract/preflight.js";
+import { consoleOutput } from "../output.js";
+import { runFinalize } from "./run.js";
+
+interface FinalizeArgs {
+  stage?: string;
+  contract?: string;
+  deploymentId?: string;
+}
+
+const action: NewTaskActionFunction<FinalizeArgs> = async (args, hre) => {
+  const stage = parseStage(args.stage);
+  const { signer, score } = await contractContext(hre, args);
+  await runFinalize(score, signer, stage, consoleOutput);
+};
+
+export default action;

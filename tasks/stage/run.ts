@@ -1,0 +1,40 @@
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { fetchVipStage } from "../clients/l1-rest.js";
+import { field, type Output } from "../output.js";
+
+export interface StageReport {
+  programStage: bigint;
+  contractOpenStage?: bigint;
+}
+
+/** The VIP program's current stage on the base chain beside the contract's open stage, with a warning on lag. */
+export async function runStage(l1RestUrl: string, moduleAddress: string, score: VipScore | undefined, out: Output): Promise<StageReport> {
+  const program = await fetchVipStage(l1RestUrl, moduleAddress);
+  out.line(field("program stage", `${program.stage} (base chain, VIP module ${shortAddress(moduleAddress)})`));
+  if (program.stageStartTime !== undefined && program.stageEndTime !== undefined) {
+    out.line(field("stage runs", `${isoTime(program.stageStartTime)} to ${isoTime(program.stageEndTime)}`));
+  }
+  if (score === undefined) {
+    out.line(field("contract open stage", "no VipScore deployment on this network yet (npx hardhat deploy)"));
+    return { programStage: program.stage };
+  }
+  const open = await score.openStage();
+  out.line(field("contract open stage", `${open} (VipScore at ${await score.getAddress()})`));
+  if (open < program.stage) {
+    out.warn(
+      `the contract lags the program by ${program.stage - open} stage(s): the program snapshots finalized stages in order, ` +
+        `so finalize stage ${open}${program.stage - open > 1n ? ` through ${program.stage - 1n}` : ""} (stage:finalize)`,
+    );
+  } else if (open > program.stage) {
+    out.warn(`the contract's open stage ${open} is ahead of the program's stage ${program.stage}: was a stage finalized early?`);
+  }
+  return { programStage: program.stage, contractOpenStage: open };
+}
+
+function shortAddress(address: string): string {
+  return address.length > 14 ? `${address.slice(0, 8)}…${address.slice(-4)}` : address;
+}
+
+function isoTime(seconds: bigint): string {
+  return new Date(Number(seconds) * 1000).toISOString();
+}

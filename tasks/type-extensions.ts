@@ -1,0 +1,33 @@
+import "hardhat/types/config";
+import type { ConfigurationVariable, ResolvedConfigurationVariable } from "hardhat/types/config";
+
+/** What the plugin adds to a network's config, under `vip`. */
+export interface VipNetworkUserConfig {
+  /** The rollup's CometBFT RPC endpoint (abci_info, status), e.g. `configVariable("ROLLUP_RPC_URL")`. */
+  rollupRpcUrl?: string | ConfigurationVariable;
+  /** The base chain's REST endpoint, e.g. `configVariable("L1_REST_URL")`. */
+  l1RestUrl?: string | ConfigurationVariable;
+  /** The VIP module's address on the base chain; defaults to mainnet's. */
+  vipModuleAddress?: string | ConfigurationVariable;
+}
+
+export interface VipNetworkConfig {
+  rollupRpcUrl?: ResolvedConfigurationVariable;
+  l1RestUrl?: ResolvedConfigurationVariable;
+  vipModuleAddress: ResolvedConfigurationVariable;
+}
+
+declare module "hardhat/types/config" {
+  interface HttpNetworkUserConfig {
+    vip?: VipNetworkUserConfig;
+  }
+  interface EdrNetworkUserConfig {
+    vip?: VipNetworkUserConfig;
+  }
+  interface HttpNetworkConfig {
+    vip: VipNetworkConfig;
+  }
+  interface EdrNetworkConfig {
+    vip: VipNetworkConfig;
+  }
+}
