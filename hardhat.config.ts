@@ -44,6 +44,8 @@ export default defineConfig({
     },
   },
   test: {
+    // Task tests start a node and run the CLI in child processes: seconds per test, not milliseconds.
+    mocha: { timeout: 180_000 },
     solidity: {
       // Bounded so the suite stays in minutes on a 2-core CI machine; raise locally for deeper campaigns.
       fuzz: { runs: 256 },

@@ -72,6 +72,15 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption(deploymentIdOption)
       .setAction(() => import("./stage-finalize/action.js"))
       .build(),
+    task("rehearse", "Rehearse the whole operator flow on the in-process network with local stand-ins (no configuration)")
+      .addOption({
+        name: "file",
+        description: "The score file to push (default: scripts/sample-scores.csv)",
+        type: ArgumentType.STRING_WITHOUT_DEFAULT,
+        defaultValue: undefined,
+      })
+      .setAction(() => import("./rehearse/action.js"))
+      .build(),
   ],
 });
 

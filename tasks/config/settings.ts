@@ -19,7 +19,12 @@ export async function vipUrl(networkName: string, network: NetworkConfig, settin
   if (value === undefined) {
     throw new VipError(`network "${networkName}" has no vip.${setting}: ${advice}`);
   }
-  return readVariable(value, `vip.${setting} of network "${networkName}"`, advice, true);
+  const url = await readVariable(value, `vip.${setting} of network "${networkName}"`, advice, true);
+  // `new URL` accepts "localhost:26657" (scheme "localhost:"); only http and https reach a node.
+  if (!/^https?:$/.test(new URL(url).protocol)) {
+    throw new VipError(`vip.${setting} of network "${networkName}" is not a valid URL (it needs http:// or https://): ${advice}`);
+  }
+  return url;
 }
 
 /**

@@ -1,11 +1,48 @@
-import type { ContractTransactionReceipt, ContractTransactionResponse } from "ethers";
+import type { ContractTransactionReceipt, ContractTransactionResponse, Overrides, Provider } from "ethers";
 
 import { VipError } from "../errors.js";
 import { describeRevert } from "./revert.js";
 
+/** The gas limit sent: the estimate plus 20%. */
+export function withMargin(estimate: bigint): bigint {
+  return (estimate * 120n) / 100n;
+}
+
 /**
- * Sends through `send` and waits for the receipt. A refused send names the contract's revert reason;
- * a receipt whose status is not success is the error `Tx failed <hash>`.
+ * Every field of a transaction that a local signer (a Ledger) needs and would otherwise leave to the node:
+ * the gas limit and the fees (EIP-1559 where the chain has a base fee, a gas price otherwise).
+ */
+export async function transactionOverrides(provider: Provider, gasLimit: bigint): Promise<Overrides> {
+  const fees = await provider.getFeeData();
+  if (fees.maxFeePerGas !== null && fees.maxPriorityFeePerGas !== null) {
+    return { gasLimit, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+  }
+  return { gasLimit, gasPrice: fees.gasPrice ?? undefined };
+}
+
+/**
+ * Estimates, sends with explicit gas and fees (a Ledger signs locally and needs them), and waits for the
+ * receipt. A call the node refuses names the contract's revert reason, and nothing is sent; a receipt
+ * whose status is not success is the error `Tx failed <hash>`.
+ */
+export async function estimateSendAndConfirm(
+  what: string,
+  provider: Provider,
+  estimate: () => Promise<bigint>,
+  send: (overrides: Overrides) => Promise<ContractTransactionResponse>,
+): Promise<ContractTransactionReceipt> {
+  let gas: bigint;
+  try {
+    gas = await estimate();
+  } catch (error) {
+    throw refused(what, error);
+  }
+  const overrides = await transactionOverrides(provider, withMargin(gas));
+  return sendAndConfirm(what, () => send(overrides));
+}
+
+/**
+ * Sends through `send` (which sets its own gas limit) and waits for the receipt; failures as above.
  */
 export async function sendAndConfirm(
   what: string,
@@ -15,7 +52,9 @@ export async function sendAndConfirm(
   try {
     tx = await send();
   } catch (error) {
-    throw refused(what, error);
+    // Unlike a refused estimate, a failed send may have reached the node: do not claim nothing was sent.
+    const reason = describeRevert(error) ?? (error instanceof Error ? error.message.split("\n")[0] : String(error));
+    throw new VipError(`${what} failed when sent: ${reason}`, error instanceof Error ? error : undefined);
   }
   let receipt: ContractTransactionReceipt | null;
   try {

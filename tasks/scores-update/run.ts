@@ -1,7 +1,7 @@
 import type { Signer } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { sendAndConfirm } from "../contract/confirm.js";
+import { sendAndConfirm, transactionOverrides } from "../contract/confirm.js";
 import { preflight } from "../contract/preflight.js";
 import { field, formatNumber, type Output } from "../output.js";
 import { gasLimits, planBatches } from "../scores/batches.js";
@@ -48,8 +48,9 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, options: 
   const transactions: string[] = [];
   for (const [i, batch] of batches.entries()) {
     const lines = `lines ${batch.entries[0]!.line}–${batch.entries[batch.entries.length - 1]!.line}`;
+    const overrides = await transactionOverrides(signer.provider!, batch.gasLimit);
     const receipt = await sendAndConfirm(`updateScores for ${lines}`, () =>
-      score.updateScores(options.stage, batch.entries.map((e) => e.address), batch.entries.map((e) => e.score), { gasLimit: batch.gasLimit }),
+      score.updateScores(options.stage, batch.entries.map((e) => e.address), batch.entries.map((e) => e.score), overrides),
     );
     gasUsed += receipt.gasUsed;
     transactions.push(receipt.hash);

@@ -1,7 +1,7 @@
 import type { Provider } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { refused } from "../contract/confirm.js";
+import { refused, withMargin } from "../contract/confirm.js";
 import { VipError } from "../errors.js";
 import type { ScoreEntry } from "./entry.js";
 
@@ -10,8 +10,6 @@ export const TX_GAS_CAP = 16_777_216n;
 
 /** Batches are sized to 90% of the limit, so a batch estimated on one state still fits on the next. */
 const BUDGET_PERCENT = 90n;
-/** The gas limit sent is the estimate plus 20%, never above the hard limit. */
-const LIMIT_PERCENT = 120n;
 const FIRST_PROBE = 100;
 
 export interface GasLimits {
@@ -71,8 +69,9 @@ export async function planBatches(score: VipScore, stage: bigint, entries: Score
       size = fitting;
       continue;
     }
-    const withMargin = (gas * LIMIT_PERCENT) / 100n;
-    batches.push({ entries: candidate, estimatedGas: gas, gasLimit: withMargin < limits.hardLimit ? withMargin : limits.hardLimit });
+    // The gas limit sent is the estimate plus 20%, never above the hard limit.
+    const limit = withMargin(gas);
+    batches.push({ entries: candidate, estimatedGas: gas, gasLimit: limit < limits.hardLimit ? limit : limits.hardLimit });
     start += size;
     // The next batch starts from this one's size: the remaining entries cost about the same per entry.
   }

@@ -1,0 +1,84 @@
+import path from "node:path";
+
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { VipScore__factory } from "../../types/ethers-contracts/index.js";
+import { registryEvmChainId } from "../chain-id/registry-rule.js";
+import { runChainId } from "../chain-id/run.js";
+import { MAINNET_VIP_MODULE_ADDRESS } from "../config/constants.js";
+import { runDeploy } from "../deploy/run.js";
+import { VipError } from "../errors.js";
+import { signerOf } from "../network/connect.js";
+import { consoleOutput, field, formatNumber } from "../output.js";
+import { runScoresUpdate } from "../scores-update/run.js";
+import { compareScores, readStageScores } from "../scores/read-back.js";
+import { readScoreFile } from "../scores/read.js";
+import { runStage } from "../stage/run.js";
+import { runFinalize } from "../stage-finalize/run.js";
+import { startCometBftStandIn } from "../stand-ins/cometbft.js";
+import { startL1RestStandIn } from "../stand-ins/l1-rest.js";
+import { runVersion } from "../version/run.js";
+
+interface RehearseArgs {
+  file?: string;
+}
+
+const COSMOS_CHAIN_ID = "rehearsal-1";
+const PROGRAM_STAGE = 15n;
+
+/**
+ * The operator's whole flow on Hardhat's in-process network, with stand-ins for the rollup's CometBFT RPC
+ * and the base chain's REST API on 127.0.0.1: version, chain-id, stage, deploy, scores:update,
+ * stage:finalize, stage. It needs no configuration and sends nothing off this machine.
+ */
+const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
+  const out = consoleOutput;
+  const file = args.file ?? path.join(hre.config.paths.root, "scripts", "sample-scores.csv");
+  const cometbft = await startCometBftStandIn({ network: COSMOS_CHAIN_ID });
+  const baseChain = await startL1RestStandIn({ stage: PROGRAM_STAGE });
+  try {
+    // The in-process chain takes the EVM chain id the registry derives from the stand-in's Cosmos chain id.
+    const chainId = registryEvmChainId(COSMOS_CHAIN_ID);
+    const connection = await hre.network.create({ network: "default", override: { chainId: Number(chainId) } });
+    const signer = await signerOf(connection);
+    out.line(`Rehearsal on Hardhat's in-process network, with stand-ins on this machine for the rollup's CometBFT RPC`);
+    out.line(`(${cometbft.url}) and the base chain's REST API (${baseChain.url}). Nothing is sent anywhere else.`);
+    const steps = 8;
+    let n = 0;
+    const step = (title: string) => out.line(`\n[${++n}/${steps}] ${title}`);
+
+    step("version: the rollup's version from abci_info");
+    await runVersion(cometbft.url, out);
+
+    step("chain-id: eth_chainId, and the registry rule for the Cosmos chain id from /status");
+    await runChainId(connection, cometbft.url, out);
+
+    step("stage: the program's current stage on the base chain");
+    const { programStage } = await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, undefined, out);
+
+    step(`deploy: VipScore through the Ignition module, starting at the program's stage ${programStage}`);
+    const deployed = await runDeploy(connection, { startStage: programStage, startStageSource: "the stand-in base chain's VIP stage" }, out);
+    const score = VipScore__factory.connect(deployed.address, signer);
+
+    step(`scores:update --stage ${programStage} --file ${path.relative(process.cwd(), file) || file}`);
+    await runScoresUpdate(score, signer, { stage: programStage, file, dryRun: false }, out);
+
+    step("read back: every score through getScores, as the VIP agent reads them");
+    const entries = await readScoreFile(file);
+    const differences = compareScores(entries, await readStageScores(score, programStage));
+    if (differences.length > 0) throw new VipError(`${differences.length} score(s) on chain differ from ${file}`);
+    out.line(field("read back", `${formatNumber(entries.length)} scores, all equal to the file`));
+
+    baseChain.state.stage = programStage + 1n;
+    step(`stage:finalize --stage ${programStage} (the program has moved on to stage ${programStage + 1n})`);
+    await runFinalize(score, signer, programStage, out);
+
+    step("stage: the program and the contract, side by side");
+    await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, score, out);
+    out.line(`\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`);
+  } finally {
+    await Promise.all([cometbft.close(), baseChain.close()]);
+  }
+};
+
+export default action;

@@ -1,0 +1,40 @@
+import { expect } from "chai";
+import { configVariable } from "hardhat/config";
+import { createHardhatRuntimeEnvironment } from "hardhat/hre";
+
+import vipScorePlugin from "../../tasks/index.js";
+import { MAINNET_VIP_MODULE_ADDRESS } from "../../tasks/config/constants.js";
+
+async function loadError(vip: unknown): Promise<string> {
+  try {
+    await createHardhatRuntimeEnvironment({
+      plugins: [vipScorePlugin],
+      networks: { rollup: { type: "http", url: "http://127.0.0.1:8545", vip: vip as never } },
+    });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return "";
+}
+
+describe("plugin config", () => {
+  it("is checked when the config loads, naming the network and the field", async () => {
+    expect(await loadError({ rollupRpcUrl: "not a url" })).to.include("* Config error in config.networks.rollup.vip.rollupRpcUrl: must be a URL");
+    expect(await loadError({ vipModuleAddress: "0xzz" })).to.include("config.networks.rollup.vip.vipModuleAddress: must be 0x followed by 1 to 64 hex digits");
+    expect(await loadError({ l1RestUrl: 42 })).to.include('config.networks.rollup.vip.l1RestUrl: must be a URL or configVariable("NAME")');
+    expect(await loadError({ rollupRpc: "http://127.0.0.1:26657" })).to.match(/config\.networks\.rollup\.vip: Unrecognized key\(s\) in object: 'rollupRpc'/);
+  });
+
+  it("resolves values lazily, with the mainnet VIP module by default", async () => {
+    const hre = await createHardhatRuntimeEnvironment({
+      plugins: [vipScorePlugin],
+      networks: {
+        rollup: { type: "http", url: "http://127.0.0.1:8545", vip: { rollupRpcUrl: configVariable("UNSET_IN_THIS_TEST_RPC"), l1RestUrl: "http://127.0.0.1:1317" } },
+      },
+    });
+    const vip = hre.config.networks.rollup!.vip;
+    expect(await vip.l1RestUrl!.get()).to.equal("http://127.0.0.1:1317");
+    expect(await vip.vipModuleAddress.get()).to.equal(MAINNET_VIP_MODULE_ADDRESS);
+    expect(vip.rollupRpcUrl).to.not.equal(undefined);
+  });
+});
