@@ -28,6 +28,13 @@ const stageOption = {
   defaultValue: undefined,
 } as const;
 
+const fileOption = {
+  name: "file",
+  description: "The score file: CSV with the header address,score, or a JSON array of {address, score}",
+  type: ArgumentType.STRING_WITHOUT_DEFAULT,
+  defaultValue: undefined,
+} as const;
+
 /**
  * The VIP scoring plugin: operator tasks for a rollup's scoring contract. Tasks are declared here and their
  * actions imported lazily, as in Hardhat's own plugins, so `npx hardhat --help` loads none of them.
@@ -36,6 +43,7 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
   id: PLUGIN_ID,
   hookHandlers: {
     config: () => import("./hook-handlers/config.js"),
+    network: () => import("./hook-handlers/network.js"),
   },
   tasks: [
     task("version", "Print the rollup's application, version, height and app hash (CometBFT abci_info)")
@@ -53,18 +61,40 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption(deploymentIdOption)
       .setAction(() => import("./deploy/action.js"))
       .build(),
-    task("scores:update", "Validate a score file and write it to the open stage in gas-sized batches")
+    task("scores:update", "Write a score file to the open stage: validated, batched, pipelined, journalled, read back")
       .addOption(stageOption)
+      .addOption(fileOption)
+      .addFlag({ name: "dryRun", description: "Validate and plan the batches without sending anything" })
+      .addFlag({ name: "skipUnchanged", description: "Read the stage first and send only the scores that differ" })
+      .addFlag({ name: "replace", description: "Push this file although the stage's journal records another one" })
       .addOption({
-        name: "file",
-        description: "The score file: CSV with the header address,score, or a JSON array of {address, score}",
+        name: "maxInFlight",
+        description: "Batches sent ahead of their receipts (1: send and wait)",
+        type: ArgumentType.INT,
+        defaultValue: 6,
+      })
+      .addOption({
+        name: "batchSize",
+        description: "At most this many addresses per transaction (0: as many as the gas limits allow)",
+        type: ArgumentType.INT,
+        defaultValue: 0,
+      })
+      .addOption({
+        name: "journalDir",
+        description: "Where journals are kept (default: vip-journal/ in the project)",
         type: ArgumentType.STRING_WITHOUT_DEFAULT,
         defaultValue: undefined,
       })
-      .addFlag({ name: "dryRun", description: "Validate and plan the batches without sending anything" })
       .addOption(contractOption)
       .addOption(deploymentIdOption)
       .setAction(() => import("./scores-update/action.js"))
+      .build(),
+    task("scores:verify", "Read every score of a stage back and compare it with a score file")
+      .addOption(stageOption)
+      .addOption(fileOption)
+      .addOption(contractOption)
+      .addOption(deploymentIdOption)
+      .setAction(() => import("./scores-verify/action.js"))
       .build(),
     task("stage:finalize", "Finalize the open stage, which opens the next one")
       .addOption(stageOption)

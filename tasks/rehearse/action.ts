@@ -1,3 +1,5 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
@@ -7,11 +9,9 @@ import { registryEvmChainId } from "../chain-id/registry-rule.js";
 import { runChainId } from "../chain-id/run.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../config/constants.js";
 import { runDeploy } from "../deploy/run.js";
-import { VipError } from "../errors.js";
 import { signerOf } from "../network/connect.js";
-import { consoleOutput, field, formatNumber } from "../output.js";
+import { consoleOutput } from "../output.js";
 import { runScoresUpdate } from "../scores-update/run.js";
-import { compareScores, readStageScores } from "../scores/read-back.js";
 import { readScoreFile } from "../scores/read.js";
 import { runStage } from "../stage/run.js";
 import { runFinalize } from "../stage-finalize/run.js";
@@ -28,8 +28,8 @@ const PROGRAM_STAGE = 15n;
 
 /**
  * The operator's whole flow on Hardhat's in-process network, with stand-ins for the rollup's CometBFT RPC
- * and the base chain's REST API on 127.0.0.1: version, chain-id, stage, deploy, scores:update,
- * stage:finalize, stage. It needs no configuration and sends nothing off this machine.
+ * and the base chain's REST API on 127.0.0.1: version, chain-id, stage, deploy, scores:update (which reads
+ * every score back), stage:finalize, stage. It needs no configuration and sends nothing off this machine.
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   const out = consoleOutput;
@@ -43,7 +43,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     const signer = await signerOf(connection);
     out.line(`Rehearsal on Hardhat's in-process network, with stand-ins on this machine for the rollup's CometBFT RPC`);
     out.line(`(${cometbft.url}) and the base chain's REST API (${baseChain.url}). Nothing is sent anywhere else.`);
-    const steps = 8;
+    const steps = 7;
     let n = 0;
     const step = (title: string) => out.line(`\n[${++n}/${steps}] ${title}`);
 
@@ -60,14 +60,16 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     const deployed = await runDeploy(connection, { startStage: programStage, startStageSource: "the stand-in base chain's VIP stage" }, out);
     const score = VipScore__factory.connect(deployed.address, signer);
 
-    step(`scores:update --stage ${programStage} --file ${path.relative(process.cwd(), file) || file}`);
-    await runScoresUpdate(score, signer, { stage: programStage, file, dryRun: false }, out);
+    const display = path.relative(process.cwd(), file) || file;
+    step(`scores:update --stage ${programStage} --file ${display} (journalled, pipelined, read back)`);
+    const scores = await readScoreFile(file);
+    const journalDir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-"));
+    try {
+      await runScoresUpdate(score, signer, { ...scores, path: display }, { stage: programStage, dryRun: false, replace: false, skipUnchanged: false, maxInFlight: 6, journalDir, interactive: false }, out);
+    } finally {
+      await rm(journalDir, { recursive: true, force: true });
+    }
 
-    step("read back: every score through getScores, as the VIP agent reads them");
-    const entries = await readScoreFile(file);
-    const differences = compareScores(entries, await readStageScores(score, programStage));
-    if (differences.length > 0) throw new VipError(`${differences.length} score(s) on chain differ from ${file}`);
-    out.line(field("read back", `${formatNumber(entries.length)} scores, all equal to the file`));
 
     baseChain.state.stage = programStage + 1n;
     step(`stage:finalize --stage ${programStage} (the program has moved on to stage ${programStage + 1n})`);

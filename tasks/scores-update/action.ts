@@ -1,16 +1,23 @@
+import path from "node:path";
+
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { contractContext } from "../contract/context.js";
 import { parseStage } from "../contract/preflight.js";
 import { VipError } from "../errors.js";
-import { readScoreFile } from "../scores/read.js";
 import { consoleOutput } from "../output.js";
+import { readScoreFile } from "../scores/read.js";
 import { runScoresUpdate } from "./run.js";
 
 interface ScoresUpdateArgs {
   stage?: string;
   file?: string;
   dryRun: boolean;
+  replace: boolean;
+  skipUnchanged: boolean;
+  maxInFlight: number;
+  batchSize: number;
+  journalDir?: string;
   contract?: string;
   deploymentId?: string;
 }
@@ -18,10 +25,26 @@ interface ScoresUpdateArgs {
 const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
   if (args.file === undefined) throw new VipError("--file is required: a CSV (address,score) or JSON score file");
+  if (!Number.isInteger(args.maxInFlight) || args.maxInFlight < 1) throw new VipError(`--max-in-flight ${args.maxInFlight} must be a whole number of at least 1`);
+  if (!Number.isInteger(args.batchSize) || args.batchSize < 0) throw new VipError(`--batch-size ${args.batchSize} must be 0 (as many as gas allows) or more`);
   // The file is checked before the network is touched, so a bad file never waits on a node or a Ledger.
-  await readScoreFile(args.file);
+  const file = await readScoreFile(args.file);
   const { signer, score } = await contractContext(hre, args);
-  await runScoresUpdate(score, signer, { stage, file: args.file, dryRun: args.dryRun }, consoleOutput);
+  await runScoresUpdate(
+    score,
+    signer,
+    file,
+    {
+      stage,
+      dryRun: args.dryRun,
+      replace: args.replace,
+      skipUnchanged: args.skipUnchanged,
+      maxInFlight: args.maxInFlight,
+      maxBatchSize: args.batchSize === 0 ? undefined : args.batchSize,
+      journalDir: args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
+    },
+    consoleOutput,
+  );
 };
 
 export default action;

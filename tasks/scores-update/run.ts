@@ -1,61 +1,130 @@
 import type { Signer } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { sendAndConfirm, transactionOverrides } from "../contract/confirm.js";
 import { preflight } from "../contract/preflight.js";
+import { VipError } from "../errors.js";
+import { Journal, journalPath } from "../journal/journal.js";
+import { batchesOf } from "../journal/state.js";
 import { field, formatNumber, type Output } from "../output.js";
-import { gasLimits, planBatches } from "../scores/batches.js";
-import { readScoreFile } from "../scores/read.js";
+import { batchEstimator, BatchSizer, gasLimits, planBatches } from "../scores/batches.js";
+import { createProgress } from "../scores/progress.js";
+import { pushScores } from "../scores/push.js";
+import { readStageScores } from "../scores/read-back.js";
+import type { ScoreFile } from "../scores/read.js";
+import { verifyScores } from "../scores/verify.js";
 
 export interface ScoresUpdateOptions {
   stage: bigint;
-  file: string;
   dryRun: boolean;
+  /** Where journals are kept (`<dir>/chain-<id>/<contract>/stage-<n>.jsonl`). */
+  journalDir: string;
+  /** Start over with this file although the stage's journal records another. */
+  replace: boolean;
+  skipUnchanged: boolean;
+  maxInFlight: number;
+  maxBatchSize?: number;
+  /** A progress bar (terminal) instead of plain lines. */
+  interactive?: boolean;
 }
 
 export interface ScoresUpdateReport {
   addresses: number;
   batches: number;
+  sent: number;
   gasUsed: bigint;
-  transactions: string[];
+  journal?: string;
 }
 
 /**
- * Pushes a score file to the open stage: validates the whole file, checks the stage and the allow list by
- * call, plans batches that fit the node's gas limits, then sends them one by one, waiting for each receipt.
- * `updateScores` sets absolute values, so running the same file again after an interruption ends in the
- * same state.
+ * Pushes a validated score file to the open stage: checks the stage and the allow list by call, then sends
+ * gas-sized batches, pipelined and journalled so that a run stopped at any moment resumes where it was,
+ * and finally reads every score back and compares it with the file.
  */
-export async function runScoresUpdate(score: VipScore, signer: Signer, options: ScoresUpdateOptions, out: Output): Promise<ScoresUpdateReport> {
-  const entries = await readScoreFile(options.file);
-  const total = entries.reduce((sum, e) => sum + e.score, 0n);
-  out.line(field("score file", `${options.file}: ${formatNumber(entries.length)} addresses, total score ${formatNumber(total)}`));
-
+export async function runScoresUpdate(score: VipScore, signer: Signer, file: ScoreFile, options: ScoresUpdateOptions, out: Output): Promise<ScoresUpdateReport> {
+  const { table } = file;
+  out.line(field("score file", `${file.path}: ${formatNumber(table.length)} addresses, total score ${formatNumber(table.totalScore())}, sha256 ${file.sha256.slice(0, 16)}…`));
+  const provider = signer.provider!;
   const signerAddress = await signer.getAddress();
+  const contract = await score.getAddress();
   await preflight(score, signerAddress, options.stage);
-  out.line(field("contract", `${await score.getAddress()}, stage ${options.stage} open, signer ${signerAddress} allowed`));
+  out.line(field("contract", `${contract}, stage ${options.stage} open, signer ${signerAddress} allowed`));
 
-  const limits = await gasLimits(signer.provider!);
-  const batches = await planBatches(score, options.stage, entries, limits);
-  const estimated = batches.reduce((sum, b) => sum + b.estimatedGas, 0n);
-  out.line(field("plan", `${batches.length} batch(es) of up to ${formatNumber(Math.max(...batches.map((b) => b.entries.length)))} addresses, ~${formatNumber(estimated)} gas (budget ${formatNumber(limits.budget)} per transaction)`));
+  const limits = await gasLimits(provider);
+  let unchanged: ((index: number) => boolean) | undefined;
+  if (options.skipUnchanged) {
+    const onChain = await readStageScores(score, options.stage);
+    unchanged = (i) => onChain.get(table.addressHex(i)) === table.score(i);
+    let count = 0;
+    for (let i = 0; i < table.length; i++) if (unchanged(i)) count++;
+    out.line(field("unchanged", `${formatNumber(count)} of ${formatNumber(table.length)} scores already on chain: skipped`));
+  }
+
   if (options.dryRun) {
+    const sizer = new BatchSizer(batchEstimator(score, options.stage, table), limits, table, options.maxBatchSize, unchanged);
+    const batches = await planBatches(sizer, table.length);
+    const gas = batches.reduce((sum, b) => sum + b.gas, 0n);
+    const largest = Math.max(0, ...batches.map((b) => b.indexes.length));
+    out.line(field("plan", `${batches.length} batch(es) of up to ${formatNumber(largest)} addresses, ~${formatNumber(gas)} gas (budget ${formatNumber(limits.budget)} per transaction)`));
     out.line("dry run: nothing was sent");
-    return { addresses: entries.length, batches: batches.length, gasUsed: 0n, transactions: [] };
+    return { addresses: table.length, batches: batches.length, sent: 0, gasUsed: 0n };
   }
 
-  let gasUsed = 0n;
-  const transactions: string[] = [];
-  for (const [i, batch] of batches.entries()) {
-    const lines = `lines ${batch.entries[0]!.line}–${batch.entries[batch.entries.length - 1]!.line}`;
-    const overrides = await transactionOverrides(signer.provider!, batch.gasLimit);
-    const receipt = await sendAndConfirm(`updateScores for ${lines}`, () =>
-      score.updateScores(options.stage, batch.entries.map((e) => e.address), batch.entries.map((e) => e.score), overrides),
-    );
-    gasUsed += receipt.gasUsed;
-    transactions.push(receipt.hash);
-    out.line(`batch ${i + 1}/${batches.length}: ${lines}, ${batch.entries.length} addresses, gas ${formatNumber(receipt.gasUsed)}, tx ${receipt.hash}, block ${receipt.blockNumber}`);
+  const chainId = (await provider.getNetwork()).chainId;
+  const journal = await Journal.open(journalPath(options.journalDir, chainId, contract, options.stage));
+  const previous = journal.start;
+  if (previous !== undefined && (previous.sha256 !== file.sha256 || previous.signer.toLowerCase() !== signerAddress.toLowerCase())) {
+    const what = previous.sha256 !== file.sha256 ? `another file (${previous.file}, sha256 ${previous.sha256.slice(0, 16)}…, ${formatNumber(previous.entries)} addresses)` : `another signer (${previous.signer})`;
+    if (!options.replace) {
+      const done = batchesOf(journal.records).filter((b) => b.state.status === "confirmed").length;
+      throw new VipError(
+        `stage ${options.stage} of ${contract} was started from ${what}; ${done} of its batches are confirmed (journal ${journal.path}). ` +
+          "Finish it with that input, or pass --replace to push this file instead (scores it set and this file lacks stay on chain)",
+      );
+    }
+    out.line(field("replaced", `the earlier journal is kept as ${await journal.archive()}`));
   }
-  out.line(field("done", `${formatNumber(entries.length)} addresses in ${batches.length} batch(es), ${formatNumber(gasUsed)} gas`));
-  return { addresses: entries.length, batches: batches.length, gasUsed, transactions };
+  if (journal.start === undefined) {
+    const startBlock = await provider.getBlockNumber();
+    await journal.append({
+      type: "start",
+      chainId: chainId.toString(),
+      contract,
+      stage: options.stage.toString(),
+      signer: signerAddress,
+      file: file.path,
+      sha256: file.sha256,
+      entries: table.length,
+      startBlock,
+      at: new Date().toISOString(),
+    });
+    out.line(field("journal", journal.path));
+  } else {
+    const batches = batchesOf(journal.records);
+    const done = batches.filter((b) => b.state.status === "confirmed").length;
+    out.line(field("journal", `${journal.path}: resuming, ${done} of ${batches.length} recorded batch(es) confirmed`));
+  }
+
+  const progress = createProgress(table.length, out, options.interactive);
+  let report;
+  try {
+    report = await pushScores(
+      { score, signer, provider, table, journal, out, progress },
+      { stage: options.stage, limits, maxInFlight: options.maxInFlight, maxBatchSize: options.maxBatchSize, unchanged },
+    );
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new VipError(`${reason}\nNothing is lost: ${journal.path} records every batch; run the same command again to resume.`, error instanceof Error ? error : undefined);
+  } finally {
+    progress.stop();
+  }
+  out.line(field("sent", `${formatNumber(report.addresses)} addresses in ${report.batches} batch(es) (${report.sent} sent by this run, ${report.resumed} found after a restart), ${formatNumber(report.gasUsed)} gas`));
+
+  try {
+    const differences = await verifyScores(score, options.stage, file, out);
+    await journal.append({ type: "verified", differences: differences.length, at: new Date().toISOString() });
+  } catch (error) {
+    await journal.append({ type: "verified", differences: -1, at: new Date().toISOString() });
+    throw error;
+  }
+  return { addresses: table.length, batches: report.batches, sent: report.sent, gasUsed: report.gasUsed, journal: journal.path };
 }

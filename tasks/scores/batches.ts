@@ -1,9 +1,9 @@
 import type { Provider } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { refused, withMargin } from "../contract/confirm.js";
+import { refused } from "../contract/confirm.js";
 import { VipError } from "../errors.js";
-import type { ScoreEntry } from "./entry.js";
+import type { ScoreTable } from "./table.js";
 
 /** The per-transaction gas cap of chains with EIP-7825 (Osaka), Hardhat's simulated network among them. */
 export const TX_GAS_CAP = 16_777_216n;
@@ -19,12 +19,6 @@ export interface GasLimits {
   budget: bigint;
 }
 
-export interface Batch {
-  entries: ScoreEntry[];
-  estimatedGas: bigint;
-  gasLimit: bigint;
-}
-
 export async function gasLimits(provider: Provider): Promise<GasLimits> {
   const block = await provider.getBlock("latest");
   if (block === null) throw new VipError("the node returned no latest block");
@@ -32,48 +26,91 @@ export async function gasLimits(provider: Provider): Promise<GasLimits> {
   return { hardLimit, budget: (hardLimit * BUDGET_PERCENT) / 100n };
 }
 
-/** Estimated gas of one `updateScores` call, with the contract's revert reason when the node refuses it. */
-export async function estimateBatch(score: VipScore, stage: bigint, entries: ScoreEntry[]): Promise<bigint> {
-  const first = entries[0]!.line;
-  const last = entries[entries.length - 1]!.line;
-  try {
-    return await score.updateScores.estimateGas(stage, entries.map((e) => e.address), entries.map((e) => e.score));
-  } catch (error) {
-    throw refused(`updateScores for lines ${first}–${last}`, error);
-  }
+/** A decided batch: file entries [start, end), of which `indexes` are sent, estimated at `gas`. */
+export interface SizedBatch {
+  start: number;
+  end: number;
+  indexes: number[];
+  gas: bigint;
+}
+
+/** `updateScores` gas for some entries of a table, with the contract's reason when the node refuses. */
+export function batchEstimator(score: VipScore, stage: bigint, table: ScoreTable) {
+  return async (indexes: number[]): Promise<bigint> => {
+    const first = table.line(indexes[0]!);
+    const last = table.line(indexes[indexes.length - 1]!);
+    try {
+      return await score.updateScores.estimateGas(stage, indexes.map((i) => table.addressHex(i)), indexes.map((i) => table.score(i)));
+    } catch (error) {
+      if (error instanceof VipError) throw error;
+      throw refused(`updateScores for lines ${first}–${last}`, error);
+    }
+  };
 }
 
 /**
- * Splits `entries` into batches that each fit the gas budget, by estimating against the node: a probe gives
- * the gas per entry, each batch is sized from the last estimate and re-estimated until it fits the budget
- * and is within 5% of the size the budget allows (or holds all that is left).
+ * Decides batches one after the other by estimating against the node: a batch is sized from the last one's
+ * gas per entry, then re-estimated until it fits the budget and is within 5% of the size the budget allows
+ * (or reaches the end of the file, or `maxBatchSize`).
  */
-export async function planBatches(score: VipScore, stage: bigint, entries: ScoreEntry[], limits: GasLimits): Promise<Batch[]> {
-  const batches: Batch[] = [];
-  let size = Math.min(FIRST_PROBE, entries.length);
-  let start = 0;
-  while (start < entries.length) {
-    size = Math.max(1, Math.min(size, entries.length - start));
-    const candidate = entries.slice(start, start + size);
-    const gas = await estimateBatch(score, stage, candidate);
-    const fitting = Math.max(1, Math.floor((size * Number(limits.budget) * 0.97) / Number(gas)));
-    if (gas > limits.budget) {
-      if (size === 1) {
-        throw new VipError(`line ${candidate[0]!.line} alone needs ${gas} gas, over the ${limits.budget} budget per transaction`);
+export class BatchSizer {
+  #size: number;
+
+  constructor(
+    private readonly estimate: (indexes: number[]) => Promise<bigint>,
+    private readonly limits: GasLimits,
+    private readonly table: ScoreTable,
+    private readonly maxBatchSize = Number.MAX_SAFE_INTEGER,
+    /** Entries not to send (`--skip-unchanged`). */
+    private readonly skip: (index: number) => boolean = () => false,
+  ) {
+    this.#size = Math.min(FIRST_PROBE, maxBatchSize);
+  }
+
+  /** The entries of [start, end) that are sent. */
+  indexes(start: number, end: number): number[] {
+    const indexes: number[] = [];
+    for (let i = start; i < end; i++) if (!this.skip(i)) indexes.push(i);
+    return indexes;
+  }
+
+  /** The next batch from entry `start` on, or undefined when nothing is left to send. */
+  async next(start: number): Promise<SizedBatch | undefined> {
+    const total = this.table.length;
+    while (start < total) {
+      const end = Math.min(total, start + this.#size);
+      const indexes = this.indexes(start, end);
+      if (indexes.length === 0) {
+        start = end; // all unchanged: nothing to send here
+        continue;
       }
-      size = Math.min(fitting, size - 1);
-      continue;
+      const gas = await this.estimate(indexes);
+      const fitting = Math.max(1, Math.floor((indexes.length * Number(this.limits.budget) * 0.97) / Number(gas)));
+      if (gas > this.limits.budget) {
+        if (end - start === 1) {
+          throw new VipError(`line ${this.table.line(start)} alone needs ${gas} gas, over the ${this.limits.budget} budget per transaction`);
+        }
+        this.#size = Math.max(1, Math.min(end - start - 1, Math.floor(((end - start) * fitting) / indexes.length)));
+        continue;
+      }
+      if (end < total && end - start < this.maxBatchSize && fitting > indexes.length * 1.05) {
+        this.#size = Math.min(this.maxBatchSize, Math.max(this.#size + 1, Math.floor(((end - start) * fitting) / indexes.length)));
+        continue;
+      }
+      return { start, end, indexes, gas };
     }
-    const holdsTheRest = start + size === entries.length;
-    if (!holdsTheRest && fitting > size * 1.05) {
-      size = fitting;
-      continue;
-    }
-    // The gas limit sent is the estimate plus 20%, never above the hard limit.
-    const limit = withMargin(gas);
-    batches.push({ entries: candidate, estimatedGas: gas, gasLimit: limit < limits.hardLimit ? limit : limits.hardLimit });
-    start += size;
-    // The next batch starts from this one's size: the remaining entries cost about the same per entry.
+    return undefined;
+  }
+}
+
+/** All batches of a table, decided without sending anything (`--dry-run`). */
+export async function planBatches(sizer: BatchSizer, total: number): Promise<SizedBatch[]> {
+  const batches: SizedBatch[] = [];
+  for (let start = 0; start < total; ) {
+    const batch = await sizer.next(start);
+    if (batch === undefined) break;
+    batches.push(batch);
+    start = batch.end;
   }
   return batches;
 }

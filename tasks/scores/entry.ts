@@ -1,11 +1,6 @@
-import { getAddress, ZeroAddress } from "ethers";
+import { getAddress } from "ethers";
 
-/** One validated line of a score file. */
-export interface ScoreEntry {
-  address: string;
-  score: bigint;
-  line: number;
-}
+import { ScoreTable } from "./table.js";
 
 export interface ScoreProblem {
   line: number;
@@ -14,22 +9,25 @@ export interface ScoreProblem {
 
 export const MAX_UINT64 = 2n ** 64n - 1n;
 
+/** Problems kept to report; past this, only the count grows, so a broken million-line file stays small. */
+export const KEPT_PROBLEMS = 1000;
+
 /**
- * The checksummed address, or what is wrong with `raw`. All-lowercase and all-uppercase hex carry no
- * checksum and are accepted; mixed case must match EIP-55.
+ * The address as 20 bytes, or what is wrong with `raw`. All-lowercase and all-uppercase hex carry no
+ * checksum and are accepted; mixed case must match EIP-55 (the only case that costs a keccak).
  */
-export function checkAddress(raw: string): { address: string } | { problem: string } {
+export function checkAddress(raw: string): { bytes: Uint8Array } | { problem: string } {
   const text = raw.trim();
   if (text === "") return { problem: "address is empty" };
   if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return { problem: `address "${text}" is not 0x followed by 40 hex digits` };
-  const checksummed = getAddress(text.toLowerCase());
   const body = text.slice(2);
-  const mixedCase = body !== body.toLowerCase() && body !== body.toUpperCase();
-  if (mixedCase && text !== checksummed) {
-    return { problem: `address ${text} has a bad checksum (expected ${checksummed})` };
+  if (body !== body.toLowerCase() && body !== body.toUpperCase()) {
+    const checksummed = getAddress(text.toLowerCase());
+    if (text !== checksummed) return { problem: `address ${text} has a bad checksum (expected ${checksummed})` };
   }
-  if (checksummed === ZeroAddress) return { problem: "address is the zero address, which the contract skips" };
-  return { address: checksummed };
+  const bytes = Buffer.from(body, "hex");
+  if (bytes.every((b) => b === 0)) return { problem: "address is the zero address, which the contract skips" };
+  return { bytes };
 }
 
 /** The score as a uint64, or what is wrong with `raw`. */
@@ -43,32 +41,26 @@ export function checkScore(raw: string): { score: bigint } | { problem: string }
   return { score };
 }
 
-/**
- * Collects entries and problems line by line: both checks, then duplicates (case-insensitive),
- * naming the line the address first appeared on.
- */
+/** Collects a file's entries into a `ScoreTable` and its problems, line by line. */
 export class EntryCollector {
-  readonly entries: ScoreEntry[] = [];
+  readonly table = new ScoreTable();
   readonly problems: ScoreProblem[] = [];
-  readonly #firstLine = new Map<string, number>();
+  problemCount = 0;
 
   add(line: number, rawAddress: string, rawScore: string): void {
     const address = checkAddress(rawAddress);
     const score = checkScore(rawScore);
     if ("problem" in address) this.problem(line, address.problem);
     if ("problem" in score) this.problem(line, score.problem);
-    if (!("address" in address) || !("score" in score)) return;
-    const key = address.address.toLowerCase();
-    const first = this.#firstLine.get(key);
-    if (first !== undefined) {
-      this.problem(line, `address ${address.address} is a duplicate of line ${first}`);
-      return;
+    if (!("bytes" in address) || !("score" in score)) return;
+    const duplicate = this.table.add(address.bytes, score.score, line);
+    if (duplicate !== undefined) {
+      this.problem(line, `address ${rawAddress.trim()} is a duplicate of line ${duplicate.duplicateOf}`);
     }
-    this.#firstLine.set(key, line);
-    this.entries.push({ address: address.address, score: score.score, line });
   }
 
   problem(line: number, message: string): void {
-    this.problems.push({ line, message });
+    this.problemCount++;
+    if (this.problems.length < KEPT_PROBLEMS) this.problems.push({ line, message });
   }
 }

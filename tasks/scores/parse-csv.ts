@@ -1,12 +1,19 @@
+import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 
 import { parse } from "csv-parse";
 
 import type { EntryCollector } from "./entry.js";
 
-/** Reads `address,score` CSV (a header naming both columns; other columns are ignored) as a stream. */
-export async function collectCsv(file: string, collector: EntryCollector): Promise<void> {
-  const parser = createReadStream(file).pipe(
+/**
+ * Reads `address,score` CSV (a header naming both columns; other columns are ignored) as a stream, so
+ * memory holds the table, never the text. Returns the file's SHA-256, hashed from the same stream.
+ */
+export async function collectCsv(file: string, collector: EntryCollector): Promise<string> {
+  const hash = createHash("sha256");
+  const source = createReadStream(file);
+  source.on("data", (chunk) => hash.update(chunk));
+  const parser = source.pipe(
     parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true, comment: "#", comment_no_infix: true }),
   );
   let columns: { address: number; score: number } | undefined;
@@ -22,21 +29,22 @@ export async function collectCsv(file: string, collector: EntryCollector): Promi
         const missing = [address < 0 ? "address" : "", score < 0 ? "score" : ""].filter(Boolean);
         if (missing.length > 0) {
           collector.problem(line, `the header lacks the column(s) ${missing.join(", ")}: the first line must name address and score, e.g. "address,score"`);
-          return;
+          source.destroy();
+          return hash.digest("hex");
         }
         columns = { address, score };
         continue;
       }
-      if (columns === undefined) return;
-      const width = Math.max(columns.address, columns.score) + 1;
+      const width = Math.max(columns!.address, columns!.score) + 1;
       if (record.length < width) {
         collector.problem(line, `has ${record.length} field(s) where the header has ${width}: a column is missing`);
         continue;
       }
-      collector.add(line, record[columns.address]!, record[columns.score]!);
+      collector.add(line, record[columns!.address]!, record[columns!.score]!);
     }
   } catch (error) {
     const lines = (error as { lines?: number }).lines;
     collector.problem(lines ?? 0, `is not valid CSV: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return hash.digest("hex");
 }

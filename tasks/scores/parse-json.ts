@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 
 import { parse } from "@humanwhocodes/momoa";
@@ -8,21 +9,25 @@ type Node = ReturnType<typeof parse>["body"];
 
 /**
  * Reads a JSON array of `{ "address": "0x…", "score": "123" }` (a score may also be a JSON integer; its
- * source text is used, so large values keep every digit). Problems name the element's line.
+ * source text is used, so large values keep every digit). Problems name the element's line. The file is
+ * read whole: for stages of hundreds of thousands of addresses, CSV streams with far less memory.
+ * Returns the file's SHA-256.
  */
-export async function collectJson(file: string, collector: EntryCollector): Promise<void> {
-  const text = await readFile(file, "utf8");
+export async function collectJson(file: string, collector: EntryCollector): Promise<string> {
+  const bytes = await readFile(file);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const text = bytes.toString("utf8");
   let body: Node;
   try {
     body = parse(text, { ranges: true }).body;
   } catch (error) {
     const line = (error as { line?: number }).line ?? 1;
     collector.problem(line, `is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-    return;
+    return sha256;
   }
   if (body.type !== "Array") {
     collector.problem(body.loc.start.line, 'the file must be a JSON array of {"address", "score"} objects');
-    return;
+    return sha256;
   }
   for (const element of body.elements) {
     const node = element.value;
@@ -52,4 +57,5 @@ export async function collectJson(file: string, collector: EntryCollector): Prom
     }
     collector.add(line, address.value, rawScore);
   }
+  return sha256;
 }

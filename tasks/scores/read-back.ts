@@ -1,10 +1,10 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import type { ScoreEntry } from "./entry.js";
+import type { ScoreTable } from "./table.js";
 
 /** Page size of `getScores`, as the VIP agent reads. */
 export const READ_PAGE = 500n;
 
-/** Every score of `stage` on chain, paged through `getScores` as the VIP agent does. */
+/** Every score of `stage` on chain (lowercase address → score), paged through `getScores` as the VIP agent does. */
 export async function readStageScores(score: VipScore, stage: bigint): Promise<Map<string, bigint>> {
   const onChain = new Map<string, bigint>();
   for (let offset = 0n; ; offset += READ_PAGE) {
@@ -16,23 +16,30 @@ export async function readStageScores(score: VipScore, stage: bigint): Promise<M
 
 export interface Difference {
   address: string;
+  /** The file's line, for entries of the file. */
   line?: number;
-  expected?: bigint;
+  expected: bigint;
+  /** Undefined when the address was never scored on chain. */
   actual?: bigint;
 }
 
-/** The entries whose on-chain score differs from the file, and addresses on chain that the file lacks. */
-export function compareScores(entries: ScoreEntry[], onChain: Map<string, bigint>): Difference[] {
+/**
+ * Where the chain does not hold exactly the file: entries whose score differs or is missing, and addresses
+ * scored on chain but absent from the file with a non-zero score (absent means zero).
+ */
+export function compareScores(table: ScoreTable, onChain: Map<string, bigint>): Difference[] {
   const differences: Difference[] = [];
-  const inFile = new Set<string>();
-  for (const entry of entries) {
-    const key = entry.address.toLowerCase();
-    inFile.add(key);
-    const actual = onChain.get(key);
-    if (actual !== entry.score) differences.push({ address: entry.address, line: entry.line, expected: entry.score, actual });
+  for (let i = 0; i < table.length; i++) {
+    const actual = onChain.get(table.addressHex(i));
+    if (actual !== table.score(i)) differences.push({ address: table.address(i), line: table.line(i), expected: table.score(i), actual });
   }
   for (const [address, actual] of onChain) {
-    if (!inFile.has(address)) differences.push({ address, actual });
+    if (actual !== 0n && table.indexOf(address) === undefined) differences.push({ address, expected: 0n, actual });
   }
   return differences;
+}
+
+export function describeDifference(d: Difference, file: string): string {
+  const where = d.line === undefined ? `${d.address} (not in ${file})` : `${file}:${d.line}: ${d.address}`;
+  return `${where}: file ${d.expected}, chain ${d.actual === undefined ? "never scored" : d.actual}`;
 }

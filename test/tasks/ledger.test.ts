@@ -28,6 +28,7 @@ describe("signing with a Ledger", () => {
   after(async () => {
     await Promise.all([node.close(), baseChain.close()]);
     await rm(path.join(PROJECT_ROOT, "ignition", "deployments", `chain-${node.chainId}`), { recursive: true, force: true });
+    await rm(path.join(PROJECT_ROOT, "vip-journal", `chain-${node.chainId}`), { recursive: true, force: true });
     await rm(scratch, { recursive: true, force: true });
   });
 

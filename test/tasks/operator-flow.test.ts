@@ -1,4 +1,5 @@
-import { rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
@@ -19,16 +20,19 @@ describe("the operator flow on a hardhat node over HTTP", () => {
   let cometbft: CometBftStandIn;
   let baseChain: L1RestStandIn;
   let env: Record<string, string>;
-  const onRollup = (args: string[]) => runHardhat([...args, "--network", "rollup"], env);
+  let journalDir: string;
+  const onRollup = (args: string[]) => runHardhat([...args, "--network", "rollup", ...(args[0] === "scores:update" ? ["--journal-dir", journalDir] : [])], env);
 
   before(async () => {
     [node, cometbft, baseChain] = await Promise.all([startHardhatNode(), startCometBftStandIn(), startL1RestStandIn({ stage: 15n })]);
     env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROLLUP_RPC_URL: cometbft.url, L1_REST_URL: baseChain.url };
+    journalDir = await mkdtemp(path.join(tmpdir(), "vip-flow-journal-"));
   });
 
   after(async () => {
     await Promise.all([node.close(), cometbft.close(), baseChain.close()]);
     await rm(path.join(PROJECT_ROOT, "ignition", "deployments", `chain-${node.chainId}`), { recursive: true, force: true });
+    await rm(journalDir, { recursive: true, force: true });
   });
 
   it("version → chain-id → deploy → scores:update → stage:finalize leaves the next stage open", async () => {
@@ -60,7 +64,8 @@ describe("the operator flow on a hardhat node over HTTP", () => {
 
     const update = await onRollup(["scores:update", "--stage", "15", "--file", SAMPLE]);
     expect(update.code, update.output).to.equal(0);
-    expect(update.stdout).to.match(/^done\s+1,000 addresses in \d+ batch\(es\), [\d,]+ gas$/m);
+    expect(update.stdout).to.match(/^sent\s+1,000 addresses in \d+ batch\(es\) \(\d+ sent by this run, 0 found after a restart\), [\d,]+ gas$/m);
+    expect(update.stdout).to.match(/^verified\s+1,000 scores on chain equal .*sample-scores\.csv$/m);
 
     const finalize = await onRollup(["stage:finalize", "--stage", "15"]);
     expect(finalize.code, finalize.output).to.equal(0);
@@ -70,7 +75,7 @@ describe("the operator flow on a hardhat node over HTTP", () => {
     expect(await score.openStage()).to.equal(16n);
     const stage = await score.stages(15n);
     expect(stage.isFinalized).to.equal(true);
-    const entries = await readScoreFile(SAMPLE);
+    const entries = [...(await readScoreFile(SAMPLE)).table.entries()];
     expect(stage.totalScore).to.equal(entries.reduce((sum, e) => sum + e.score, 0n));
     const page = await score.getScores(15n, 0n, 500n);
     expect(page.map((e) => [e.addr, e.amount])).to.deep.equal(entries.slice(0, 500).map((e) => [e.address, e.score]));

@@ -1,0 +1,137 @@
+import { existsSync } from "node:fs";
+import { mkdir, open, readFile, rename } from "node:fs/promises";
+import path from "node:path";
+
+/** The first record: what this journal is the journal of. */
+export interface StartRecord {
+  type: "start";
+  chainId: string;
+  contract: string;
+  stage: string;
+  signer: string;
+  file: string;
+  sha256: string;
+  entries: number;
+  startBlock: number;
+  at: string;
+}
+
+/** A batch as decided: file entries [start, end), and the gas limit it is sent with. */
+export interface BatchRecord {
+  type: "batch";
+  batch: number;
+  start: number;
+  end: number;
+  gasLimit: string;
+}
+
+/** Written before the transaction is broadcast: if the process dies now, the nonce finds it again. */
+export interface SendingRecord {
+  type: "sending";
+  batch: number;
+  nonce: number;
+}
+
+export interface SentRecord {
+  type: "sent";
+  batch: number;
+  nonce: number;
+  hash: string;
+}
+
+export interface ConfirmedRecord {
+  type: "confirmed";
+  batch: number;
+  hash: string;
+  blockNumber: number;
+  gasUsed: string;
+  status: number;
+}
+
+/** The batch's transaction will not be mined (never broadcast, or replaced): it is sent again. */
+export interface DroppedRecord {
+  type: "dropped";
+  batch: number;
+  reason: string;
+}
+
+export interface VerifiedRecord {
+  type: "verified";
+  differences: number;
+  at: string;
+}
+
+export type JournalRecord = StartRecord | BatchRecord | SendingRecord | SentRecord | ConfirmedRecord | DroppedRecord | VerifiedRecord;
+
+/** Where the journal of one contract's stage lives: `<dir>/chain-<id>/<contract>/stage-<n>.jsonl`. */
+export function journalPath(dir: string, chainId: bigint, contract: string, stage: bigint): string {
+  return path.join(dir, `chain-${chainId}`, contract.toLowerCase(), `stage-${stage}.jsonl`);
+}
+
+/**
+ * An append-only log of JSON lines, synced to disk after every record, so a run killed at any moment leaves
+ * every record it completed. A torn last line (the kill came mid-write) is ignored when read.
+ */
+export class Journal {
+  readonly #file: string;
+  #queue: Promise<void> = Promise.resolve();
+
+  private constructor(
+    file: string,
+    readonly records: JournalRecord[],
+  ) {
+    this.#file = file;
+  }
+
+  get path(): string {
+    return this.#file;
+  }
+
+  static async open(file: string): Promise<Journal> {
+    await mkdir(path.dirname(file), { recursive: true });
+    const records: JournalRecord[] = [];
+    if (existsSync(file)) {
+      for (const line of (await readFile(file, "utf8")).split("\n")) {
+        if (line.trim() === "") continue;
+        try {
+          records.push(JSON.parse(line) as JournalRecord);
+        } catch {
+          break; // a record torn by a kill: everything before it is whole
+        }
+      }
+    }
+    return new Journal(file, records);
+  }
+
+  /** Moves this journal aside (`stage-<n>.<time>.jsonl`) so the stage can start over; returns the new name. */
+  async archive(): Promise<string> {
+    const archived = this.#file.replace(/\.jsonl$/, `.${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`);
+    await rename(this.#file, archived);
+    this.records.length = 0;
+    return archived;
+  }
+
+  /** Appends and syncs one record; appends are serialized in call order. */
+  append(record: JournalRecord): Promise<void> {
+    this.records.push(record);
+    const write = async () => {
+      const handle = await open(this.#file, "a");
+      try {
+        await handle.write(JSON.stringify(record) + "\n");
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    };
+    this.#queue = this.#queue.then(write, write);
+    return this.#queue;
+  }
+
+  async flush(): Promise<void> {
+    await this.#queue;
+  }
+
+  get start(): StartRecord | undefined {
+    return this.records.find((r): r is StartRecord => r.type === "start");
+  }
+}

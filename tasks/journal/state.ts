@@ -1,0 +1,49 @@
+import type { JournalRecord } from "./journal.js";
+
+export type BatchState =
+  | { status: "planned" }
+  | { status: "sending"; nonce: number }
+  | { status: "sent"; nonce: number; hash: string }
+  | { status: "confirmed"; hash: string; blockNumber: number; gasUsed: bigint; success: boolean }
+  | { status: "dropped" };
+
+export interface JournalledBatch {
+  batch: number;
+  start: number;
+  end: number;
+  gasLimit: bigint;
+  state: BatchState;
+}
+
+/** The batches a journal describes, each in the last state recorded for it. */
+export function batchesOf(records: JournalRecord[]): JournalledBatch[] {
+  const batches: JournalledBatch[] = [];
+  for (const record of records) {
+    switch (record.type) {
+      case "batch":
+        batches[record.batch] = { batch: record.batch, start: record.start, end: record.end, gasLimit: BigInt(record.gasLimit), state: { status: "planned" } };
+        break;
+      case "sending":
+        batches[record.batch]!.state = { status: "sending", nonce: record.nonce };
+        break;
+      case "sent":
+        batches[record.batch]!.state = { status: "sent", nonce: record.nonce, hash: record.hash };
+        break;
+      case "confirmed":
+        batches[record.batch]!.state = {
+          status: "confirmed",
+          hash: record.hash,
+          blockNumber: record.blockNumber,
+          gasUsed: BigInt(record.gasUsed),
+          success: record.status === 1,
+        };
+        break;
+      case "dropped":
+        batches[record.batch]!.state = { status: "dropped" };
+        break;
+      default:
+        break;
+    }
+  }
+  return batches;
+}

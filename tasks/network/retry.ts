@@ -1,0 +1,64 @@
+import pRetry from "p-retry";
+
+import { VipError } from "../errors.js";
+
+export interface RetryOptions {
+  /** Retries after the first attempt. */
+  retries?: number;
+  minDelayMs?: number;
+  maxDelayMs?: number;
+  /** Told of each failed attempt that will be retried. */
+  onRetry?: (what: string, error: unknown, retriesLeft: number) => void;
+}
+
+const TRANSIENT = [
+  /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|UND_ERR|socket hang up|other side closed/i,
+  /fetch failed|network error|connection|timed? ?out|timeout/i,
+  /\b(429|502|503|504)\b|too many requests|rate limit|bad gateway|service unavailable|gateway timeout/i,
+];
+
+/**
+ * Whether `error` is worth retrying: the request failed on the way (a dropped connection, a timeout, a rate
+ * limit, a 5xx from a gateway), not because the node refused it (a revert, a bad parameter).
+ */
+export function isTransient(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
+    const text = `${(e as { code?: unknown }).code ?? ""} ${e instanceof Error ? e.message : String(e)}`;
+    if (/revert|execution reverted|invalid (argument|params)|nonce too low|insufficient funds/i.test(text)) return false;
+    if (TRANSIENT.some((pattern) => pattern.test(text))) return true;
+    e = (e as { cause?: unknown; error?: unknown }).cause ?? (e as { error?: unknown }).error;
+  }
+  return false;
+}
+
+/**
+ * Runs `fn`, retrying transient failures with exponential backoff (bounded in count and delay). The final
+ * failure says what was attempted, how often, and what went wrong.
+ */
+export async function withRetry<T>(what: string, fn: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const retries = options.retries ?? 6;
+  let attempts = 0;
+  try {
+    return await pRetry(
+      async () => {
+        attempts++;
+        return await fn();
+      },
+      {
+        retries,
+        minTimeout: options.minDelayMs ?? 250,
+        maxTimeout: options.maxDelayMs ?? 8_000,
+        factor: 2,
+        randomize: true,
+        shouldRetry: ({ error }) => isTransient(error),
+        onFailedAttempt: ({ error, retriesLeft }) => {
+          if (retriesLeft > 0 && isTransient(error)) options.onRetry?.(what, error, retriesLeft);
+        },
+      },
+    );
+  } catch (error) {
+    if (error instanceof VipError || !isTransient(error)) throw error;
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new VipError(`${what} failed ${attempts} time(s), the last with: ${reason}`, error instanceof Error ? error : undefined);
+  }
+}
