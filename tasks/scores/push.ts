@@ -139,8 +139,7 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
     }
   };
 
-  // 1. What a killed run left in flight.
-  for (const batch of known) if (batch.state.status === "sending" || batch.state.status === "sent") await reconcile(batch);
+  // 1. What earlier runs confirmed, then what a killed run left in flight (`confirmed` counts those).
   for (const batch of known) {
     if (batch.state.status === "confirmed" && batch.state.success) {
       report.addresses += batch.end - batch.start;
@@ -148,6 +147,7 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
       report.batches++;
     }
   }
+  for (const batch of known) if (batch.state.status === "sending" || batch.state.status === "sent") await reconcile(batch);
   ctx.progress?.update({ addresses: report.addresses, batches: report.batches, gasUsed: report.gasUsed });
 
   // 2. Send: first batches that were decided but not confirmed, then new ones to the end of the file.

@@ -29,7 +29,7 @@ export interface FaultProxy {
   injected: Record<string, number>;
   /** Requests seen so far, by method. */
   seen: Record<string, number>;
-  /** Resolves when a request is being held. */
+  /** Resolves when the proxy next holds a request (after this call). */
   held(): Promise<void>;
   close(): Promise<void>;
 }
@@ -40,8 +40,11 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const injected: Record<string, number> = {};
   const seen: Record<string, number> = {};
   const matched = new Map<FaultRule, number>();
-  let onHeld: (() => void) | undefined;
-  let heldPromise = new Promise<void>((resolve) => (onHeld = resolve));
+  let waiting: (() => void)[] = [];
+  const onHeld = () => {
+    for (const resolve of waiting) resolve();
+    waiting = [];
+  };
 
   const forward = async (body: string) => {
     const answer = await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body });
@@ -79,14 +82,14 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
           return response.end(fault === "429" ? "Too Many Requests" : "Service Unavailable");
         }
         if (fault === "hold-request") {
-          onHeld?.();
+          onHeld();
           return; // never forwarded, never answered
         }
         if (fault === "slow") await new Promise((resolve) => setTimeout(resolve, rule?.delayMs ?? 1000));
         const answer = await forward(body);
         if (fault === "lose-answer") return request.socket.destroy();
         if (fault === "hold-answer") {
-          onHeld?.();
+          onHeld();
           return; // the node acted; the answer never comes
         }
         response.writeHead(answer.status, { "content-type": "application/json" });
@@ -103,10 +106,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     rules,
     injected,
     seen,
-    held: () => heldPromise,
+    held: () => new Promise<void>((resolve) => waiting.push(resolve)),
     close: () =>
       new Promise<void>((resolve) => {
-        heldPromise = new Promise<void>((r) => (onHeld = r));
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
 import { DEPLOYER_KEY, LEDGER_KEY, OUTSIDER_KEY } from "./keys.js";
@@ -21,6 +21,15 @@ export interface CliResult {
  * environment. Every run is checked for leaked keys: none of the test keys may appear in its output.
  */
 export async function runHardhat(args: string[], env: Record<string, string | undefined> = {}, options: { nodeOptions?: string } = {}): Promise<CliResult> {
+  return spawnHardhat(args, env, options).result;
+}
+
+/** Like `runHardhat`, but hands back the child process too, for a test that kills it midway. */
+export function spawnHardhat(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  options: { nodeOptions?: string } = {},
+): { child: ChildProcess; result: Promise<CliResult> } {
   const childEnv: Record<string, string> = {};
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) {
     if (process.env[name] !== undefined) childEnv[name] = process.env[name]!;
@@ -33,12 +42,14 @@ export async function runHardhat(args: string[], env: Record<string, string | un
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  const output = stdout + stderr;
-  for (const key of [DEPLOYER_KEY, LEDGER_KEY, OUTSIDER_KEY]) {
-    if (output.toLowerCase().includes(key.slice(2).toLowerCase())) {
-      throw new Error(`hardhat ${args.join(" ")} printed a private key`);
+  const result = new Promise<number | null>((resolve) => child.on("close", resolve)).then((code) => {
+    const output = stdout + stderr;
+    for (const key of [DEPLOYER_KEY, LEDGER_KEY, OUTSIDER_KEY]) {
+      if (output.toLowerCase().includes(key.slice(2).toLowerCase())) {
+        throw new Error(`hardhat ${args.join(" ")} printed a private key`);
+      }
     }
-  }
-  return { code, stdout, stderr, output };
+    return { code, stdout, stderr, output };
+  });
+  return { child, result };
 }

@@ -22,7 +22,7 @@ describe("scores:update through a faulty RPC", () => {
   before(async () => {
     node = await startHardhatNode();
     proxy = await startFaultProxy(node.url);
-    provider = new JsonRpcProvider(node.url);
+    provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
     journalDir = await mkdtemp(path.join(tmpdir(), "vip-faults-"));
   });
 

@@ -45,7 +45,7 @@ describe("signing with a Ledger", () => {
     const deploy = await runHardhat(["deploy", "--network", "rollup"], { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, START_STAGE: "3" });
     expect(deploy.code, deploy.output).to.equal(0);
     const address = /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)![1]!;
-    const provider = new JsonRpcProvider(node.url);
+    const provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
     const admin = VipScore__factory.connect(address, new Wallet(DEPLOYER_KEY, provider));
     await (await admin.addAllowList(LEDGER_ADDRESS)).wait();
 

@@ -44,7 +44,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
   before(async () => {
     [node, cometbft, baseChain] = await Promise.all([startHardhatNode(), startCometBftStandIn(), startL1RestStandIn({ stage: 5n })]);
     env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROLLUP_RPC_URL: cometbft.url, L1_REST_URL: baseChain.url };
-    provider = new JsonRpcProvider(node.url);
+    provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
     scratch = await mkdtemp(path.join(tmpdir(), "vip-errors-"));
     const deploy = await onRollup(["deploy"], { START_STAGE: "5" });
     expect(deploy.code, deploy.output).to.equal(0);

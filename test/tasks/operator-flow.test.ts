@@ -36,7 +36,7 @@ describe("the operator flow on a hardhat node over HTTP", () => {
   });
 
   it("version → chain-id → deploy → scores:update → stage:finalize leaves the next stage open", async () => {
-    const provider = new JsonRpcProvider(node.url);
+    const provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
 
     const version = await onRollup(["version"]);
     expect(version.code, version.output).to.equal(0);
