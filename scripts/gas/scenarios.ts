@@ -5,17 +5,20 @@ import { keccak256, getAddress, toBeHex } from "ethers";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 
-/** Deterministic pseudo-random addresses and scores: gas depends on calldata bytes, so runs must repeat exactly. */
-export function sampleAddresses(count: number, seed: string): string[] {
+/**
+ * Deterministic pseudo-random addresses and scores (entries `from` to `from + count`): gas depends on
+ * calldata bytes, so runs must repeat exactly.
+ */
+export function sampleAddresses(count: number, seed: string, from = 0): string[] {
   return Array.from({ length: count }, (_, i) =>
-    getAddress("0x" + keccak256(toBeHex(BigInt(i) + 1n, 32) + Buffer.from(seed).toString("hex")).slice(26)),
+    getAddress("0x" + keccak256(toBeHex(BigInt(from + i) + 1n, 32) + Buffer.from(seed).toString("hex")).slice(26)),
   );
 }
 
-export function sampleScores(count: number, seed: string): bigint[] {
+export function sampleScores(count: number, seed: string, from = 0): bigint[] {
   return Array.from(
     { length: count },
-    (_, i) => (BigInt(keccak256(toBeHex(BigInt(i) + 1n, 32) + Buffer.from("score:" + seed).toString("hex"))) % 1_000_000_000n) + 1n,
+    (_, i) => (BigInt(keccak256(toBeHex(BigInt(from + i) + 1n, 32) + Buffer.from("score:" + seed).toString("hex"))) % 1_000_000_000n) + 1n,
   );
 }
 

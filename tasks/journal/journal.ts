@@ -111,13 +111,14 @@ export class Journal {
     return archived;
   }
 
-  /** Appends and syncs one record; appends are serialized in call order. */
-  append(record: JournalRecord): Promise<void> {
-    this.records.push(record);
+  /** Appends and syncs records (one write, one sync); appends are serialized in call order. */
+  append(...records: JournalRecord[]): Promise<void> {
+    this.records.push(...records);
+    const text = records.map((record) => JSON.stringify(record) + "\n").join("");
     const write = async () => {
       const handle = await open(this.#file, "a");
       try {
-        await handle.write(JSON.stringify(record) + "\n");
+        await handle.write(text);
         await handle.datasync();
       } finally {
         await handle.close();

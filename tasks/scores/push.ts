@@ -5,11 +5,11 @@ import { transactionOverrides, withMargin } from "../contract/confirm.js";
 import { describeRevert } from "../contract/revert.js";
 import { VipError } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
-import type { Journal } from "../journal/journal.js";
+import type { BatchRecord, Journal } from "../journal/journal.js";
 import { batchesOf, type JournalledBatch } from "../journal/state.js";
 import { isTransient } from "../network/retry.js";
 import type { Output } from "../output.js";
-import { batchEstimator, BatchSizer, type GasLimits } from "./batches.js";
+import { batchEstimator, BatchSizer, type GasLimits, type SizedBatch } from "./batches.js";
 import type { Progress } from "./progress.js";
 import type { ScoreTable } from "./table.js";
 
@@ -117,10 +117,10 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
   };
 
   /** Sends `indexes` as `batch` with `nonce`; a send whose answer was lost is found by its nonce, not resent. */
-  const broadcast = async (batch: JournalledBatch, indexes: number[], nonce: number, gasLimit: bigint): Promise<string> => {
-    await journal.append({ type: "sending", batch: batch.batch, nonce });
+  const broadcast = async (batch: JournalledBatch, indexes: number[], nonce: number, gasLimit: bigint, decided?: BatchRecord): Promise<string> => {
+    await journal.append(...(decided === undefined ? [] : [decided]), { type: "sending", batch: batch.batch, nonce });
     batch.state = { status: "sending", nonce };
-    const request = { to: contract, data: callData(indexes), nonce, ...(await transactionOverrides(provider, gasLimit)) };
+    const request = { to: contract, data: callData(indexes), nonce, ...(await fees(gasLimit)) };
     for (let attempt = 1; ; attempt++) {
       try {
         const tx = await signer.sendTransaction(request);
@@ -137,6 +137,13 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
         await sleep(250 * 2 ** attempt);
       }
     }
+  };
+
+  // Fees move slowly against a batch's lifetime: fetched at most every 2 s, not for every batch.
+  let feeCache: { at: number; overrides: Awaited<ReturnType<typeof transactionOverrides>> } | undefined;
+  const fees = async (gasLimit: bigint) => {
+    if (feeCache === undefined || Date.now() - feeCache.at > 2_000) feeCache = { at: Date.now(), overrides: await transactionOverrides(provider, gasLimit) };
+    return { ...feeCache.overrides, gasLimit };
   };
 
   // 1. What earlier runs confirmed, then what a killed run left in flight (`confirmed` counts those).
@@ -157,17 +164,22 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
 
+  // The next new batch is sized (estimated) while the current one is being sent.
+  let upcoming: Promise<SizedBatch | undefined> | undefined;
   const nextBatch = async (): Promise<{ batch: JournalledBatch; indexes: number[]; gas: bigint } | undefined> => {
     const resend = retryQueue.shift();
     if (resend !== undefined) {
       const indexes = sizer.indexes(resend.start, resend.end);
       return indexes.length === 0 ? nextBatch() : { batch: resend, indexes, gas: await estimate(indexes) };
     }
-    const sized = await sizer.next(nextStart);
+    const sized = await (upcoming ?? sizer.next(nextStart));
+    upcoming = undefined;
     if (sized === undefined) return undefined;
     const batch: JournalledBatch = { batch: known.length, start: sized.start, end: sized.end, gasLimit: 0n, state: { status: "planned" } };
     known.push(batch);
     nextStart = sized.end;
+    upcoming = sizer.next(nextStart);
+    upcoming.catch(() => undefined); // a failure surfaces when the batch is taken
     return { batch, indexes: sized.indexes, gas: sized.gas };
   };
 
@@ -183,10 +195,11 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
       }
       const { batch, indexes, gas } = next;
       const limit = withMargin(gas) < options.limits.hardLimit ? withMargin(gas) : options.limits.hardLimit;
-      if (batch.state.status === "planned" && !journal.records.some((r) => r.type === "batch" && r.batch === batch.batch)) {
-        await journal.append({ type: "batch", batch: batch.batch, start: batch.start, end: batch.end, gasLimit: limit.toString() });
-      }
-      const hash = await broadcast(batch, indexes, nonce, limit);
+      const decided: BatchRecord | undefined =
+        batch.state.status === "planned" && !journal.records.some((r) => r.type === "batch" && r.batch === batch.batch)
+          ? { type: "batch", batch: batch.batch, start: batch.start, end: batch.end, gasLimit: limit.toString() }
+          : undefined;
+      const hash = await broadcast(batch, indexes, nonce, limit, decided);
       await journal.append({ type: "sent", batch: batch.batch, nonce, hash });
       batch.state = { status: "sent", nonce, hash };
       nonce++;
