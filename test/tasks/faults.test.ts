@@ -1,44 +1,34 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 import { expect } from "chai";
-import { JsonRpcProvider, Wallet } from "ethers";
+import type { JsonRpcProvider } from "ethers";
 
-import { VipScore__factory } from "../../types/ethers-contracts/index.js";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
+import type { FaultProxy } from "../helpers/fault-proxy.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
-import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
+import type { HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
+import { deployVipScore, type FaultyRig, startFaultyRig } from "../helpers/rig.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 
 describe("scores:update through a faulty RPC", () => {
+  let rig: FaultyRig;
   let node: HardhatNode;
   let proxy: FaultProxy;
   let provider: JsonRpcProvider;
   let journalDir: string;
 
   before(async () => {
-    node = await startHardhatNode();
-    proxy = await startFaultProxy(node.url);
-    provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
-    journalDir = await mkdtemp(path.join(tmpdir(), "vip-faults-"));
+    rig = await startFaultyRig();
+    ({ node, proxy, provider, journalDir } = rig);
   });
 
-  after(async () => {
-    await Promise.all([proxy.close(), node.close()]);
-    await rm(journalDir, { recursive: true, force: true });
-  });
+  after(async () => rig.close());
 
   beforeEach(() => (proxy.rules.length = 0));
 
-  async function deploy(stage: bigint) {
-    const factory = new VipScore__factory(new Wallet(DEPLOYER_KEY, provider));
-    const score = await factory.deploy(stage);
-    await score.waitForDeployment();
-    return score;
-  }
+  const deploy = (stage: bigint) => deployVipScore(provider, stage);
 
   const update = (contract: string, stage: string) =>
     runHardhat(

@@ -4,12 +4,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
-import { JsonRpcProvider, Wallet } from "ethers";
+import { Wallet } from "ethers";
 
 import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
+import { directProvider } from "../helpers/rig.js";
 import { DEPLOYER_KEY, LEDGER_ADDRESS, LEDGER_KEY } from "../helpers/keys.js";
 
 const FAKE_DEVICE = path.join(PROJECT_ROOT, "test", "helpers", "fake-ledger-device.ts");
@@ -45,7 +46,7 @@ describe("signing with a Ledger", () => {
     const deploy = await runHardhat(["deploy", "--network", "rollup"], { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, START_STAGE: "3" });
     expect(deploy.code, deploy.output).to.equal(0);
     const address = /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)![1]!;
-    const provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
+    const provider = directProvider(node);
     const admin = VipScore__factory.connect(address, new Wallet(DEPLOYER_KEY, provider));
     await (await admin.addAllowList(LEDGER_ADDRESS)).wait();
 

@@ -3,13 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
-import { JsonRpcProvider } from "ethers";
+import type { JsonRpcProvider } from "ethers";
 
 import { startCometBftStandIn, type CometBftStandIn } from "../../tasks/stand-ins/cometbft.js";
 import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
 import { startServer } from "../../tasks/stand-ins/server.js";
 import { type CliResult, PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
+import { directProvider } from "../helpers/rig.js";
 import { DEPLOYER_KEY, OUTSIDER, OUTSIDER_KEY } from "../helpers/keys.js";
 
 const PLUGIN_ERROR = "Error in community plugin hardhat-vip-score: ";
@@ -44,7 +45,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
   before(async () => {
     [node, cometbft, baseChain] = await Promise.all([startHardhatNode(), startCometBftStandIn(), startL1RestStandIn({ stage: 5n })]);
     env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROLLUP_RPC_URL: cometbft.url, L1_REST_URL: baseChain.url };
-    provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
+    provider = directProvider(node);
     scratch = await mkdtemp(path.join(tmpdir(), "vip-errors-"));
     const deploy = await onRollup(["deploy"], { START_STAGE: "5" });
     expect(deploy.code, deploy.output).to.equal(0);

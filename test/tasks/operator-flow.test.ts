@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
-import { JsonRpcProvider } from "ethers";
 
 import { readScoreFile } from "../../tasks/scores/read.js";
 import { startCometBftStandIn, type CometBftStandIn } from "../../tasks/stand-ins/cometbft.js";
@@ -11,6 +10,7 @@ import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
+import { directProvider } from "../helpers/rig.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
@@ -36,7 +36,7 @@ describe("the operator flow on a hardhat node over HTTP", () => {
   });
 
   it("version → chain-id → deploy → scores:update → stage:finalize leaves the next stage open", async () => {
-    const provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
+    const provider = directProvider(node);
 
     const version = await onRollup(["version"]);
     expect(version.code, version.output).to.equal(0);
@@ -66,6 +66,8 @@ describe("the operator flow on a hardhat node over HTTP", () => {
     expect(update.code, update.output).to.equal(0);
     expect(update.stdout).to.match(/^sent\s+1,000 addresses in \d+ batch\(es\) \(\d+ sent by this run, 0 found after a restart\), [\d,]+ gas$/m);
     expect(update.stdout).to.match(/^verified\s+1,000 scores on chain equal .*sample-scores\.csv$/m);
+    // Not a terminal: progress comes as plain lines, the last one at the end.
+    expect(update.stdout).to.match(/^progress: 1,000\/1,000 addresses, \d+ batches, [\d,]+ gas, ETA \d+ s$/m);
 
     const finalize = await onRollup(["stage:finalize", "--stage", "15"]);
     expect(finalize.code, finalize.output).to.equal(0);

@@ -1,17 +1,16 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 import { expect } from "chai";
-import { JsonRpcProvider, Wallet } from "ethers";
+import type { JsonRpcProvider } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { VipScore__factory } from "../../types/ethers-contracts/index.js";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
+import type { FaultProxy } from "../helpers/fault-proxy.js";
 import { type CliResult, PROJECT_ROOT, runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
-import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
+import type { HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
+import { deployVipScore, type FaultyRig, startFaultyRig } from "../helpers/rig.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 const BATCHES = 10; // the 1,000-line sample in batches of 100
@@ -22,6 +21,7 @@ interface Record {
 }
 
 describe("scores:update killed (SIGKILL) and run again", () => {
+  let rig: FaultyRig;
   let node: HardhatNode;
   let proxy: FaultProxy;
   let provider: JsonRpcProvider;
@@ -29,27 +29,18 @@ describe("scores:update killed (SIGKILL) and run again", () => {
   let stage = 20n;
 
   before(async () => {
-    node = await startHardhatNode();
-    proxy = await startFaultProxy(node.url);
-    provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
-    journalDir = await mkdtemp(path.join(tmpdir(), "vip-resume-"));
+    rig = await startFaultyRig();
+    ({ node, proxy, provider, journalDir } = rig);
   });
 
-  after(async () => {
-    await Promise.all([proxy.close(), node.close()]);
-    await rm(journalDir, { recursive: true, force: true });
-  });
+  after(async () => rig.close());
 
   beforeEach(() => {
     proxy.rules.length = 0;
     stage++;
   });
 
-  async function deploy(): Promise<VipScore> {
-    const score = await new VipScore__factory(new Wallet(DEPLOYER_KEY, provider)).deploy(stage);
-    await score.waitForDeployment();
-    return score;
-  }
+  const deploy = () => deployVipScore(provider, stage);
 
   const args = (contract: string) => [
     "scores:update", "--network", "rollup", "--stage", String(stage), "--file", SAMPLE, "--contract", contract,

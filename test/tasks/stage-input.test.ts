@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
-import { JsonRpcProvider, Wallet } from "ethers";
+import type { JsonRpcProvider } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
+import { deployVipScore, directProvider } from "../helpers/rig.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 
@@ -29,10 +29,9 @@ describe("what a stage holds: one input per stage, skipping what is on chain, ve
 
   before(async () => {
     node = await startHardhatNode();
-    provider = new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
+    provider = directProvider(node);
     scratch = await mkdtemp(path.join(tmpdir(), "vip-stage-input-"));
-    score = await new VipScore__factory(new Wallet(DEPLOYER_KEY, provider)).deploy(4n);
-    await score.waitForDeployment();
+    score = await deployVipScore(provider, 4n);
     address = await score.getAddress();
     // The sample with its first ten scores raised by one.
     const lines = (await readFile(SAMPLE, "utf8")).trimEnd().split("\n");
