@@ -1,13 +1,62 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { deployVipScore, sampleAddresses } from "../../scripts/gas/scenarios.js";
 import { estimateSendAndConfirm, sendAndConfirm } from "../../tasks/contract/confirm.js";
-import { deployVipScore } from "../../scripts/gas/scenarios.js";
+import { Journal, journalPath } from "../../tasks/journal/journal.js";
+import { gasLimits } from "../../tasks/scores/batches.js";
+import { pushScores } from "../../tasks/scores/push.js";
+import { readScoreFile } from "../../tasks/scores/read.js";
 
 // A node that mines failing transactions instead of refusing them, as a rollup node does.
 const { ethers } = await network.create({ network: "default", override: { throwOnTransactionFailures: false } });
 
 describe("sending contract calls", () => {
+  it("stops a push at a batch mined with a failed receipt: Tx failed <hash>, recorded in the journal", async () => {
+    const [operator, other] = await ethers.getSigners();
+    const score = await deployVipScore(ethers, 5n);
+    await (await score.addAllowList(other!.address)).wait();
+    const dir = await mkdtemp(path.join(tmpdir(), "vip-failed-receipt-"));
+    try {
+      const file = path.join(dir, "scores.csv");
+      await writeFile(file, "address,score\n" + sampleAddresses(20, "race").map((a) => `${a},1`).join("\n") + "\n");
+      const scores = await readScoreFile(file);
+      const journal = await Journal.open(journalPath(dir, 31337n, await score.getAddress(), 5n));
+      await journal.append({ type: "start", chainId: "31337", contract: await score.getAddress(), stage: "5", signer: operator!.address, file, sha256: scores.sha256, entries: 20, startBlock: 0, at: "" });
+      const limits = await gasLimits(ethers.provider);
+      const silent = { line: () => {}, warn: () => {} };
+
+      // Blocks wait: the batch is estimated and sent, then another operator finalizes the stage with a higher
+      // tip, so the same block mines the finalization first and the batch reverts.
+      await ethers.provider.send("evm_setAutomine", [false]);
+      const push = pushScores(
+        { score, signer: operator!, provider: ethers.provider, table: scores.table, journal, out: silent },
+        { stage: 5n, limits, maxInFlight: 1, pollMs: 20 },
+      ).then(
+        () => "",
+        (error: Error) => error.message,
+      );
+      while (!journal.records.some((r) => r.type === "sent")) await new Promise((resolve) => setTimeout(resolve, 20));
+      const fees = await ethers.provider.getFeeData();
+      await score.connect(other!).finalizeStage(5n, { gasLimit: 100_000n, maxFeePerGas: fees.maxFeePerGas! * 3n, maxPriorityFeePerGas: fees.maxFeePerGas! * 2n });
+      await ethers.provider.send("evm_mine", []);
+      await ethers.provider.send("evm_setAutomine", [true]);
+
+      const message = await push;
+      const sent = journal.records.find((r) => r.type === "sent") as { hash: string };
+      expect(message).to.equal(`Tx failed ${sent.hash} (batch 1, lines 2–21)`);
+      expect(journal.records.find((r) => r.type === "confirmed")).to.deep.include({ hash: sent.hash, status: 0 });
+      expect(await score.scoreCount(5n)).to.equal(0n);
+    } finally {
+      await ethers.provider.send("evm_setAutomine", [true]);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("reports a receipt whose status is not success as `Tx failed <hash>`", async () => {
     const score = await deployVipScore(ethers, 5n);
     let message = "";
