@@ -63,10 +63,10 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
 
   const estimate = batchEstimator(score, options.stage, table);
   const sizer = new BatchSizer(estimate, options.limits, table, options.maxBatchSize, options.unchanged);
-  const callData = (indexes: number[]) =>
-    score.interface.encodeFunctionData("updateScores", [options.stage, indexes.map((i) => table.addressHex(i)), indexes.map((i) => table.score(i))]);
-  const ours = (data: string, to: string | null) =>
-    to?.toLowerCase() === contract.toLowerCase() && data.startsWith(callData([]).slice(0, 2 + 8 + 64));
+  // A transaction found by nonce is this push's when it calls updateScores(stage, …) on the contract: the
+  // selector and the stage word open its calldata.
+  const callPrefix = score.interface.encodeFunctionData("updateScores", [options.stage, [], []]).slice(0, 2 + 8 + 64);
+  const ours = (data: string, to: string | null) => to?.toLowerCase() === contract.toLowerCase() && data.startsWith(callPrefix);
 
   const confirmed = async (batch: JournalledBatch, receipt: TransactionReceipt) => {
     await journal.append({ type: "confirmed", batch: batch.batch, hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status ?? 0 });
@@ -120,10 +120,12 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
   const broadcast = async (batch: JournalledBatch, indexes: number[], nonce: number, gasLimit: bigint, decided?: BatchRecord): Promise<string> => {
     await journal.append(...(decided === undefined ? [] : [decided]), { type: "sending", batch: batch.batch, nonce });
     batch.state = { status: "sending", nonce };
-    const request = { to: contract, data: callData(indexes), nonce, ...(await fees(gasLimit)) };
+    const overrides = { nonce, ...(await fees(gasLimit)) };
+    const addresses = indexes.map((i) => table.addressHex(i));
+    const amounts = indexes.map((i) => table.score(i));
     for (let attempt = 1; ; attempt++) {
       try {
-        const tx = await signer.sendTransaction(request);
+        const tx = await score.updateScores(options.stage, addresses, amounts, overrides);
         return tx.hash;
       } catch (error) {
         const maybeArrived = isTransient(error) || /already known|known transaction|nonce too low|replacement/i.test(String(error));
