@@ -1,7 +1,7 @@
 import { fetchCosmosChainId } from "../clients/cometbft.js";
 import type { Connection } from "../network/connect.js";
 import { field, type Output } from "../output.js";
-import { registryEvmChainId } from "./registry-rule.js";
+import { REGISTRY_MODULUS, registryEvmChainId } from "./registry-rule.js";
 
 export interface ChainIdReport {
   chainId: bigint;
@@ -30,10 +30,10 @@ export async function runChainId(connection: Connection, rollupRpcUrl: string | 
   const registryRuleHolds = expected === chainId;
   out.line(field("Cosmos chain id", cosmosChainId));
   if (registryRuleHolds) {
-    out.line(field("registry rule", `holds: keccak256("${cosmosChainId}")[0..8] mod 4503599627370476 = ${expected}`));
+    out.line(field("registry rule", `holds: keccak256("${cosmosChainId}")[0..8] mod ${REGISTRY_MODULUS} = ${expected}`));
   } else {
     out.warn(
-      `the registry rule does not hold: keccak256("${cosmosChainId}")[0..8] mod 4503599627370476 = ${expected}, ` +
+      `the registry rule does not hold: keccak256("${cosmosChainId}")[0..8] mod ${REGISTRY_MODULUS} = ${expected}, ` +
         `not ${chainId}; the initia registry will refuse evm_chain_id ${chainId} for this rollup`,
     );
   }

@@ -1,6 +1,6 @@
 import type { ContractTransactionReceipt, ContractTransactionResponse, Overrides, Provider } from "ethers";
 
-import { VipError } from "../errors.js";
+import { firstLine, VipError } from "../errors.js";
 import { describeRevert } from "./revert.js";
 
 /** The gas limit sent: the estimate plus 20%. */
@@ -53,7 +53,7 @@ export async function sendAndConfirm(
     tx = await send();
   } catch (error) {
     // Unlike a refused estimate, a failed send may have reached the node: do not claim nothing was sent.
-    const reason = describeRevert(error) ?? (error instanceof Error ? error.message.split("\n")[0] : String(error));
+    const reason = describeRevert(error) ?? firstLine(error);
     throw new VipError(`${what} failed when sent: ${reason}`, error instanceof Error ? error : undefined);
   }
   let receipt: ContractTransactionReceipt | null;
@@ -70,6 +70,6 @@ export async function sendAndConfirm(
 /** An error for a call the node refused before sending (estimate or send), with the revert reason if any. */
 export function refused(what: string, error: unknown): VipError {
   const reason = describeRevert(error);
-  const detail = reason ?? (error instanceof Error ? error.message.split("\n")[0] : String(error));
+  const detail = reason ?? firstLine(error);
   return new VipError(`${what} was refused by the node, nothing was sent: ${detail}`, error instanceof Error ? error : undefined);
 }

@@ -14,11 +14,20 @@ export interface LocateOptions {
   ignitionPath: string;
 }
 
+/** Like `locateScoreContract`, but undefined (not an error) when no `--contract` is given and nothing was deployed. */
+export async function findScoreContract(connection: Connection, options: LocateOptions, runner: VipScore["runner"]): Promise<VipScore | undefined> {
+  return locate(connection, options, runner, true);
+}
+
 /**
  * The scoring contract the task operates, bound to the network's signer, after checking that code lives
  * at its address (a journal left from a chain that was reset points at nothing).
  */
 export async function locateScoreContract(connection: Connection, options: LocateOptions, runner: VipScore["runner"]): Promise<VipScore> {
+  return (await locate(connection, options, runner, false))!;
+}
+
+async function locate(connection: Connection, options: LocateOptions, runner: VipScore["runner"], optional: boolean): Promise<VipScore | undefined> {
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
   let address: string;
   let source: string;
@@ -30,6 +39,7 @@ export async function locateScoreContract(connection: Connection, options: Locat
     const dir = deploymentDir(options.ignitionPath, chainId, options.deploymentId);
     const found = await deployedAddress(dir);
     if (found === undefined) {
+      if (optional) return undefined;
       throw new VipError(
         `no VipScore deployment found for chain ${chainId} (${dir}/deployed_addresses.json): ` +
           `run \`npx hardhat deploy --network ${connection.networkName}\` first, or pass --contract <address>`,

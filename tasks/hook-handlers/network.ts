@@ -1,5 +1,6 @@
 import type { NetworkHooks } from "hardhat/types/hooks";
 
+import { firstLine } from "../errors.js";
 import { withRetry } from "../network/retry.js";
 
 /**
@@ -34,7 +35,7 @@ export default async (): Promise<Partial<NetworkHooks>> => ({
     }
     return withRetry(jsonRpcRequest.method, () => next(context, networkConnection, jsonRpcRequest), {
       onRetry: (what, error, left) =>
-        console.warn(`warning: ${what} to network "${networkConnection.networkName}": ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}; retrying (${left} left)`),
+        console.warn(`warning: ${what} to network "${networkConnection.networkName}": ${firstLine(error)}; retrying (${left} left)`),
     });
   },
 });

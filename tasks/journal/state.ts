@@ -11,7 +11,6 @@ export interface JournalledBatch {
   batch: number;
   start: number;
   end: number;
-  gasLimit: bigint;
   state: BatchState;
 }
 
@@ -21,7 +20,7 @@ export function batchesOf(records: JournalRecord[]): JournalledBatch[] {
   for (const record of records) {
     switch (record.type) {
       case "batch":
-        batches[record.batch] = { batch: record.batch, start: record.start, end: record.end, gasLimit: BigInt(record.gasLimit), state: { status: "planned" } };
+        batches[record.batch] = { batch: record.batch, start: record.start, end: record.end, state: { status: "planned" } };
         break;
       case "sending":
         batches[record.batch]!.state = { status: "sending", nonce: record.nonce };

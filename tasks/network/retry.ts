@@ -1,6 +1,6 @@
 import pRetry from "p-retry";
 
-import { VipError } from "../errors.js";
+import { firstLine, VipError } from "../errors.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt. */
@@ -58,7 +58,6 @@ export async function withRetry<T>(what: string, fn: () => Promise<T>, options: 
     );
   } catch (error) {
     if (error instanceof VipError || !isTransient(error)) throw error;
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new VipError(`${what} failed ${attempts} time(s), the last with: ${reason}`, error instanceof Error ? error : undefined);
+    throw new VipError(`${what} failed ${attempts} time(s), the last with: ${firstLine(error)}`, error instanceof Error ? error : undefined);
   }
 }

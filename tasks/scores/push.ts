@@ -3,7 +3,7 @@ import type { Provider, Signer, TransactionReceipt } from "ethers";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { transactionOverrides, withMargin } from "../contract/confirm.js";
 import { describeRevert } from "../contract/revert.js";
-import { VipError } from "../errors.js";
+import { firstLine, VipError } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import type { BatchRecord, Journal } from "../journal/journal.js";
 import { batchesOf, type JournalledBatch } from "../journal/state.js";
@@ -85,7 +85,8 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
 
   /** Waits for `hash` to be mined; a transaction the node forgets is dropped (and sent again). */
   const awaitReceipt = async (batch: JournalledBatch, hash: string): Promise<void> => {
-    const deadline = Date.now() + (options.receiptTimeoutMs ?? 600_000);
+    const timeoutMs = options.receiptTimeoutMs ?? 600_000;
+    const deadline = Date.now() + timeoutMs;
     let missing = 0;
     for (;;) {
       const receipt = await provider.getTransactionReceipt(hash);
@@ -94,7 +95,7 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
         return dropped(batch, `${hash} is no longer known to the node`);
       }
       if (Date.now() > deadline) {
-        throw new VipError(`${hash} (batch ${batch.batch + 1}) was not mined within ${(options.receiptTimeoutMs ?? 600_000) / 1000} s: run the same command again to resume`);
+        throw new VipError(`${hash} (batch ${batch.batch + 1}) was not mined within ${timeoutMs / 1000} s: run the same command again to resume`);
       }
       await sleep(options.pollMs ?? 250);
     }
@@ -103,7 +104,7 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
   /** Brings a batch that a killed run left sending or sent to a final state. */
   const reconcile = async (batch: JournalledBatch): Promise<void> => {
     if (batch.state.status === "sending") {
-      const found = await findByNonce(provider, from, (batch.state as { nonce: number }).nonce, startBlock);
+      const found = await findByNonce(provider, from, batch.state.nonce, startBlock);
       if (found.state === "unused") return dropped(batch, `nonce ${batch.state.nonce} was never broadcast`);
       if (found.tx === undefined) return dropped(batch, `nonce ${batch.state.nonce} is pending but its transaction cannot be found`);
       if (!ours(found.tx.data, found.tx.to)) return dropped(batch, `nonce ${batch.state.nonce} was used by another transaction`);
@@ -177,7 +178,7 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
     const sized = await (upcoming ?? sizer.next(nextStart));
     upcoming = undefined;
     if (sized === undefined) return undefined;
-    const batch: JournalledBatch = { batch: known.length, start: sized.start, end: sized.end, gasLimit: 0n, state: { status: "planned" } };
+    const batch: JournalledBatch = { batch: known.length, start: sized.start, end: sized.end, state: { status: "planned" } };
     known.push(batch);
     nextStart = sized.end;
     upcoming = sizer.next(nextStart);
@@ -226,7 +227,7 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
 }
 
 function brief(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 200);
+  return firstLine(error).slice(0, 200);
 }
 
 function sleep(ms: number): Promise<void> {
