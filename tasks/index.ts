@@ -47,19 +47,19 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
   },
   tasks: [
     task("version", "Print the rollup's application, version, height and app hash (CometBFT abci_info)")
-      .setAction(() => import("./version/action.js"))
+      .setAction(() => import("./commands/version/action.js"))
       .build(),
     task("chain-id", "Print the rollup's EVM chain id and check it against the config and the registry rule")
-      .setAction(() => import("./chain-id/action.js"))
+      .setAction(() => import("./commands/chain-id/action.js"))
       .build(),
     task("stage", "Print the VIP program's current stage on the base chain beside the contract's open stage")
       .addOption(contractOption)
       .addOption(deploymentIdOption)
-      .setAction(() => import("./stage/action.js"))
+      .setAction(() => import("./commands/stage/action.js"))
       .build(),
     task("deploy", "Deploy VipScore with the start stage from START_STAGE or the base chain (resumes an interrupted deployment)")
       .addOption(deploymentIdOption)
-      .setAction(() => import("./deploy/action.js"))
+      .setAction(() => import("./commands/deploy/action.js"))
       .build(),
     task("scores:update", "Write a score file to the open stage: validated, batched, pipelined, journalled, read back")
       .addOption(stageOption)
@@ -87,20 +87,20 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       })
       .addOption(contractOption)
       .addOption(deploymentIdOption)
-      .setAction(() => import("./scores-update/action.js"))
+      .setAction(() => import("./commands/scores-update/action.js"))
       .build(),
     task("scores:verify", "Read every score of a stage back and compare it with a score file")
       .addOption(stageOption)
       .addOption(fileOption)
       .addOption(contractOption)
       .addOption(deploymentIdOption)
-      .setAction(() => import("./scores-verify/action.js"))
+      .setAction(() => import("./commands/scores-verify/action.js"))
       .build(),
     task("stage:finalize", "Finalize the open stage, which opens the next one")
       .addOption(stageOption)
       .addOption(contractOption)
       .addOption(deploymentIdOption)
-      .setAction(() => import("./stage-finalize/action.js"))
+      .setAction(() => import("./commands/stage-finalize/action.js"))
       .build(),
     task("rehearse", "Rehearse the whole operator flow on the in-process network with local stand-ins (no configuration)")
       .addOption({
@@ -109,7 +109,7 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
         type: ArgumentType.STRING_WITHOUT_DEFAULT,
         defaultValue: undefined,
       })
-      .setAction(() => import("./rehearse/action.js"))
+      .setAction(() => import("./commands/rehearse/action.js"))
       .build(),
   ],
 });

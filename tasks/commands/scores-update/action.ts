@@ -2,11 +2,11 @@ import path from "node:path";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { contractContext } from "../contract/context.js";
-import { parseStage } from "../contract/preflight.js";
-import { VipError } from "../errors.js";
-import { consoleOutput } from "../output.js";
-import { readScoreFile } from "../scores/read.js";
+import { contractContext } from "../../contract/context.js";
+import { parseStage } from "../../contract/preflight.js";
+import { VipError } from "../../errors.js";
+import { consoleOutput } from "../../output.js";
+import { readScoreFile } from "../../scores/read.js";
 import { runScoresUpdate } from "./run.js";
 
 interface ScoresUpdateArgs {

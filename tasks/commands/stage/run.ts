@@ -1,6 +1,6 @@
-import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { fetchVipStage } from "../clients/l1-rest.js";
-import { field, type Output } from "../output.js";
+import type { VipScore } from "../../../types/ethers-contracts/index.js";
+import { fetchVipStage } from "../../clients/l1-rest.js";
+import { field, type Output } from "../../output.js";
 
 export interface StageReport {
   programStage: bigint;

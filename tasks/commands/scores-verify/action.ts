@@ -1,11 +1,11 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { contractContext } from "../contract/context.js";
-import { parseStage } from "../contract/preflight.js";
-import { VipError } from "../errors.js";
-import { consoleOutput } from "../output.js";
-import { readScoreFile } from "../scores/read.js";
-import { verifyScores } from "../scores/verify.js";
+import { contractContext } from "../../contract/context.js";
+import { parseStage } from "../../contract/preflight.js";
+import { VipError } from "../../errors.js";
+import { consoleOutput } from "../../output.js";
+import { readScoreFile } from "../../scores/read.js";
+import { verifyScores } from "../../scores/verify.js";
 
 interface ScoresVerifyArgs {
   stage?: string;

@@ -1,8 +1,8 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { contractContext } from "../contract/context.js";
-import { parseStage } from "../contract/preflight.js";
-import { consoleOutput } from "../output.js";
+import { contractContext } from "../../contract/context.js";
+import { parseStage } from "../../contract/preflight.js";
+import { consoleOutput } from "../../output.js";
 import { runFinalize } from "./run.js";
 
 interface FinalizeArgs {

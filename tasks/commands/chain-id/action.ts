@@ -1,8 +1,8 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { optionalVipUrl } from "../config/settings.js";
-import { connect } from "../network/connect.js";
-import { consoleOutput } from "../output.js";
+import { optionalVipUrl } from "../../config/settings.js";
+import { connect } from "../../network/connect.js";
+import { consoleOutput } from "../../output.js";
 import { runChainId } from "./run.js";
 
 const action: NewTaskActionFunction = async (_args, hre) => {

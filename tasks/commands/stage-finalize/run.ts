@@ -1,9 +1,9 @@
 import type { Signer } from "ethers";
 
-import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { estimateSendAndConfirm } from "../contract/confirm.js";
-import { preflight } from "../contract/preflight.js";
-import { field, formatNumber, type Output } from "../output.js";
+import type { VipScore } from "../../../types/ethers-contracts/index.js";
+import { estimateSendAndConfirm } from "../../contract/confirm.js";
+import { preflight } from "../../contract/preflight.js";
+import { field, formatNumber, type Output } from "../../output.js";
 
 /** Finalizes the open stage after the same preflight as `scores:update`; returns the stage now open. */
 export async function runFinalize(score: VipScore, signer: Signer, stage: bigint, out: Output): Promise<bigint> {

@@ -4,7 +4,7 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 
-import { VipError } from "../errors.js";
+import { VipError } from "../../errors.js";
 
 const run = promisify(execFile);
 

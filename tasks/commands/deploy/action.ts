@@ -1,11 +1,11 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { fetchVipStage } from "../clients/l1-rest.js";
-import { vipModuleAddress, vipUrl } from "../config/settings.js";
-import { deploymentDir } from "../contract/deployment.js";
-import { VipError } from "../errors.js";
-import { connect, signerOf } from "../network/connect.js";
-import { consoleOutput } from "../output.js";
+import { fetchVipStage } from "../../clients/l1-rest.js";
+import { vipModuleAddress, vipUrl } from "../../config/settings.js";
+import { deploymentDir } from "../../contract/deployment.js";
+import { VipError } from "../../errors.js";
+import { connect, signerOf } from "../../network/connect.js";
+import { consoleOutput } from "../../output.js";
 import { journalledStartStage, runDeploy } from "./run.js";
 
 interface DeployArgs {

@@ -1,11 +1,11 @@
 import { formatEther, getAddress, type Provider, type TransactionReceipt } from "ethers";
 
-import VipScoreModule from "../../ignition/modules/VipScore.js";
-import { IGNITION_MODULE_ID } from "../config/constants.js";
-import { deployedAddress, deploymentTransaction } from "../contract/deployment.js";
-import { VipError } from "../errors.js";
-import type { Connection } from "../network/connect.js";
-import { field, formatNumber, type Output } from "../output.js";
+import VipScoreModule from "../../../ignition/modules/VipScore.js";
+import { IGNITION_MODULE_ID } from "../../config/constants.js";
+import { deployedAddress, deploymentTransaction } from "../../contract/deployment.js";
+import { VipError } from "../../errors.js";
+import type { Connection } from "../../network/connect.js";
+import { field, formatNumber, type Output } from "../../output.js";
 
 export interface DeployOptions {
   startStage: bigint;

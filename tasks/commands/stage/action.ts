@@ -1,9 +1,9 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { vipModuleAddress, vipUrl } from "../config/settings.js";
-import { findScoreContract } from "../contract/locate.js";
-import { connect } from "../network/connect.js";
-import { consoleOutput } from "../output.js";
+import { vipModuleAddress, vipUrl } from "../../config/settings.js";
+import { findScoreContract } from "../../contract/locate.js";
+import { connect } from "../../network/connect.js";
+import { consoleOutput } from "../../output.js";
 import { runStage } from "./run.js";
 
 interface StageArgs {

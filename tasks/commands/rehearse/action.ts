@@ -4,19 +4,19 @@ import path from "node:path";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { VipScore__factory } from "../../types/ethers-contracts/index.js";
-import { registryEvmChainId } from "../chain-id/registry-rule.js";
+import { VipScore__factory } from "../../../types/ethers-contracts/index.js";
+import { registryEvmChainId } from "../../registry/evm-chain-id.js";
 import { runChainId } from "../chain-id/run.js";
-import { MAINNET_VIP_MODULE_ADDRESS } from "../config/constants.js";
+import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
 import { runDeploy } from "../deploy/run.js";
-import { signerOf } from "../network/connect.js";
-import { consoleOutput } from "../output.js";
+import { signerOf } from "../../network/connect.js";
+import { consoleOutput } from "../../output.js";
 import { runScoresUpdate } from "../scores-update/run.js";
-import { readScoreFile } from "../scores/read.js";
+import { readScoreFile } from "../../scores/read.js";
 import { runStage } from "../stage/run.js";
 import { runFinalize } from "../stage-finalize/run.js";
-import { startCometBftStandIn } from "../stand-ins/cometbft.js";
-import { startL1RestStandIn } from "../stand-ins/l1-rest.js";
+import { startCometBftStandIn } from "../../stand-ins/cometbft.js";
+import { startL1RestStandIn } from "../../stand-ins/l1-rest.js";
 import { runVersion } from "../version/run.js";
 
 interface RehearseArgs {

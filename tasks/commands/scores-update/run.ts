@@ -1,17 +1,17 @@
 import type { Signer } from "ethers";
 
-import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { preflight } from "../contract/preflight.js";
-import { VipError } from "../errors.js";
-import { Journal, journalPath } from "../journal/journal.js";
-import { batchesOf } from "../journal/state.js";
-import { field, formatNumber, type Output } from "../output.js";
-import { batchEstimator, BatchSizer, gasLimits, planBatches } from "../scores/batches.js";
-import { createProgress } from "../scores/progress.js";
-import { pushScores } from "../scores/push.js";
-import { readStageScores } from "../scores/read-back.js";
-import type { ScoreFile } from "../scores/read.js";
-import { verifyScores } from "../scores/verify.js";
+import type { VipScore } from "../../../types/ethers-contracts/index.js";
+import { preflight } from "../../contract/preflight.js";
+import { VipError } from "../../errors.js";
+import { Journal, journalPath } from "../../journal/journal.js";
+import { batchesOf } from "../../journal/state.js";
+import { field, formatNumber, type Output } from "../../output.js";
+import { batchEstimator, BatchSizer, gasLimits, planBatches } from "../../scores/batches.js";
+import { createProgress } from "../../scores/progress.js";
+import { pushScores } from "../../scores/push.js";
+import { readStageScores } from "../../scores/read-back.js";
+import type { ScoreFile } from "../../scores/read.js";
+import { verifyScores } from "../../scores/verify.js";
 
 export interface ScoresUpdateOptions {
   stage: bigint;

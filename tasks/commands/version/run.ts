@@ -1,6 +1,6 @@
-import { type AbciInfo, fetchAbciInfo } from "../clients/cometbft.js";
-import { VipError } from "../errors.js";
-import { field, type Output } from "../output.js";
+import { type AbciInfo, fetchAbciInfo } from "../../clients/cometbft.js";
+import { VipError } from "../../errors.js";
+import { field, type Output } from "../../output.js";
 import { cliVersion, findOnPath, sameVersion } from "./node-cli.js";
 
 export const NODE_CLI = "minitiad";
