@@ -9,12 +9,21 @@ export interface VipNetworkUserConfig {
   l1RestUrl?: string | ConfigurationVariable;
   /** The VIP module's address on the base chain; defaults to mainnet's. */
   vipModuleAddress?: string | ConfigurationVariable;
+  /** The rollup's Cosmos REST endpoint (bridge info, balances, accounts), e.g. `configVariable("ROLLUP_REST_URL")`. */
+  rollupRestUrl?: string | ConfigurationVariable;
+  /** The routing API's base URL, e.g. `configVariable("ROUTER_URL")`. */
+  routerUrl?: string | ConfigurationVariable;
+  /** The routing API's key, sent as the `authorization` header; optional, never printed. */
+  routerApiKey?: string | ConfigurationVariable;
 }
 
 export interface VipNetworkConfig {
   rollupRpcUrl?: ResolvedConfigurationVariable;
   l1RestUrl?: ResolvedConfigurationVariable;
   vipModuleAddress: ResolvedConfigurationVariable;
+  rollupRestUrl?: ResolvedConfigurationVariable;
+  routerUrl?: ResolvedConfigurationVariable;
+  routerApiKey?: ResolvedConfigurationVariable;
 }
 
 declare module "hardhat/types/config" {

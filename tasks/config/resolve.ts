@@ -15,6 +15,9 @@ export function resolveVipUserConfig(
     network.vip = {
       rollupRpcUrl: vip?.rollupRpcUrl === undefined ? undefined : resolve(vip.rollupRpcUrl),
       l1RestUrl: vip?.l1RestUrl === undefined ? undefined : resolve(vip.l1RestUrl),
+      rollupRestUrl: vip?.rollupRestUrl === undefined ? undefined : resolve(vip.rollupRestUrl),
+      routerUrl: vip?.routerUrl === undefined ? undefined : resolve(vip.routerUrl),
+      routerApiKey: vip?.routerApiKey === undefined ? undefined : resolve(vip.routerApiKey),
       vipModuleAddress: resolve(
         vip?.vipModuleAddress ?? configVariable("VIP_MODULE_ADDRESS", { default: MAINNET_VIP_MODULE_ADDRESS }),
       ),

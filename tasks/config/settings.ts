@@ -2,11 +2,13 @@ import type { NetworkConfig, ResolvedConfigurationVariable } from "hardhat/types
 
 import { VipError } from "../errors.js";
 
-type VipSetting = "rollupRpcUrl" | "l1RestUrl";
+type VipSetting = "rollupRpcUrl" | "l1RestUrl" | "rollupRestUrl" | "routerUrl";
 
 const HOW_TO_SET: Record<VipSetting, { variable: string; what: string; example: string }> = {
   rollupRpcUrl: { variable: "ROLLUP_RPC_URL", what: "the rollup's CometBFT RPC", example: "http://localhost:26657" },
   l1RestUrl: { variable: "L1_REST_URL", what: "the base chain's REST API", example: "https://rest.initia.xyz" },
+  rollupRestUrl: { variable: "ROLLUP_REST_URL", what: "the rollup's Cosmos REST API", example: "http://localhost:1317" },
+  routerUrl: { variable: "ROUTER_URL", what: "the routing API", example: "https://router-api.initia.xyz" },
 };
 
 /** The URL a network's `vip.<setting>` resolves to; a missing or malformed value says what to set. */
@@ -62,5 +64,22 @@ async function readVariable(
     // Hardhat says "not found" for a variable set nowhere; anything else is a value that failed its check.
     const problem = /not found/i.test(String(error)) ? "is not set" : isUrl ? "is not a valid URL" : "is not valid";
     throw new VipError(`${what} ${problem}: ${advice}`, error instanceof Error ? error : undefined);
+  }
+}
+
+/**
+ * The routing API key a network's `vip.routerApiKey` resolves to, or undefined when none is configured or
+ * its variable is not set (the API then applies its stricter anonymous rate limit). Never printed.
+ */
+export async function optionalRouterApiKey(networkName: string, network: NetworkConfig): Promise<string | undefined> {
+  const variable = network.vip?.routerApiKey;
+  if (variable === undefined) return undefined;
+  const advice = "set ROUTER_API_KEY with `npx hardhat keystore set ROUTER_API_KEY`, or leave it unset";
+  try {
+    const key = (await readVariable(variable, `vip.routerApiKey of network "${networkName}"`, advice, false)).trim();
+    return key === "" ? undefined : key;
+  } catch (error) {
+    if (error instanceof VipError && /is not set/.test(error.message)) return undefined;
+    throw error;
   }
 }

@@ -20,11 +20,22 @@ const moveAddressOrVariable = conditionalUnionType(
   'must be a Move address or configVariable("NAME")',
 );
 
+const secretOrVariable = conditionalUnionType(
+  [
+    [(v) => typeof v === "string", z.string().min(1, "must not be empty")],
+    [(v) => typeof v === "object" && v !== null, configurationVariableSchema],
+  ],
+  'must be a string or configVariable("NAME")',
+);
+
 const vipNetworkSchema = z
   .object({
     rollupRpcUrl: urlOrVariable.optional(),
     l1RestUrl: urlOrVariable.optional(),
     vipModuleAddress: moveAddressOrVariable.optional(),
+    rollupRestUrl: urlOrVariable.optional(),
+    routerUrl: urlOrVariable.optional(),
+    routerApiKey: secretOrVariable.optional(),
   })
   .strict()
   .optional();

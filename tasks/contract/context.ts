@@ -1,7 +1,8 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { type Connection, connect, signerOf } from "../network/connect.js";
+import { type Connection, connect } from "../network/connect.js";
+import { type OperatorSigner, operatorSigner } from "../signer/signer.js";
 import { locateScoreContract } from "./locate.js";
 
 export interface ContractArgs {
@@ -11,14 +12,15 @@ export interface ContractArgs {
 
 export interface ContractContext {
   connection: Connection;
-  signer: Awaited<ReturnType<typeof signerOf>>;
+  operator: OperatorSigner;
+  signer: OperatorSigner["signer"];
   score: VipScore;
 }
 
 /** The network connection, its signer, and the scoring contract bound to that signer. */
 export async function contractContext(hre: HardhatRuntimeEnvironment, args: ContractArgs): Promise<ContractContext> {
   const connection = await connect(hre);
-  const signer = await signerOf(connection);
-  const score = await locateScoreContract(connection, { ...args, ignitionPath: hre.config.paths.ignition }, signer);
-  return { connection, signer, score };
+  const operator = await operatorSigner(connection);
+  const score = await locateScoreContract(connection, { ...args, ignitionPath: hre.config.paths.ignition }, operator.signer);
+  return { connection, operator, signer: operator.signer, score };
 }

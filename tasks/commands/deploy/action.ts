@@ -4,8 +4,9 @@ import { fetchVipStage } from "../../clients/l1-rest.js";
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
 import { deploymentDir } from "../../contract/deployment.js";
 import { VipError } from "../../errors.js";
-import { connect, signerOf } from "../../network/connect.js";
+import { connect } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
+import { announceSigner, operatorSigner } from "../../signer/signer.js";
 import { journalledStartStage, runDeploy } from "./run.js";
 
 interface DeployArgs {
@@ -14,7 +15,7 @@ interface DeployArgs {
 
 const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
   const connection = await connect(hre);
-  await signerOf(connection);
+  announceSigner(consoleOutput, await operatorSigner(connection));
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
   const journalDir =
     connection.networkConfig.type === "http" ? deploymentDir(hre.config.paths.ignition, chainId, args.deploymentId) : undefined;

@@ -9,7 +9,7 @@ import { registryEvmChainId } from "../../registry/evm-chain-id.js";
 import { runChainId } from "../chain-id/run.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
 import { runDeploy } from "../deploy/run.js";
-import { signerOf } from "../../network/connect.js";
+import { operatorSigner } from "../../signer/signer.js";
 import { consoleOutput } from "../../output.js";
 import { runScoresUpdate } from "../scores-update/run.js";
 import { readScoreFile } from "../../scores/read.js";
@@ -40,7 +40,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     // The in-process chain takes the EVM chain id the registry derives from the stand-in's Cosmos chain id.
     const chainId = registryEvmChainId(COSMOS_CHAIN_ID);
     const connection = await hre.network.create({ network: "default", override: { chainId: Number(chainId) } });
-    const signer = await signerOf(connection);
+    const { signer } = await operatorSigner(connection);
     out.line(`Rehearsal on Hardhat's in-process network, with stand-ins on this machine for the rollup's CometBFT RPC`);
     out.line(`(${cometbft.url}) and the base chain's REST API (${baseChain.url}). Nothing is sent anywhere else.`);
     const steps = 7;

@@ -6,6 +6,7 @@ import { contractContext } from "../../contract/context.js";
 import { parseStage } from "../../contract/preflight.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
+import { announceSigner } from "../../signer/signer.js";
 import { readScoreFile } from "../../scores/read.js";
 import { runScoresUpdate } from "./run.js";
 
@@ -29,7 +30,8 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
   if (!Number.isInteger(args.batchSize) || args.batchSize < 0) throw new VipError(`--batch-size ${args.batchSize} must be 0 (as many as gas allows) or more`);
   // The file is checked before the network is touched, so a bad file never waits on a node or a Ledger.
   const file = await readScoreFile(args.file);
-  const { signer, score } = await contractContext(hre, args);
+  const { operator, signer, score } = await contractContext(hre, args);
+  announceSigner(consoleOutput, operator);
   await runScoresUpdate(
     score,
     signer,

@@ -3,6 +3,7 @@ import type { NewTaskActionFunction } from "hardhat/types/tasks";
 import { contractContext } from "../../contract/context.js";
 import { parseStage } from "../../contract/preflight.js";
 import { consoleOutput } from "../../output.js";
+import { announceSigner } from "../../signer/signer.js";
 import { runFinalize } from "./run.js";
 
 interface FinalizeArgs {
@@ -13,7 +14,8 @@ interface FinalizeArgs {
 
 const action: NewTaskActionFunction<FinalizeArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
-  const { signer, score } = await contractContext(hre, args);
+  const { operator, signer, score } = await contractContext(hre, args);
+  announceSigner(consoleOutput, operator);
   await runFinalize(score, signer, stage, consoleOutput);
 };
 
