@@ -200,7 +200,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
       );
       const noKey = await sendsNothing(["stage:finalize", "--stage", "5"], { PRIVATE_KEY: undefined });
       expect(noKey.code).to.not.equal(0);
-      expect(noKey.output).to.include('Configuration Variable "PRIVATE_KEY" not found');
+      expect(failure(noKey)).to.match(/^network "rollup" has no key to sign with: PRIVATE_KEY is not set\. Set it with `npx hardhat keystore set PRIVATE_KEY`/);
     });
   });
 });
