@@ -1,11 +1,46 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+// --- The reference's events and errors -------------------------------------------------
+// Declared at file level with the reference's exact signatures, as the reference declares them, so code
+// written for it (tests that `import "src/VipScore.sol"` and say `StageFinalized.selector` or
+// `emit UpdateScore(...)`) compiles against this contract unchanged.
+
+/// @notice A stage was opened for writes.
+event CreateStage(uint64 stage);
+
+/// @notice A stage was finalized; it never changes again.
+event FinalizeStage(uint64 stage);
+
+/// @notice The score of `addr` in `stage` is now `score`; the stage's total is `totalScore`.
+/// Emitted for every entry a write applies, `updateScores` included, in order; `totalScore` is the
+/// stage's running total after that entry.
+event UpdateScore(address indexed addr, uint64 indexed stage, uint64 score, uint64 totalScore);
+
+/// @notice The caller `deniedAddress` is not on the allow list.
+error PermissionDenied(address deniedAddress);
+
+/// @notice Stage 0 cannot exist: the start stage must be non-zero.
+error ZeroStage();
+
+/// @notice `updateScores` was given arrays of different lengths. (The misspelling is the reference's.)
+error AddrsAndAmountsLengthMistmatch();
+
+/// @notice `stage` was never opened: it is before the start stage or after the open stage.
+error StageNotFound(uint64 stage);
+
+/// @notice `stage` is finalized and cannot change.
+error StageFinalized(uint64 stage);
+
+/// @notice `stage`, the stage before the one named in the call, is still open: finalize it first.
+error PreviousStageNotFinalized(uint64 stage);
+
 /// @title IVipScore
 /// @notice The scoring contract's interface as the VIP program's off-chain readers call it.
 /// @dev Every function, event and error of the reference contract (initia-labs/vip-score-evm)
 /// keeps its exact signature, so the agent that snapshots finalized stages reads this contract
-/// unchanged. Members marked "Extension" are additions; the reference has no equivalent.
+/// unchanged. The reference's events and errors are declared above, at file level, as in the reference;
+/// the members here marked "Extension" are additions that the reference has no equivalent of.
 interface IVipScore {
     /// @notice One entry of a `getScores` page.
     /// @param addr The scored address.
@@ -17,52 +52,13 @@ interface IVipScore {
         uint64 index;
     }
 
-    // --- Reference events -----------------------------------------------------------------
-
-    /// @notice A stage was opened for writes.
-    event CreateStage(uint64 stage);
-
-    /// @notice A stage was finalized; it never changes again.
-    event FinalizeStage(uint64 stage);
-
-    /// @notice The score of `addr` in `stage` is now `score`; the stage's total is `totalScore`.
-    /// Emitted by `updateScore`, `increaseScore` and `decreaseScore`; `updateScores` emits `UpdateScores`.
-    event UpdateScore(address indexed addr, uint64 indexed stage, uint64 score, uint64 totalScore);
-
     // --- Extension events -----------------------------------------------------------------
-
-    /// @notice Extension: `updateScores` set the scores of `addrs` in `stage` to `amounts`, in order (a later
-    /// duplicate wins; the zero address is skipped); the stage's total is now `totalScore`.
-    /// @dev Emitted by `updateScores` instead of one `UpdateScore` per address: one log of the whole batch
-    /// costs ~520 gas per address where `UpdateScore` costs 2,012, which the gas budget per address cannot
-    /// carry. The single-entry functions still emit `UpdateScore`.
-    event UpdateScores(uint64 indexed stage, address[] addrs, uint64[] amounts, uint64 totalScore);
 
     /// @notice Extension: `addr` was put on the allow list.
     event AllowListAdded(address indexed addr);
 
     /// @notice Extension: `addr` was taken off the allow list.
     event AllowListRemoved(address indexed addr);
-
-    // --- Reference errors -----------------------------------------------------------------
-
-    /// @notice The caller `deniedAddress` is not on the allow list.
-    error PermissionDenied(address deniedAddress);
-
-    /// @notice Stage 0 cannot exist: the start stage must be non-zero.
-    error ZeroStage();
-
-    /// @notice `updateScores` was given arrays of different lengths. (The misspelling is the reference's.)
-    error AddrsAndAmountsLengthMistmatch();
-
-    /// @notice `stage` was never opened: it is before the start stage or after the open stage.
-    error StageNotFound(uint64 stage);
-
-    /// @notice `stage` is finalized and cannot change.
-    error StageFinalized(uint64 stage);
-
-    /// @notice `stage`, the stage before the one named in the call, is still open: finalize it first.
-    error PreviousStageNotFinalized(uint64 stage);
 
     // --- Extension errors -----------------------------------------------------------------
 

@@ -2,13 +2,26 @@
 pragma solidity 0.8.30;
 
 import {SSTORE2} from "solady/src/utils/SSTORE2.sol";
-import {IVipScore} from "./IVipScore.sol";
+import {
+    IVipScore,
+    CreateStage,
+    FinalizeStage,
+    UpdateScore,
+    PermissionDenied,
+    ZeroStage,
+    AddrsAndAmountsLengthMistmatch,
+    StageNotFound,
+    StageFinalized,
+    PreviousStageNotFinalized
+} from "./IVipScore.sol";
 
 /// @title VipScore
 /// @notice A rollup's scoring contract for Initia's VIP program: one uint64 score per address per stage.
 /// Exactly one stage is open at a time; the allow list writes its scores, then finalizes it, which opens
 /// the next. A finalized stage never changes again.
-/// @dev ABI-compatible with the reference contract (see IVipScore). Storage is laid out for gas:
+/// @dev A drop-in for the reference contract (see IVipScore): its ABI, its file-level events and errors
+/// (re-exported by this file, so `import "src/VipScore.sol"` brings them in by their bare names), and its
+/// `UpdateScore` event for every entry written. Storage is laid out for gas:
 /// - one slot per (stage, address) holds `amount | index << 64`, so a write is one SLOAD and one SSTORE;
 /// - the stage total is kept on the stack during a batch and written once per transaction;
 /// - the list of addresses in first-scored order, which `getScores` pages through, costs 20 bytes of
@@ -79,9 +92,11 @@ contract VipScore is IVipScore {
     // --- Writes ---------------------------------------------------------------------------
 
     /// @inheritdoc IVipScore
-    /// @dev A later duplicate in `addrs` wins. The zero address is skipped, as in the reference.
-    /// Reverts with `TotalScoreOverflow` rather than let the stage total wrap.
+    /// @dev As in the reference: the caller's permission is checked first, then the lengths; a later
+    /// duplicate in `addrs` wins; the zero address is skipped; every other entry emits `UpdateScore` with
+    /// the stage's running total. Reverts with `TotalScoreOverflow` rather than let that total wrap.
     function updateScores(uint64 stage, address[] calldata addrs, uint64[] calldata amounts) external {
+        _checkAllowed();
         if (addrs.length != amounts.length) revert AddrsAndAmountsLengthMistmatch();
         uint256 addrsOffset;
         uint256 amountsOffset;
@@ -89,28 +104,27 @@ contract VipScore is IVipScore {
             addrsOffset := addrs.offset
             amountsOffset := amounts.offset
         }
-        uint256 total = _apply(stage, addrsOffset, amountsOffset, addrs.length, _SET, false);
-        emit UpdateScores(stage, addrs, amounts, uint64(total));
+        _apply(stage, addrsOffset, amountsOffset, addrs.length, _SET, true);
     }
 
     /// @inheritdoc IVipScore
     function updateScore(uint64 stage, address addr, uint64 amount) external {
-        (addr, amount); // Read by `_apply` straight from calldata.
-        _apply(stage, _SINGLE_ADDR_OFFSET, _SINGLE_AMOUNT_OFFSET, 1, _SET, true);
+        (amount); // Read by `_apply` straight from calldata.
+        _writeOne(stage, addr, _SET);
     }
 
     /// @inheritdoc IVipScore
     /// @dev Reverts with `ScoreOverflow` if the score would leave the uint64 range.
     function increaseScore(uint64 stage, address addr, uint64 amount) external {
-        (addr, amount);
-        _apply(stage, _SINGLE_ADDR_OFFSET, _SINGLE_AMOUNT_OFFSET, 1, _INCREASE, true);
+        (amount);
+        _writeOne(stage, addr, _INCREASE);
     }
 
     /// @inheritdoc IVipScore
     /// @dev Reverts with `ScoreUnderflow` if `amount` exceeds the current score.
     function decreaseScore(uint64 stage, address addr, uint64 amount) external {
-        (addr, amount);
-        _apply(stage, _SINGLE_ADDR_OFFSET, _SINGLE_AMOUNT_OFFSET, 1, _DECREASE, true);
+        (amount);
+        _writeOne(stage, addr, _DECREASE);
     }
 
     /// @inheritdoc IVipScore
@@ -197,31 +211,66 @@ contract VipScore is IVipScore {
 
     // --- Internals ------------------------------------------------------------------------
 
-    /// @dev The one write path. Entries are read straight from calldata: `n` addresses at `addrsOffset` and
-    /// `n` amounts at `amountsOffset`, one word each. The single-entry functions pass the positions of their
-    /// own arguments, an array of one, so every write goes through the same checks. With `emitEach`, every
-    /// entry emits the reference's `UpdateScore`; batches emit one `UpdateScores` instead (see its NatSpec).
-    /// Returns the stage's new total.
-    function _apply(uint64 stage, uint256 addrsOffset, uint256 amountsOffset, uint256 n, uint256 op, bool emitEach)
-        private
-        returns (uint256 total)
-    {
+    /// @dev A single-entry write: the batch path over an array of one, the function's own `(addr, amount)`
+    /// arguments in calldata. Its `UpdateScore` is emitted here in Solidity (the batch loop logs in assembly),
+    /// which is also what lists the event in the compiled ABI, as the reference's is.
+    function _writeOne(uint64 stage, address addr, uint256 op) private {
         _checkAllowed();
-        _checkOpen(stage);
+        (bool written, uint256 score, uint256 total) =
+            _apply(stage, _SINGLE_ADDR_OFFSET, _SINGLE_AMOUNT_OFFSET, 1, op, false);
+        if (written && addr != address(0)) emit UpdateScore(addr, stage, uint64(score), uint64(total));
+    }
+
+    /// @dev The one write path, after the caller's permission was checked. Entries are read straight from
+    /// calldata: `n` addresses at `addrsOffset` and `n` amounts at `amountsOffset`, one word each. With
+    /// `logEach`, every entry written emits `UpdateScore` from the loop. Returns whether the stage was open
+    /// (so entries were written), and the last entry's score and the stage's total after it.
+    function _apply(uint64 stage, uint256 addrsOffset, uint256 amountsOffset, uint256 n, uint256 op, bool logEach)
+        private
+        returns (bool written, uint256 score, uint256 total)
+    {
+        uint64 open = _openStage;
+        if (stage != open) {
+            // The reference skips zero-address entries before it looks at the stage, so a call that writes
+            // nothing succeeds whatever the stage; any real entry reverts here, as there.
+            _revertIfAnyEntry(stage, open, addrsOffset, amountsOffset, n);
+            return (false, 0, 0);
+        }
         uint256 data = _stageData[stage];
         bytes memory appended = _newAddressBuffer(n);
         uint256 count;
         uint256 failure;
         uint256 at;
-        (total, count, failure, at) = _writeAll(stage, addrsOffset, amountsOffset, n, op, emitEach, data, appended);
+        (score, total, count, failure, at) = _writeAll(stage, addrsOffset, amountsOffset, n, op, logEach, data, appended);
         if (failure != _OK) _revertWriteFailure(stage, failure, addrsOffset + at, amountsOffset + at);
-        // The running total is 256 bits wide, so it cannot wrap inside a batch; only the result must fit.
-        if (total > _MASK64) revert TotalScoreOverflow(stage);
         _commit(stage, data >> 128, total, count, appended);
+        written = true;
+    }
+
+    /// @dev For a write to a stage that is not open: reverts as the reference does at the first entry it
+    /// would write (a malformed value first, as Solidity's decoder does; then `StageNotFound` or
+    /// `StageFinalized`), and returns when every entry is for the zero address.
+    function _revertIfAnyEntry(uint64 stage, uint64 open, uint256 addrsOffset, uint256 amountsOffset, uint256 n)
+        private
+        view
+    {
+        bool any;
+        assembly ("memory-safe") {
+            let end := shl(5, n)
+            for { let i := 0 } lt(i, end) { i := add(i, 0x20) } {
+                let addr := calldataload(add(addrsOffset, i))
+                if or(shr(160, addr), shr(64, calldataload(add(amountsOffset, i)))) { revert(0x00, 0x00) }
+                if addr {
+                    any := 1
+                    break
+                }
+            }
+        }
+        if (any) _revertNotOpen(stage, open);
     }
 
     /// @dev The hot loop, in assembly because Solidity's per-element overhead (bounds checks, an internal
-    /// call) was about a thousand gas. Per entry: one keccak, one SLOAD, one SSTORE. A newly scored address
+    /// call) was about a thousand gas. Per entry: one keccak, one SLOAD, one SSTORE, one log. A newly scored address
     /// gets the next index and is appended to `appended`. On a failed check the loop stops and returns its
     /// kind and the calldata offset of the entry, for `_revertWriteFailure` to report.
     function _writeAll(
@@ -230,10 +279,10 @@ contract VipScore is IVipScore {
         uint256 amountsOffset,
         uint256 n,
         uint256 op,
-        bool emitEach,
+        bool logEach,
         uint256 data,
         bytes memory appended
-    ) private returns (uint256 total, uint256 count, uint256 failure, uint256 at) {
+    ) private returns (uint256 score, uint256 total, uint256 count, uint256 failure, uint256 at) {
         bytes32 base = _scoresBase(stage);
         bytes32 topic = UpdateScore.selector;
         assembly ("memory-safe") {
@@ -253,7 +302,7 @@ contract VipScore is IVipScore {
                 let packed := sload(slot)
                 let previous := and(packed, _MASK64)
                 let index := shr(64, packed)
-                let score := amount
+                score := amount
                 if op {
                     switch op
                     case 1 {
@@ -281,13 +330,14 @@ contract VipScore is IVipScore {
                 }
                 // `total` includes `previous`, so this cannot underflow.
                 total := add(sub(total, previous), score)
+                // Every entry's event carries the running total, so it must fit at every step, not only at the end.
+                if gt(total, _MASK64) {
+                    failure := _TOTAL_OVERFLOW
+                    at := i
+                    break
+                }
                 sstore(slot, or(shl(64, index), score))
-                if emitEach {
-                    if gt(total, _MASK64) {
-                        failure := _TOTAL_OVERFLOW
-                        at := i
-                        break
-                    }
+                if logEach {
                     mstore(0x00, score)
                     mstore(0x20, total)
                     log3(0x00, 0x40, topic, addr, stage)
@@ -428,11 +478,6 @@ contract VipScore is IVipScore {
 
     function _checkAllowed() private view {
         if (!allowList[msg.sender]) revert PermissionDenied(msg.sender);
-    }
-
-    function _checkOpen(uint64 stage) private view {
-        uint64 open = _openStage;
-        if (stage != open) _revertNotOpen(stage, open);
     }
 
     function _revertNotOpen(uint64 stage, uint64 open) private view {

@@ -14,9 +14,9 @@ const REFERENCE: Record<string, Record<number, bigint>> = {
   finalizeStage: { 0: 55_134n },
 };
 const TARGET: Record<string, bigint> = {
-  "updateScores, new addresses": 30_000n,
-  "updateScores, same addresses, new scores": 8_000n,
-  "updateScores, same addresses, same scores": 8_000n,
+  "updateScores, new addresses": 31_000n,
+  "updateScores, same addresses, new scores": 9_200n,
+  "updateScores, same addresses, same scores": 9_200n,
   finalizeStage: 35_000n,
 };
 const TX_GAS_CAP = 16_777_216n;

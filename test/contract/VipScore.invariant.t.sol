@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {IVipScore} from "../../contracts/IVipScore.sol";
-import {VipScore} from "../../contracts/VipScore.sol";
+// The whole file, as code written for the reference imports it: the reference's events and errors come
+// with it by their bare names.
+import "../../contracts/VipScore.sol";
 import {Test} from "./utils/Test.sol";
 
 /// @notice Drives the contract as an operator would (batches, increases, decreases, finalizations) and as

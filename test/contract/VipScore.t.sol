@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {IVipScore} from "../../contracts/IVipScore.sol";
-import {VipScore} from "../../contracts/VipScore.sol";
+// The whole file, as code written for the reference imports it: the reference's events and errors come
+// with it by their bare names.
+import "../../contracts/VipScore.sol";
 import {Test} from "./utils/Test.sol";
+import {Vm} from "./utils/Vm.sol";
 
 contract VipScoreTest is Test {
     uint64 internal constant START = 15;
@@ -89,7 +91,7 @@ contract VipScoreTest is Test {
     // --- rule 6: stages -------------------------------------------------------------------
 
     function testConstructorRefusesStageZero() public {
-        vm.expectRevert(abi.encodeWithSelector(IVipScore.ZeroStage.selector));
+        vm.expectRevert(abi.encodeWithSelector(ZeroStage.selector));
         new VipScore(0);
     }
 
@@ -97,7 +99,7 @@ contract VipScoreTest is Test {
         vm.expectEmit();
         emit IVipScore.AllowListAdded(address(this));
         vm.expectEmit();
-        emit IVipScore.CreateStage(7);
+        emit CreateStage(7);
         VipScore fresh = new VipScore(7);
         assertEq(fresh.initStage(), 7, "initStage");
         assertEq(fresh.openStage(), 7, "openStage");
@@ -122,7 +124,7 @@ contract VipScoreTest is Test {
         uint64[3] memory unknown = [uint64(0), START - 1, START + 1];
         for (uint256 i; i < unknown.length; ++i) {
             uint64 s = unknown[i];
-            bytes memory err = abi.encodeWithSelector(IVipScore.StageNotFound.selector, s);
+            bytes memory err = abi.encodeWithSelector(StageNotFound.selector, s);
             vm.expectRevert(err);
             score.updateScores(s, _addrs(ALICE), _amounts(1));
             vm.expectRevert(err);
@@ -137,7 +139,7 @@ contract VipScoreTest is Test {
     function testWritesToAFinalizedStageRevertStageFinalized() public {
         score.updateScore(START, ALICE, 5);
         score.finalizeStage(START);
-        bytes memory err = abi.encodeWithSelector(IVipScore.StageFinalized.selector, START);
+        bytes memory err = abi.encodeWithSelector(StageFinalized.selector, START);
         vm.expectRevert(err);
         score.updateScores(START, _addrs(ALICE), _amounts(1));
         vm.expectRevert(err);
@@ -152,9 +154,9 @@ contract VipScoreTest is Test {
     function testFinalizeOpensTheNextStage() public {
         score.updateScores(START, _addrs(ALICE, BOB), _amounts(3, 4));
         vm.expectEmit(address(score));
-        emit IVipScore.FinalizeStage(START);
+        emit FinalizeStage(START);
         vm.expectEmit(address(score));
-        emit IVipScore.CreateStage(START + 1);
+        emit CreateStage(START + 1);
         score.finalizeStage(START);
 
         assertEq(score.openStage(), START + 1, "openStage");
@@ -173,13 +175,13 @@ contract VipScoreTest is Test {
 
     function testFinalizeOnlyTheOpenStageOnce() public {
         score.finalizeStage(START);
-        vm.expectRevert(abi.encodeWithSelector(IVipScore.StageFinalized.selector, START));
+        vm.expectRevert(abi.encodeWithSelector(StageFinalized.selector, START));
         score.finalizeStage(START);
-        vm.expectRevert(abi.encodeWithSelector(IVipScore.PreviousStageNotFinalized.selector, START + 1));
+        vm.expectRevert(abi.encodeWithSelector(PreviousStageNotFinalized.selector, START + 1));
         score.finalizeStage(START + 2);
-        vm.expectRevert(abi.encodeWithSelector(IVipScore.StageNotFound.selector, START + 3));
+        vm.expectRevert(abi.encodeWithSelector(StageNotFound.selector, START + 3));
         score.finalizeStage(START + 3);
-        vm.expectRevert(abi.encodeWithSelector(IVipScore.StageNotFound.selector, START - 1));
+        vm.expectRevert(abi.encodeWithSelector(StageNotFound.selector, START - 1));
         score.finalizeStage(START - 1);
         assertEq(score.openStage(), START + 1, "open stage unchanged by failed calls");
     }
@@ -209,7 +211,7 @@ contract VipScoreTest is Test {
     }
 
     function testLengthMismatchReverts() public {
-        vm.expectRevert(abi.encodeWithSelector(IVipScore.AddrsAndAmountsLengthMistmatch.selector));
+        vm.expectRevert(abi.encodeWithSelector(AddrsAndAmountsLengthMistmatch.selector));
         score.updateScores(START, _addrs(ALICE, BOB), _amounts(1));
     }
 
@@ -269,16 +271,37 @@ contract VipScoreTest is Test {
     function testSingleWritesEmitUpdateScore() public {
         score.updateScore(START, BOB, 2);
         vm.expectEmit(address(score));
-        emit IVipScore.UpdateScore(ALICE, START, 5, 7);
+        emit UpdateScore(ALICE, START, 5, 7);
         score.increaseScore(START, ALICE, 5);
     }
 
-    function testBatchEmitsUpdateScores() public {
-        address[] memory addrs = _addrs(ALICE, BOB);
-        uint64[] memory amounts = _amounts(5, 6);
-        vm.expectEmit(address(score));
-        emit IVipScore.UpdateScores(START, addrs, amounts, 11);
+    function testBatchEmitsUpdateScorePerEntryWithRunningTotal() public {
+        score.updateScore(START, BOB, 4);
+        address[] memory addrs = new address[](4);
+        uint64[] memory amounts = new uint64[](4);
+        (addrs[0], amounts[0]) = (ALICE, 5);
+        (addrs[1], amounts[1]) = (BOB, 6); // 4 → 6
+        (addrs[2], amounts[2]) = (address(0), 9); // skipped: no event, no total
+        (addrs[3], amounts[3]) = (ALICE, 7); // a later duplicate wins, and emits again
+        vm.recordLogs();
         score.updateScores(START, addrs, amounts);
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        assertEq(logs.length, 3, "one UpdateScore per non-zero entry");
+        _assertUpdateScore(logs[0], ALICE, 5, 9);
+        _assertUpdateScore(logs[1], BOB, 6, 11);
+        _assertUpdateScore(logs[2], ALICE, 7, 13);
+        assertEq(_total(START), 13, "total");
+    }
+
+    function _assertUpdateScore(Vm.Log memory log, address addr, uint64 value, uint64 total) internal view {
+        assertEq(log.emitter, address(score), "emitter");
+        assertEq(log.topics.length, 3, "topics");
+        assertEq(log.topics[0], UpdateScore.selector, "topic0");
+        assertEq(log.topics[1], bytes32(uint256(uint160(addr))), "addr topic");
+        assertEq(log.topics[2], bytes32(uint256(START)), "stage topic");
+        (uint64 gotScore, uint64 gotTotal) = abi.decode(log.data, (uint64, uint64));
+        assertEq(gotScore, value, "score");
+        assertEq(gotTotal, total, "totalScore");
     }
 
     function testDirtyCalldataReverts() public {
@@ -369,7 +392,7 @@ contract VipScoreTest is Test {
     // --- rule 9: allow list ---------------------------------------------------------------
 
     function testOutsidersCannotWrite() public {
-        bytes memory err = abi.encodeWithSelector(IVipScore.PermissionDenied.selector, OUTSIDER);
+        bytes memory err = abi.encodeWithSelector(PermissionDenied.selector, OUTSIDER);
         vm.startPrank(OUTSIDER);
         vm.expectRevert(err);
         score.updateScores(START, _addrs(ALICE), _amounts(1));
@@ -405,7 +428,7 @@ contract VipScoreTest is Test {
         score.removeAllowList(ALICE);
         assertFalse(score.allowList(ALICE), "removed");
         vm.prank(ALICE);
-        vm.expectRevert(abi.encodeWithSelector(IVipScore.PermissionDenied.selector, ALICE));
+        vm.expectRevert(abi.encodeWithSelector(PermissionDenied.selector, ALICE));
         score.updateScore(START, BOB, 4);
     }
 

@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+
 import { expect } from "chai";
 import hre from "hardhat";
 
@@ -71,5 +73,54 @@ describe("VipScore ABI", () => {
     const artifact = await hre.artifacts.readArtifact("VipScore");
     const constructor = (artifact.abi as AbiEntry[]).find((e) => e.type === "constructor");
     expect(constructor?.inputs?.map((p) => p.type)).to.deep.equal(["uint64"]);
+  });
+});
+
+/** The reference's file-level events and errors: code written for it uses them by these bare names. */
+const REFERENCE_GLOBALS = [
+  "CreateStage",
+  "FinalizeStage",
+  "UpdateScore",
+  "PermissionDenied",
+  "ZeroStage",
+  "AddrsAndAmountsLengthMistmatch",
+  "StageNotFound",
+  "StageFinalized",
+  "PreviousStageNotFinalized",
+];
+
+/**
+ * Every name that `import "forge-std/Test.sol"` or `"forge-std/Script.sol"` can bring into a file's global
+ * scope: the top-level declarations of forge-std's src/ (foundry-rs/forge-std at 2575595, June 2026), plus
+ * the alias `console2`. A name of ours among them would break a project that uses real forge-std.
+ */
+const FORGE_STD_GLOBALS = [
+  "CommonBase", "Config", "FindData", "IERC1155", "IERC165", "IERC20", "IERC4626", "IERC6909", "IERC6909ContentURI",
+  "IERC6909Metadata", "IERC6909TokenSupply", "IERC721", "IERC721Enumerable", "IERC721Metadata", "IERC721TokenReceiver",
+  "IERC7540", "IERC7540Deposit", "IERC7540Operator", "IERC7540Redeem", "IERC7575", "IERC7575Share", "IMulticall3",
+  "LibVariable", "Script", "ScriptBase", "StdAssertions", "StdChains", "StdCheats", "StdCheatsSafe", "StdConfig",
+  "StdConstants", "StdInvariant", "StdStorage", "StdStyle", "StdUtils", "Test", "TestBase", "Type", "TypeKind",
+  "Variable", "Vm", "VmSafe", "console", "console2", "safeconsole", "stdError", "stdJson", "stdMath", "stdStorage",
+  "stdStorageSafe", "stdToml",
+];
+
+describe("VipScore at the source level", () => {
+  /** The names a whole-file `import "src/VipScore.sol"` brings into scope, from the compiler's own AST. */
+  async function exportedSymbols(): Promise<string[]> {
+    const artifact = await hre.artifacts.readArtifact("VipScore");
+    const outputPath = await hre.artifacts.getBuildInfoOutputPath(artifact.buildInfoId!);
+    const output = JSON.parse(await readFile(outputPath!, "utf8")) as {
+      output: { sources: Record<string, { ast: { exportedSymbols: Record<string, unknown> } }> };
+    };
+    const source = Object.entries(output.output.sources).find(([name]) => name.endsWith("contracts/VipScore.sol"));
+    return Object.keys(source![1].ast.exportedSymbols);
+  }
+
+  it("exports the reference's events and errors by their bare names, as the reference's file does", async () => {
+    expect(await exportedSymbols()).to.include.members([...REFERENCE_GLOBALS, "VipScore"]);
+  });
+
+  it("brings no name into the global scope that forge-std declares", async () => {
+    expect((await exportedSymbols()).filter((name) => FORGE_STD_GLOBALS.includes(name))).to.deep.equal([]);
   });
 });

@@ -56,6 +56,24 @@ abstract contract Test {
         if (condition) revert(string.concat(what, ": expected false"));
     }
 
+    // forge-std's two-argument forms, so tests written for forge-std (the reference's own) run unchanged.
+
+    function assertEq(uint256 actual, uint256 expected) internal pure {
+        assertEq(actual, expected, "assertEq");
+    }
+
+    function assertEq(address actual, address expected) internal pure {
+        assertEq(actual, expected, "assertEq");
+    }
+
+    function assertTrue(bool condition) internal pure {
+        assertTrue(condition, "assertTrue");
+    }
+
+    function assertFalse(bool condition) internal pure {
+        assertFalse(condition, "assertFalse");
+    }
+
     /// @dev Maps any `x` into [min, max] without discarding fuzz inputs.
     function bound(uint256 x, uint256 min, uint256 max) internal pure returns (uint256) {
         require(min <= max, "bound: min > max");

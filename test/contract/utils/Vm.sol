@@ -15,8 +15,10 @@ interface Vm {
     function stopPrank() external;
     function expectRevert(bytes calldata revertData) external;
     function expectRevert() external;
+    function expectRevert(bytes4 revertData) external;
     function expectEmit(address emitter) external;
     function expectEmit() external;
+    function expectEmit(bool checkTopic1, bool checkTopic2, bool checkTopic3, bool checkData, address emitter) external;
     function recordLogs() external;
     function getRecordedLogs() external returns (Log[] memory);
     function assume(bool condition) external pure;
