@@ -402,6 +402,25 @@ contract VipScoreDifferentialTest is Test {
         handler.compareState();
     }
 
+    /// @notice D8, D9, D10: pages the reference serves differently, on purpose.
+    function testPagesAtTheEdges() public {
+        handler.updateScoresSmall(2, 5, 1, 1);
+        VipScore ours = handler.ours();
+        ReferenceModel model = handler.model();
+        uint64 max = type(uint64).max;
+        // D10 (K6): an offset at the end of the uint64 range: the reference panics, VipScore has nothing there.
+        assertEq(ours.getScores(5, max, 1).length, 0, "D10: an empty page");
+        (bool ok, bytes memory out) = address(model).staticcall(abi.encodeCall(ReferenceModel.getScores, (5, max, 1)));
+        assertFalse(ok, "D10: the reference panics");
+        assertEq(keccak256(out), keccak256(abi.encodeWithSignature("Panic(uint256)", 0x11)), "D10: arithmetic panic");
+        // D8: a limit above 1,000 is refused; the reference allocates it.
+        vm.expectRevert(abi.encodeWithSelector(IVipScore.PageLimitTooLarge.selector, uint64(1001), uint64(1000)));
+        ours.getScores(5, 0, 1001);
+        assertEq(model.getScores(5, 0, 1001).length, 1001, "D8: the reference allocates the limit");
+        // D9: past the last entry, no padding.
+        assertEq(ours.getScores(5, 0, 50).length, ours.scoreCount(5), "D9: only existing entries");
+    }
+
     /// @notice D3: a set that would take the total past uint64, and the reference's quirks VipScore matches:
     /// K1/K2 (writes that write nothing succeed at any stage) and K5 (permission before lengths).
     function testTotalWrapAndMatchedQuirks() public {
