@@ -35,6 +35,11 @@ const fileOption = {
   defaultValue: undefined,
 } as const;
 
+/** An optional text option; the action says when a required one is missing and what it must be. */
+function textOption(name: string, description: string) {
+  return { name, description, type: ArgumentType.STRING_WITHOUT_DEFAULT, defaultValue: undefined } as const;
+}
+
 /**
  * The VIP scoring plugin: operator tasks for a rollup's scoring contract. Tasks are declared here and their
  * actions imported lazily, as in Hardhat's own plugins, so `npx hardhat --help` loads none of them.
@@ -110,6 +115,23 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
         defaultValue: undefined,
       })
       .setAction(() => import("./commands/rehearse/action.js"))
+      .build(),
+
+    // --- Onboarding: accounts, the registry entry, the whitelist proposal -------------------------
+    task("proposal:whitelist", "Write the VIP whitelist proposal (MsgGovExecute of vip::register), checked against the rollup and the base chain")
+      .addOption(textOption("operator", "The operator's address, 0x… or init1… (receives the operator rewards)"))
+      .addOption(textOption("commissionMaxRate", "The operator's maximum commission rate, a decimal in [0, 1]"))
+      .addOption(textOption("commissionMaxChangeRate", "The most the rate may change at once, a decimal in [0, 1]"))
+      .addOption(textOption("commissionRate", "The operator's commission rate, a decimal in [0, max rate]"))
+      .addOption(textOption("metadata", "The https URL of the proposal's forum post"))
+      .addOption(textOption("title", "The proposal's title"))
+      .addOption(textOption("summary", "The proposal's summary"))
+      .addOption(textOption("out", "The proposal file to write, e.g. proposal.json"))
+      .addOption(textOption("deposit", "The deposit, e.g. 100000000uinit (default: the base chain's gov min_deposit)"))
+      .addFlag({ name: "force", description: "Overwrite --out, and write the file for a testnet rollup" })
+      .addOption(contractOption)
+      .addOption(deploymentIdOption)
+      .setAction(() => import("./commands/proposal-whitelist/action.js"))
       .build(),
   ],
 });

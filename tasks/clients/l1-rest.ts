@@ -55,3 +55,55 @@ export async function fetchVipStage(restUrl: string, moduleAddress: string): Pro
     stageEndTime: data.stage_end_time === undefined ? undefined : BigInt(data.stage_end_time),
   };
 }
+
+const viewAnswer = z.object({ data: z.string() });
+const bridgeInfos = z.array(z.object({ bridge_id: u64 }).passthrough());
+
+/**
+ * The bridges the VIP program already has (`vip::get_bridge_infos`, a view function): a proposal for one of
+ * them would be refused by the chain, after the vote.
+ */
+export async function fetchRegisteredBridgeIds(restUrl: string, moduleAddress: string): Promise<bigint[]> {
+  const path = "/initia/move/v1/view/json";
+  const where = describeEndpoint(restUrl, path);
+  const answer = await requestJson(restUrl, path, {
+    method: "POST",
+    body: { address: moduleAddress, module_name: "vip", function_name: "get_bridge_infos", type_args: [], args: [] },
+  });
+  const { data } = expectShape(viewAnswer, answer, `vip::get_bridge_infos at ${where}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    throw new VipError(`vip::get_bridge_infos at ${where}: data is not a JSON string`);
+  }
+  return expectShape(bridgeInfos, parsed, `vip::get_bridge_infos at ${where} (data)`).map((info) => BigInt(info.bridge_id));
+}
+
+const moduleAnswer = z.object({ module: z.object({ module_name: z.literal("vip") }) });
+
+/** Checks that the VIP module answers at `moduleAddress` (`GET …/accounts/<address>/modules/vip`). */
+export async function checkVipModule(restUrl: string, moduleAddress: string): Promise<void> {
+  const path = `/initia/move/v1/accounts/${moduleAddress}/modules/vip`;
+  try {
+    expectShape(moduleAnswer, await requestJson(restUrl, path, { method: "GET" }), `the VIP module at ${describeEndpoint(restUrl, path)}`);
+  } catch (error) {
+    if (error instanceof VipError && /HTTP 404|not found/i.test(error.message) && !error.message.startsWith("cannot reach")) {
+      throw new VipError(
+        `no VIP module at ${moduleAddress} on ${describeEndpoint(restUrl, "")}: check VIP_MODULE_ADDRESS (vip.vipModuleAddress)`,
+        error,
+      );
+    }
+    throw error;
+  }
+}
+
+const coin = z.object({ denom: z.string().min(1), amount: u64 });
+const govParamsAnswer = z.object({ params: z.object({ min_deposit: z.array(coin).min(1) }) });
+
+/** The deposit a proposal needs to enter its voting period (`GET /initia/gov/v1/params` → `min_deposit`), as coins text. */
+export async function fetchMinDeposit(restUrl: string): Promise<string> {
+  const path = "/initia/gov/v1/params";
+  const { params } = expectShape(govParamsAnswer, await requestJson(restUrl, path, { method: "GET" }), `gov params at ${describeEndpoint(restUrl, path)}`);
+  return params.min_deposit.map((c) => `${c.amount}${c.denom}`).join(",");
+}

@@ -7,6 +7,14 @@ export interface L1RestState {
   moduleAddress: string;
   stage: bigint;
   mode: L1RestMode;
+  /** Bridges the VIP program already has (`vip::get_bridge_infos`). */
+  registeredBridges: bigint[];
+  /** Gov params' `min_deposit`. */
+  minDeposit: { denom: string; amount: string };
+  /** Whether the VIP module answers at `moduleAddress`; and whether the gov params and the view answer. */
+  vipModule: boolean;
+  govParams: boolean;
+  view: "ok" | "http-error" | "bad-data";
 }
 
 export interface L1RestStandIn extends StandInServer {
@@ -18,9 +26,21 @@ export interface L1RestStandIn extends StandInServer {
  * `move_resource` as a JSON string and u64 values as decimal strings, as the chain serves them.
  */
 export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Promise<L1RestStandIn> {
-  const state: L1RestState = { moduleAddress: MAINNET_VIP_MODULE_ADDRESS, stage: 15n, mode: "ok", ...initial };
-  const server = await startServer((request) => {
+  const state: L1RestState = {
+    moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
+    stage: 15n,
+    mode: "ok",
+    registeredBridges: [1n, 2n],
+    minDeposit: { denom: "uinit", amount: "100000000" },
+    vipModule: true,
+    govParams: true,
+    view: "ok",
+    ...initial,
+  };
+  const server = await startServer((request, body) => {
     const url = new URL(request.url ?? "/", "http://stand-in");
+    const extra = answerOnboardingQuery(state, url, body);
+    if (extra !== undefined) return extra;
     const expectedPath = `/initia/move/v1/accounts/${state.moduleAddress}/resources/by_struct_tag`;
     const structTag = `${state.moduleAddress}::vip::ModuleStore`;
     if (state.mode === "not-json") return { status: 200, body: "upstream timeout", contentType: "text/plain" };
@@ -33,4 +53,40 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
     return json({ resource: { address: state.moduleAddress, struct_tag: structTag, move_resource: moveResource, raw_bytes: "AA==" } });
   });
   return { ...server, state };
+}
+
+/**
+ * What onboarding asks the base chain (proposal:whitelist): the VIP module's ABI, `vip::get_bridge_infos`
+ * through the JSON view endpoint (its `data` a JSON string, u64 values as decimal strings), and the gov
+ * params. Undefined for any other path.
+ */
+function answerOnboardingQuery(state: L1RestState, url: URL, body: string) {
+  if (url.pathname === `/initia/move/v1/accounts/${state.moduleAddress}/modules/vip`) {
+    if (!state.vipModule) return json({ code: 5, message: "module not found", details: [] }, 404);
+    return json({ module: { address: state.moduleAddress, module_name: "vip", abi: "{}", raw_bytes: "AA==", upgrade_policy: "COMPATIBLE" } });
+  }
+  if (url.pathname.startsWith("/initia/move/v1/accounts/") && url.pathname.endsWith("/modules/vip")) {
+    return json({ code: 5, message: "module not found", details: [] }, 404);
+  }
+  if (url.pathname === "/initia/move/v1/view/json") {
+    const request = JSON.parse(body || "{}") as { address?: string; module_name?: string; function_name?: string };
+    if (state.view === "http-error") return json({ code: 2, message: "internal error", details: [] }, 500);
+    if (request.address !== state.moduleAddress || request.module_name !== "vip" || request.function_name !== "get_bridge_infos") {
+      return json({ code: 5, message: "function not found", details: [] }, 404);
+    }
+    const infos = state.registeredBridges.map((id) => ({
+      init_stage: "1",
+      bridge_id: id.toString(),
+      bridge_addr: "0x" + id.toString(16).padStart(64, "0"),
+      vip_l2_score_contract: "0x0000000000000000000000000000000000000001",
+      vip_weight: "0.5",
+      vm_type: "2",
+    }));
+    return json({ data: state.view === "bad-data" ? "[{" : JSON.stringify(infos), events: [], gas_used: "1234" });
+  }
+  if (url.pathname === "/initia/gov/v1/params") {
+    if (!state.govParams) return json({ code: 12, message: "Not Implemented", details: [] }, 501);
+    return json({ params: { min_deposit: [state.minDeposit], voting_period: "259200s", quorum: "0.334" } });
+  }
+  return undefined;
 }
