@@ -118,6 +118,16 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .build(),
 
     // --- Onboarding: accounts, the registry entry, the whitelist proposal -------------------------
+    task("registry:entry", "Write the rollup's entry (chain.json, assetlist.json, profile) into a registry checkout, validated first")
+      .addOption(textOption("registry", "A checkout of initia-labs/initia-registry"))
+      .addOption(textOption("input", "The entry's input file: what no query answers (see scripts/examples/registry-input.json)"))
+      .addFlag({ name: "force", description: "Overwrite an existing entry" })
+      .setAction(() => import("./commands/registry-entry/action.js"))
+      .build(),
+    task("registry:check", "Validate a registry entry on files alone; every failing field is named")
+      .addOption(textOption("dir", "The entry's folder: <registry>/<mainnets|testnets|devnets>/<chain_name>"))
+      .setAction(() => import("./commands/registry-check/action.js"))
+      .build(),
     task("proposal:whitelist", "Write the VIP whitelist proposal (MsgGovExecute of vip::register), checked against the rollup and the base chain")
       .addOption(textOption("operator", "The operator's address, 0x… or init1… (receives the operator rewards)"))
       .addOption(textOption("commissionMaxRate", "The operator's maximum commission rate, a decimal in [0, 1]"))

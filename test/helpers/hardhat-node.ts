@@ -13,11 +13,11 @@ export interface HardhatNode {
 
 /**
  * Starts `npx hardhat node` on 127.0.0.1 with a free port and a chain id of its own (so Ignition journals
- * of different tests never share a folder), and waits until it answers JSON-RPC.
+ * of different tests never share a folder; or `chainId`), and waits until it answers JSON-RPC.
  */
-export async function startHardhatNode(): Promise<HardhatNode> {
+export async function startHardhatNode(options: { chainId?: bigint } = {}): Promise<HardhatNode> {
   const port = await freePort();
-  const chainId = 31_337_000n + BigInt(Math.floor(Math.random() * 1000));
+  const chainId = options.chainId ?? 31_337_000n + BigInt(Math.floor(Math.random() * 1000));
   const child: ChildProcess = spawn(
     process.execPath,
     [HARDHAT_CLI, "node", "--port", String(port), "--hostname", "127.0.0.1", "--chain-id", String(chainId), "--no-typechain"],

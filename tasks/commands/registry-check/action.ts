@@ -1,0 +1,22 @@
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { VipError } from "../../errors.js";
+import { consoleOutput } from "../../output.js";
+import { readEntry } from "../../registry/files.js";
+import { checkEntry } from "../../registry/validate.js";
+
+interface RegistryCheckArgs {
+  dir?: string;
+}
+
+/** Checks an entry on files alone: the registry's schemas and its CI's rules, every failing field named. */
+const action: NewTaskActionFunction<RegistryCheckArgs> = async (args) => {
+  if (args.dir === undefined) throw new VipError("--dir is required: the entry's folder, <registry>/<mainnets|testnets|devnets>/<chain_name>");
+  const { files, place } = await readEntry(args.dir);
+  const problems = checkEntry(files, place);
+  for (const problem of problems) consoleOutput.line(problem);
+  if (problems.length > 0) throw new VipError(`${args.dir}: ${problems.length} problem(s), listed above`);
+  consoleOutput.line(`${args.dir}: chain.json, assetlist.json and ${place.profileFile} pass the registry's schemas and rules`);
+};
+
+export default action;

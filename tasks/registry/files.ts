@@ -1,0 +1,60 @@
+import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+import { VipError } from "../errors.js";
+import type { RegistryEntry } from "./entry.js";
+import type { EntryFiles, EntryPlace } from "./validate.js";
+
+/** The three paths of an entry in a registry checkout. */
+export function entryPaths(registryDir: string, networkFolder: string, chainName: string) {
+  const folder = path.join(registryDir, networkFolder, chainName);
+  return {
+    chain: path.join(folder, "chain.json"),
+    assetlist: path.join(folder, "assetlist.json"),
+    profile: path.join(registryDir, "profiles", `${chainName}.json`),
+  };
+}
+
+/** Reads an entry from its folder (`<registry>/<mainnets|testnets|devnets>/<chain_name>`); errors name the file. */
+export async function readEntry(dir: string): Promise<{ files: EntryFiles; place: EntryPlace }> {
+  const folder = path.resolve(dir);
+  const place = { networkFolder: path.basename(path.dirname(folder)), folder: path.basename(folder), profileFile: "" };
+  const paths = entryPaths(path.dirname(path.dirname(folder)), place.networkFolder, place.folder);
+  place.profileFile = path.relative(path.dirname(path.dirname(folder)), paths.profile);
+  return { files: { chain: await readJson(paths.chain), assetlist: await readJson(paths.assetlist), profile: await readJson(paths.profile) }, place };
+}
+
+/** Writes the entry's three files; existing ones are kept unless `force`. Each file lands whole or not at all. */
+export async function writeEntry(registryDir: string, networkFolder: string, entry: RegistryEntry, force: boolean): Promise<string[]> {
+  const paths = entryPaths(registryDir, networkFolder, entry.chain.chain_name as string);
+  const targets: [string, unknown][] = [
+    [paths.chain, entry.chain],
+    [paths.assetlist, entry.assetlist],
+    [paths.profile, entry.profile],
+  ];
+  if (!force) {
+    for (const [file] of targets) {
+      if (await access(file).then(() => true, () => false)) throw new VipError(`${file} exists: pass --force to overwrite the entry`);
+    }
+  }
+  for (const [file, content] of targets) {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(`${file}.tmp`, JSON.stringify(content, null, 2) + "\n");
+    await rename(`${file}.tmp`, file);
+  }
+  return targets.map(([file]) => file);
+}
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    throw new VipError(`${file}: cannot be read (an entry has chain.json and assetlist.json in its folder, and profiles/<chain_name>.json)`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new VipError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+}
