@@ -1,6 +1,7 @@
 import type { ContractTransactionReceipt, ContractTransactionResponse, Overrides, Provider } from "ethers";
 
 import { firstLine, VipError } from "../errors.js";
+import { ensureFunds } from "../signer/funds.js";
 import { describeRevert } from "./revert.js";
 
 /** The gas limit sent: the estimate plus 20%. */
@@ -20,14 +21,21 @@ export async function transactionOverrides(provider: Provider, gasLimit: bigint)
   return { gasLimit, gasPrice: fees.gasPrice ?? undefined };
 }
 
+/** The most a transaction with these overrides can cost: its gas limit at its highest fee per gas. */
+export function maxCost(overrides: Overrides): bigint {
+  const fee = BigInt(overrides.maxFeePerGas ?? overrides.gasPrice ?? 0);
+  return BigInt(overrides.gasLimit ?? 0) * fee;
+}
+
 /**
- * Estimates, sends with explicit gas and fees (a Ledger signs locally and needs them), and waits for the
- * receipt. A call the node refuses names the contract's revert reason, and nothing is sent; a receipt
- * whose status is not success is the error `Tx failed <hash>`.
+ * Estimates, checks that `from` can pay, sends with explicit gas and fees (a Ledger signs locally and needs
+ * them), and waits for the receipt. A call the node refuses names the contract's revert reason, and nothing
+ * is sent; a receipt whose status is not success is the error `Tx failed <hash>`.
  */
 export async function estimateSendAndConfirm(
   what: string,
   provider: Provider,
+  from: string,
   estimate: () => Promise<bigint>,
   send: (overrides: Overrides) => Promise<ContractTransactionResponse>,
 ): Promise<ContractTransactionReceipt> {
@@ -38,6 +46,7 @@ export async function estimateSendAndConfirm(
     throw refused(what, error);
   }
   const overrides = await transactionOverrides(provider, withMargin(gas));
+  await ensureFunds(provider, from, maxCost(overrides), what);
   return sendAndConfirm(what, () => send(overrides));
 }
 

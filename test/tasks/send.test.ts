@@ -80,6 +80,7 @@ describe("sending contract calls", () => {
       await estimateSendAndConfirm(
         "finalizeStage(9)",
         ethers.provider,
+        await (await ethers.provider.getSigner()).getAddress(),
         () => score.finalizeStage.estimateGas(9n),
         (overrides) => score.finalizeStage(9n, overrides),
       );

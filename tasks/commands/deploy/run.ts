@@ -1,11 +1,14 @@
 import { formatEther, getAddress, type Provider, type TransactionReceipt } from "ethers";
 
 import VipScoreModule from "../../../ignition/modules/VipScore.js";
+import { VipScore__factory } from "../../../types/ethers-contracts/index.js";
+import { maxCost, transactionOverrides, withMargin } from "../../contract/confirm.js";
 import { IGNITION_MODULE_ID } from "../../config/constants.js";
 import { deployedAddress, deploymentTransaction } from "../../contract/deployment.js";
 import { VipError } from "../../errors.js";
 import type { Connection } from "../../network/connect.js";
 import { field, formatNumber, type Output } from "../../output.js";
+import { ensureFunds } from "../../signer/funds.js";
 
 export interface DeployOptions {
   startStage: bigint;
@@ -32,6 +35,7 @@ export interface DeployReport {
 export async function runDeploy(connection: Connection, options: DeployOptions, out: Output): Promise<DeployReport> {
   const before = options.journalDir === undefined ? undefined : await deployedAddress(options.journalDir);
   out.line(field("start stage", `${options.startStage} (${options.startStageSource})`));
+  if (before === undefined) await ensureDeployFunds(connection, options.startStage);
   let address: string;
   try {
     const { vipScore } = await connection.ignition.deploy(VipScoreModule, {
@@ -65,6 +69,16 @@ export async function runDeploy(connection: Connection, options: DeployOptions, 
     gasUsed: receipt?.gasUsed,
     alreadyDeployed,
   };
+}
+
+/** Refuses, before Ignition sends anything, a deployer that cannot pay for the deployment. */
+async function ensureDeployFunds(connection: Connection, startStage: bigint): Promise<void> {
+  const provider = connection.ethers.provider;
+  const [deployer] = await connection.ethers.getSigners();
+  const from = await deployer!.getAddress();
+  const transaction = await new VipScore__factory().getDeployTransaction(startStage);
+  const gas = await provider.estimateGas({ ...transaction, from });
+  await ensureFunds(provider, from, maxCost(await transactionOverrides(provider, withMargin(gas))), "the deployment of VipScore");
 }
 
 /**

@@ -7,10 +7,12 @@ import { field, formatNumber, type Output } from "../../output.js";
 
 /** Finalizes the open stage after the same preflight as `scores:update`; returns the stage now open. */
 export async function runFinalize(score: VipScore, signer: Signer, stage: bigint, out: Output): Promise<bigint> {
-  await preflight(score, await signer.getAddress(), stage);
+  const from = await signer.getAddress();
+  await preflight(score, from, stage);
   const receipt = await estimateSendAndConfirm(
     `finalizeStage(${stage})`,
     signer.provider!,
+    from,
     () => score.finalizeStage.estimateGas(stage),
     (overrides) => score.finalizeStage(stage, overrides),
   );
