@@ -15,6 +15,8 @@ export interface L1RestState {
   vipModule: boolean;
   govParams: boolean;
   view: "ok" | "http-error" | "bad-data";
+  /** Bank balances by init1… address. */
+  balances: Record<string, { denom: string; amount: string }[]>;
 }
 
 export interface L1RestStandIn extends StandInServer {
@@ -35,6 +37,7 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
     vipModule: true,
     govParams: true,
     view: "ok",
+    balances: {},
     ...initial,
   };
   const server = await startServer((request, body) => {
@@ -56,11 +59,15 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
 }
 
 /**
- * What onboarding asks the base chain (proposal:whitelist): the VIP module's ABI, `vip::get_bridge_infos`
+ * What onboarding asks the base chain (accounts, proposal:whitelist): bank balances, the VIP module's ABI, `vip::get_bridge_infos`
  * through the JSON view endpoint (its `data` a JSON string, u64 values as decimal strings), and the gov
  * params. Undefined for any other path.
  */
 function answerOnboardingQuery(state: L1RestState, url: URL, body: string) {
+  if (url.pathname.startsWith("/cosmos/bank/v1beta1/balances/")) {
+    const balances = state.balances[url.pathname.split("/").pop()!] ?? [];
+    return json({ balances, pagination: { next_key: null, total: String(balances.length) } });
+  }
   if (url.pathname === `/initia/move/v1/accounts/${state.moduleAddress}/modules/vip`) {
     if (!state.vipModule) return json({ code: 5, message: "module not found", details: [] }, 404);
     return json({ module: { address: state.moduleAddress, module_name: "vip", abi: "{}", raw_bytes: "AA==", upgrade_policy: "COMPATIBLE" } });
