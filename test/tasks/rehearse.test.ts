@@ -6,9 +6,11 @@ describe("rehearse", () => {
   it("runs the whole operator flow with no configuration and reports each step", async () => {
     const result = await runHardhat(["rehearse"]);
     expect(result.code, result.output).to.equal(0);
-    for (const step of ["[1/7] version", "[2/7] chain-id", "[3/7] stage", "[4/7] deploy", "[5/7] scores:update", "[6/7] stage:finalize", "[7/7] stage"]) {
-      expect(result.stdout).to.include(step);
-    }
+    const steps = ["accounts", "version", "chain-id", "stage", "deploy", "registry:entry", "proposal:whitelist", "scores:update", "stage:finalize", "stage"];
+    for (const [i, step] of steps.entries()) expect(result.stdout).to.include(`[${i + 1}/10] ${step}`);
+    expect(result.stdout).to.match(/^deployer\s+0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 \(init17w0adeg64ky0daxwd2ugyuneellmjgnxdtmpqz\)$/m);
+    expect(result.stdout).to.match(/^written\s+.*mainnets\/rehearsal\/chain\.json$/m);
+    expect(result.stdout).to.match(/^ {2}vm type\s+2 \(EVM\)$/m);
     expect(result.stdout).to.match(/^registry rule\s+holds: /m);
     expect(result.stdout).to.match(/^start stage\s+15 \(the stand-in base chain's VIP stage\)$/m);
     expect(result.stdout).to.match(/^verified\s+1,000 scores on chain equal scripts\/sample-scores\.csv$/m);

@@ -18,6 +18,9 @@ import { runFinalize } from "../stage-finalize/run.js";
 import { startCometBftStandIn } from "../../stand-ins/cometbft.js";
 import { startL1RestStandIn } from "../../stand-ins/l1-rest.js";
 import { runVersion } from "../version/run.js";
+import { showAccounts } from "../accounts/run.js";
+import { startRollupRestStandIn } from "../../stand-ins/rollup-rest.js";
+import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
 
 interface RehearseArgs {
   file?: string;
@@ -27,25 +30,33 @@ const COSMOS_CHAIN_ID = "rehearsal-1";
 const PROGRAM_STAGE = 15n;
 
 /**
- * The operator's whole flow on Hardhat's in-process network, with stand-ins for the rollup's CometBFT RPC
- * and the base chain's REST API on 127.0.0.1: version, chain-id, stage, deploy, scores:update (which reads
- * every score back), stage:finalize, stage. It needs no configuration and sends nothing off this machine.
+ * The operator's whole flow, onboarding included, on Hardhat's in-process network, with stand-ins for the
+ * rollup's CometBFT RPC and REST API and the base chain's REST API on 127.0.0.1: accounts, version,
+ * chain-id, stage, deploy, registry:entry, proposal:whitelist, scores:update (which reads every score back),
+ * stage:finalize, stage. It needs no configuration and sends nothing off this machine.
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   const out = consoleOutput;
   const file = args.file ?? path.join(hre.config.paths.root, "scripts", "sample-scores.csv");
   const cometbft = await startCometBftStandIn({ network: COSMOS_CHAIN_ID });
   const baseChain = await startL1RestStandIn({ stage: PROGRAM_STAGE });
+  const rollupRest = await startRollupRestStandIn({ bridgeId: 16n });
+  const standIns = { cometBftUrl: cometbft.url, rollupRestUrl: rollupRest.url, l1RestUrl: baseChain.url, vipModuleAddress: MAINNET_VIP_MODULE_ADDRESS };
   try {
     // The in-process chain takes the EVM chain id the registry derives from the stand-in's Cosmos chain id.
     const chainId = registryEvmChainId(COSMOS_CHAIN_ID);
     const connection = await hre.network.create({ network: "default", override: { chainId: Number(chainId) } });
-    const { signer } = await operatorSigner(connection);
+    const operator = await operatorSigner(connection);
+    const { signer } = operator;
     out.line(`Rehearsal on Hardhat's in-process network, with stand-ins on this machine for the rollup's CometBFT RPC`);
-    out.line(`(${cometbft.url}) and the base chain's REST API (${baseChain.url}). Nothing is sent anywhere else.`);
-    const steps = 7;
+    out.line(`(${cometbft.url}) and REST API (${rollupRest.url}) and the base chain's REST API (${baseChain.url}).`);
+    out.line("Nothing is sent anywhere else.");
+    const steps = 10;
     let n = 0;
     const step = (title: string) => out.line(`\n[${++n}/${steps}] ${title}`);
+
+    step("accounts: the deployer, who is also the operator here, as 0x… and init1…");
+    await showAccounts({ signer: operator, provider: connection.ethers.provider, l1RestUrl: baseChain.url, operator }, out);
 
     step("version: the rollup's version from abci_info");
     await runVersion(cometbft.url, out);
@@ -59,6 +70,12 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     step(`deploy: VipScore through the Ignition module, starting at the program's stage ${programStage}`);
     const deployed = await runDeploy(connection, { startStage: programStage, startStageSource: "the stand-in base chain's VIP stage" }, out);
     const score = VipScore__factory.connect(deployed.address, signer);
+
+    step("registry:entry: chain.json, assetlist.json and the profile, validated, into a scratch registry checkout");
+    await rehearseRegistryEntry(hre.config.paths.root, chainId, standIns, out);
+
+    step("proposal:whitelist: vip::register with the deployer as operator, checked, and read back from its bytes");
+    await rehearseProposal(score, operator.hex, standIns, out);
 
     const display = path.relative(process.cwd(), file) || file;
     step(`scores:update --stage ${programStage} --file ${display} (journalled, pipelined, read back)`);
@@ -79,7 +96,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, score, out);
     out.line(`\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`);
   } finally {
-    await Promise.all([cometbft.close(), baseChain.close()]);
+    await Promise.all([cometbft.close(), baseChain.close(), rollupRest.close()]);
   }
 };
 

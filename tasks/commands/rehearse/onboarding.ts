@@ -1,0 +1,60 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import type { VipScore } from "../../../types/ethers-contracts/index.js";
+import { fetchAbciInfo, fetchCosmosChainId } from "../../clients/cometbft.js";
+import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
+import type { Output } from "../../output.js";
+import { runWhitelistProposal } from "../proposal-whitelist/run.js";
+import { readRegistryInput, runRegistryEntry } from "../registry-entry/run.js";
+
+export interface OnboardingStandIns {
+  cometBftUrl: string;
+  rollupRestUrl: string;
+  l1RestUrl: string;
+  vipModuleAddress: string;
+}
+
+/**
+ * registry:entry as an operator runs it: facts from the rollup's stand-ins, the rest from the example input
+ * (scripts/examples/registry-input.json), validated whole, written to a temporary registry checkout.
+ */
+export async function rehearseRegistryEntry(root: string, evmChainId: bigint, standIns: OnboardingStandIns, out: Output): Promise<void> {
+  const input = await readRegistryInput(path.join(root, "scripts", "examples", "registry-input.json"));
+  const [chainId, abci, bridge] = await Promise.all([
+    fetchCosmosChainId(standIns.cometBftUrl),
+    fetchAbciInfo(standIns.cometBftUrl),
+    fetchBridgeInfo(standIns.rollupRestUrl),
+  ]);
+  const registry = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-registry-"));
+  try {
+    await runRegistryEntry(registry, input, { chainId, evmChainId, bridgeId: bridge.bridgeId, version: abci.version }, false, out);
+  } finally {
+    await rm(registry, { recursive: true, force: true });
+  }
+}
+
+/** proposal:whitelist with the deployer as the operator, checked against the stand-ins and read back. */
+export async function rehearseProposal(score: VipScore, operator: string, standIns: OnboardingStandIns, out: Output): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-proposal-"));
+  try {
+    await runWhitelistProposal(
+      {
+        operator,
+        commissionMaxRate: "0.5",
+        commissionMaxChangeRate: "0.1",
+        commissionRate: "0.2",
+        metadata: "https://forum.initia.xyz/t/vip-whitelist-rehearsal/1",
+        title: "Whitelist the rehearsal rollup in VIP",
+        summary: "Registers the rehearsal rollup's bridge, operator and scoring contract",
+        out: path.join(dir, "proposal.json"),
+        force: false,
+      },
+      { l1RestUrl: standIns.l1RestUrl, rollupRestUrl: standIns.rollupRestUrl, vipModuleAddress: standIns.vipModuleAddress, score },
+      out,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
