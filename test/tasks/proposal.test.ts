@@ -203,6 +203,20 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     rollupRest.state.mode = "ok";
   });
 
+  it("falls back to the documented deposit when the gov params cannot be read, and names a failing view", async () => {
+    const out = path.join(dir, "fallback.json");
+    baseChain.state.govParams = false;
+    const result = await propose(out);
+    baseChain.state.govParams = true;
+    expect(result.code, result.output).to.equal(0);
+    expect(result.stderr).to.match(/the gov params could not be read \(.*\/initia\/gov\/v1\/params answered HTTP 501.*\); the deposit is 100000000uinit/);
+    baseChain.state.view = "http-error";
+    expect(await refusal(path.join(dir, "view.json"), {})).to.match(/^http:\/\/127\.0\.0\.1:\d+\/initia\/move\/v1\/view\/json answered HTTP 500/);
+    baseChain.state.view = "bad-data";
+    expect(await refusal(path.join(dir, "view.json"), {})).to.match(/vip::get_bridge_infos at .*: data is not a JSON string$/);
+    baseChain.state.view = "ok";
+  });
+
   it("on a testnet, says how testnets are onboarded and writes only with --force", async () => {
     rollupRest.state.l1ChainId = "initiation-2";
     const out = path.join(dir, "testnet.json");

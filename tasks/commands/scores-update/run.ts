@@ -1,4 +1,4 @@
-import type { Signer } from "ethers";
+import { formatEther, type Provider, type Signer } from "ethers";
 
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import { preflight } from "../../contract/preflight.js";
@@ -49,6 +49,7 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, file: Sco
   await preflight(score, signerAddress, options.stage);
   out.line(field("contract", `${contract}, stage ${options.stage} open, signer ${signerAddress} allowed`));
 
+  await warnIfShortOfFunds(provider, signerAddress, table.length, out);
   const limits = await gasLimits(provider);
   let unchanged: ((index: number) => boolean) | undefined;
   if (options.skipUnchanged) {
@@ -127,4 +128,24 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, file: Sco
     throw error;
   }
   return { addresses: table.length, batches: report.batches, sent: report.sent, gasUsed: report.gasUsed, journal: journal.path };
+}
+
+/** Most a new address costs in `updateScores` (test/contract/gas.test.ts holds the contract to it). */
+const MAX_GAS_PER_ADDRESS = 31_000n;
+
+/**
+ * Warns before the push when the signer's balance may not cover it: the bound assumes every address is new,
+ * so a push of updates costs less, and a push that runs dry stops and resumes once funded, losing nothing.
+ */
+async function warnIfShortOfFunds(provider: Provider, signer: string, addresses: number, out: Output): Promise<void> {
+  const fees = await provider.getFeeData();
+  const fee = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
+  const bound = BigInt(addresses) * MAX_GAS_PER_ADDRESS * fee;
+  const balance = await provider.getBalance(signer);
+  if (balance < bound) {
+    out.warn(
+      `the signer ${signer} has ${formatEther(balance)}; ${formatNumber(addresses)} new addresses cost up to ${formatEther(bound)} ` +
+        "at the current fee: fund it, or expect the push to stop when it runs dry (run the same command again after funding)",
+    );
+  }
 }
