@@ -1,4 +1,5 @@
 import { MAINNET_VIP_MODULE_ADDRESS } from "../config/constants.js";
+import { answerBankQuery, type Balances } from "./bank.js";
 import { json, startServer, type StandInServer } from "./server.js";
 
 export type L1RestMode = "ok" | "not-found" | "not-json" | "missing-field" | "bad-move-resource";
@@ -16,7 +17,7 @@ export interface L1RestState {
   govParams: boolean;
   view: "ok" | "http-error" | "bad-data";
   /** Bank balances by init1… address. */
-  balances: Record<string, { denom: string; amount: string }[]>;
+  balances: Balances;
 }
 
 export interface L1RestStandIn extends StandInServer {
@@ -64,10 +65,8 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
  * params. Undefined for any other path.
  */
 function answerOnboardingQuery(state: L1RestState, url: URL, body: string) {
-  if (url.pathname.startsWith("/cosmos/bank/v1beta1/balances/")) {
-    const balances = state.balances[url.pathname.split("/").pop()!] ?? [];
-    return json({ balances, pagination: { next_key: null, total: String(balances.length) } });
-  }
+  const bank = answerBankQuery(state.balances, url);
+  if (bank !== undefined) return bank;
   if (url.pathname === `/initia/move/v1/accounts/${state.moduleAddress}/modules/vip`) {
     if (!state.vipModule) return json({ code: 5, message: "module not found", details: [] }, 404);
     return json({ module: { address: state.moduleAddress, module_name: "vip", abi: "{}", raw_bytes: "AA==", upgrade_policy: "COMPATIBLE" } });

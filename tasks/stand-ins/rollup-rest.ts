@@ -1,4 +1,5 @@
 import { deriveBridgeAddress } from "../proposal/bridge-address.js";
+import { answerBankQuery, type Balances } from "./bank.js";
 import { json, startServer, type StandInServer } from "./server.js";
 
 export type RollupRestMode = "ok" | "http-error" | "missing-field";
@@ -9,18 +10,22 @@ export interface RollupRestState {
   bridgeAddress?: string;
   l1ChainId: string;
   mode: RollupRestMode;
+  /** Bank balances by init1… address. */
+  balances: Balances;
 }
 
 export interface RollupRestStandIn extends StandInServer {
   state: RollupRestState;
 }
 
-/** Stands in for a rollup's Cosmos REST API: the opchild module's bridge info, in the chain's shape. */
+/** Stands in for a rollup's Cosmos REST API: the opchild module's bridge info and bank balances, in the chain's shapes. */
 export async function startRollupRestStandIn(initial: Partial<RollupRestState> = {}): Promise<RollupRestStandIn> {
-  const state: RollupRestState = { bridgeId: 16n, l1ChainId: "interwoven-1", mode: "ok", ...initial };
+  const state: RollupRestState = { bridgeId: 16n, l1ChainId: "interwoven-1", mode: "ok", balances: {}, ...initial };
   const server = await startServer((request) => {
     const url = new URL(request.url ?? "/", "http://stand-in");
     if (state.mode === "http-error") return json({ code: 2, message: "internal error", details: [] }, 500);
+    const bank = answerBankQuery(state.balances, url);
+    if (bank !== undefined) return bank;
     if (url.pathname === "/opinit/opchild/v1/bridge_info") {
       const info: Record<string, unknown> = {
         bridge_id: state.bridgeId.toString(),

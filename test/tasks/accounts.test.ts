@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect } from "chai";
 
 import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
+import { startRollupRestStandIn, type RollupRestStandIn } from "../../tasks/stand-ins/rollup-rest.js";
 import { runHardhat, spawnHardhat, type CliResult } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
@@ -27,18 +28,20 @@ async function filesUnder(dir: string): Promise<string[]> {
 describe("accounts", () => {
   let node: HardhatNode;
   let baseChain: L1RestStandIn;
+  let rollupRest: RollupRestStandIn;
   let home: string;
   let homeEnv: Record<string, string>;
 
   before(async () => {
-    [node, baseChain] = await Promise.all([startHardhatNode(), startL1RestStandIn()]);
+    [node, baseChain, rollupRest] = await Promise.all([startHardhatNode(), startL1RestStandIn(), startRollupRestStandIn()]);
     baseChain.state.balances[DEPLOYER_INIT] = [{ denom: "uinit", amount: "2500000" }];
+    rollupRest.state.balances[DEPLOYER_INIT] = [{ denom: "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0", amount: "7" }];
     home = await mkdtemp(path.join(tmpdir(), "vip-accounts-home-"));
     homeEnv = { HOME: home, XDG_CONFIG_HOME: path.join(home, "config"), XDG_CACHE_HOME: path.join(home, "cache"), XDG_DATA_HOME: path.join(home, "data") };
   });
 
   after(async () => {
-    await Promise.all([node.close(), baseChain.close()]);
+    await Promise.all([node.close(), baseChain.close(), rollupRest.close()]);
     await rm(home, { recursive: true, force: true });
   });
 
@@ -47,11 +50,13 @@ describe("accounts", () => {
       JSON_RPC_URL: node.url,
       PRIVATE_KEY: DEPLOYER_KEY,
       L1_REST_URL: baseChain.url,
+      ROLLUP_REST_URL: rollupRest.url,
     });
     expect(result.code, result.output).to.equal(0);
     expect(result.stdout).to.match(new RegExp(`^deployer\\s+${DEPLOYER} \\(${DEPLOYER_INIT}\\)$`, "m"));
     expect(result.stdout).to.match(/^rollup balance\s+10000\.0 \(native, EVM\)$/m);
     expect(result.stdout).to.match(/^base chain coins\s+2500000uinit$/m);
+    expect(result.stdout).to.match(/^rollup coins\s+7l2\/2588fd87a8e0\w+$/m);
     expect(result.stdout).to.include("the deployer and the operator are the same key");
   });
 
