@@ -153,6 +153,17 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/proposal-whitelist/action.js"))
       .build(),
+
+    // --- Moving tokens: the routing API ------------------------------------------------------------
+    task("bridge:route", "Ask the routing API for a route and print it: amounts, hops, transactions, duration, fees, warnings, op hook")
+      .addOption(textOption("fromChain", "The source chain id (an EVM chain id in decimal, or a Cosmos chain id)"))
+      .addOption(textOption("fromDenom", "The source denom (e.g. uinit, or an ERC-20 address on an EVM chain)"))
+      .addOption(textOption("toChain", "The destination chain id"))
+      .addOption(textOption("toDenom", "The destination denom"))
+      .addOption(textOption("amount", "The amount in base units"))
+      .addFlag({ name: "json", description: "Print the checked response as JSON" })
+      .setAction(() => import("./commands/bridge-route/action.js"))
+      .build(),
   ],
 });
 

@@ -9,6 +9,8 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Told of each failed attempt that will be retried. */
   onRetry?: (what: string, error: unknown, retriesLeft: number) => void;
+  /** Which failures are worth another attempt (default: `isTransient`). */
+  retryable?: (error: unknown) => boolean;
 }
 
 const TRANSIENT = [
@@ -37,6 +39,7 @@ export function isTransient(error: unknown): boolean {
  */
 export async function withRetry<T>(what: string, fn: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const retries = options.retries ?? 6;
+  const retryable = options.retryable ?? isTransient;
   let attempts = 0;
   try {
     return await pRetry(
@@ -50,14 +53,14 @@ export async function withRetry<T>(what: string, fn: () => Promise<T>, options: 
         maxTimeout: options.maxDelayMs ?? 8_000,
         factor: 2,
         randomize: true,
-        shouldRetry: ({ error }) => isTransient(error),
+        shouldRetry: ({ error }) => retryable(error),
         onFailedAttempt: ({ error, retriesLeft }) => {
-          if (retriesLeft > 0 && isTransient(error)) options.onRetry?.(what, error, retriesLeft);
+          if (retriesLeft > 0 && retryable(error)) options.onRetry?.(what, error, retriesLeft);
         },
       },
     );
   } catch (error) {
-    if (error instanceof VipError || !isTransient(error)) throw error;
+    if (error instanceof VipError || !retryable(error)) throw error;
     throw new VipError(`${what} failed ${attempts} time(s), the last with: ${firstLine(error)}`, error instanceof Error ? error : undefined);
   }
 }

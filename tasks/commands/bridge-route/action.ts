@@ -1,0 +1,50 @@
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { describeRoute } from "../../bridge/describe.js";
+import { routerFor, selectedNetwork } from "../../bridge/router.js";
+import { routeRequestSchema } from "../../clients/router.js";
+import { VipError } from "../../errors.js";
+import { consoleOutput } from "../../output.js";
+
+interface BridgeRouteArgs {
+  fromChain?: string;
+  fromDenom?: string;
+  toChain?: string;
+  toDenom?: string;
+  amount?: string;
+  json: boolean;
+}
+
+/** Asks the routing API for a route and prints it as a person reads it (or, with --json, as checked). */
+const action: NewTaskActionFunction<BridgeRouteArgs> = async (args, hre) => {
+  const request = {
+    source_asset_chain_id: args.fromChain,
+    source_asset_denom: args.fromDenom,
+    dest_asset_chain_id: args.toChain,
+    dest_asset_denom: args.toDenom,
+    amount_in: args.amount,
+  };
+  const checked = routeRequestSchema.safeParse(request);
+  if (!checked.success) {
+    const option: Record<string, string> = {
+      source_asset_chain_id: "--from-chain",
+      source_asset_denom: "--from-denom",
+      dest_asset_chain_id: "--to-chain",
+      dest_asset_denom: "--to-denom",
+      amount_in: "--amount",
+    };
+    const issue = checked.error.issues[0]!;
+    const name = option[String(issue.path[0])] ?? String(issue.path[0]);
+    throw new VipError(issue.code === "invalid_type" ? `${name} is required` : `${name}: ${issue.message}`);
+  }
+  const network = selectedNetwork(hre);
+  const router = await routerFor(network.name, network.config);
+  const route = await router.route(checked.data);
+  if (args.json) {
+    consoleOutput.line(JSON.stringify(route, null, 2));
+    return;
+  }
+  for (const line of describeRoute(route)) consoleOutput.line(line);
+};
+
+export default action;
