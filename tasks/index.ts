@@ -164,6 +164,29 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addFlag({ name: "json", description: "Print the checked response as JSON" })
       .setAction(() => import("./commands/bridge-route/action.js"))
       .build(),
+    task("bridge:transfer", "Move tokens along a route: msgs, approvals, send, track once, follow to the end; journalled and resumable")
+      .addOption(textOption("fromChain", "The source chain id: the network's chain (EVM chain id in decimal)"))
+      .addOption(textOption("fromDenom", "The source denom (an ERC-20 address on an EVM chain)"))
+      .addOption(textOption("toChain", "The destination chain id"))
+      .addOption(textOption("toDenom", "The destination denom"))
+      .addOption(textOption("amount", "The amount in base units"))
+      .addOption(textOption("to", "The recipient on the destination chain (0x… or init1…)"))
+      .addOption({ name: "slippage", description: "Slippage tolerance in percent", type: ArgumentType.STRING, defaultValue: "1" })
+      .addFlag({ name: "yes", description: "Sign without asking for confirmation" })
+      .addFlag({ name: "new", description: "Start a new transfer although the same one is journalled as finished" })
+      .addOption(textOption("journalDir", "Where journals are kept (default: vip-journal/ in the project)"))
+      .addOption(textOption("pollInterval", "Poll the status every this many seconds (default: paced by the route's estimated duration)"))
+      .addOption(textOption("timeout", "Stop following after this many seconds (the transfer goes on; bridge:status resumes)"))
+      .setAction(() => import("./commands/bridge-transfer/action.js"))
+      .build(),
+    task("bridge:status", "Follow a transfer to its end by its source transaction (tracking it if it never was)")
+      .addOption(textOption("tx", "The source transaction's hash"))
+      .addOption(textOption("chain", "The chain id the transaction was sent on"))
+      .addOption(textOption("journalDir", "Where journals are kept (default: vip-journal/ in the project)"))
+      .addOption(textOption("pollInterval", "Poll every this many seconds (default: paced by the route's estimated duration)"))
+      .addOption(textOption("timeout", "Stop following after this many seconds"))
+      .setAction(() => import("./commands/bridge-status/action.js"))
+      .build(),
   ],
 });
 

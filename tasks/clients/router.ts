@@ -120,12 +120,15 @@ export const msgsTxSchema = z.union([
   z.object({ cosmos_tx: cosmosTxSchema, ...indices }).passthrough(),
   z.object({ svm_tx: z.object({ chain_id: chainId, signer_address: z.string(), tx: z.string() }).passthrough(), ...indices }).passthrough(),
 ]);
-export type MsgsTx = z.infer<typeof msgsTxSchema>;
+export type MsgsTx =
+  | { evm_tx: EvmTx; operations_indices?: number[] }
+  | { cosmos_tx: CosmosTx; operations_indices?: number[] }
+  | { svm_tx: { chain_id: string; signer_address: string; tx: string }; operations_indices?: number[] };
 
 export const msgsResponseSchema = z
   .object({ txs: z.array(msgsTxSchema).min(1, "must hold at least one transaction"), min_amount_out: amount.optional(), estimated_fees: z.array(feeSchema).optional() })
   .passthrough();
-export type MsgsResponse = z.infer<typeof msgsResponseSchema>;
+export type MsgsResponse = Omit<z.infer<typeof msgsResponseSchema>, "txs"> & { txs: MsgsTx[] };
 
 export const trackResponseSchema = z.object({ tx_hash: z.string().min(1), explorer_link: z.string().optional() }).passthrough();
 export type TrackResponse = z.infer<typeof trackResponseSchema>;
@@ -194,7 +197,7 @@ export class RouterClient {
   }
 
   msgs(request: MsgsRequest): Promise<MsgsResponse> {
-    return this.#call("POST", "/v2/fungible/msgs", request, msgsResponseSchema);
+    return this.#call("POST", "/v2/fungible/msgs", request, msgsResponseSchema) as Promise<MsgsResponse>;
   }
 
   track(txHash: string, chainId: string): Promise<TrackResponse> {

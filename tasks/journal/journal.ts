@@ -72,13 +72,13 @@ export function journalPath(dir: string, chainId: bigint, contract: string, stag
  * An append-only log of JSON lines, synced to disk after every record, so a run killed at any moment leaves
  * every record it completed. A torn last line (the kill came mid-write) is ignored when read.
  */
-export class Journal {
+export class Journal<R extends { type: string } = JournalRecord> {
   readonly #file: string;
   #queue: Promise<void> = Promise.resolve();
 
   private constructor(
     file: string,
-    readonly records: JournalRecord[],
+    readonly records: R[],
   ) {
     this.#file = file;
   }
@@ -87,23 +87,23 @@ export class Journal {
     return this.#file;
   }
 
-  static async open(file: string): Promise<Journal> {
+  static async open<R extends { type: string } = JournalRecord>(file: string): Promise<Journal<R>> {
     await mkdir(path.dirname(file), { recursive: true });
-    const records: JournalRecord[] = [];
+    const records: R[] = [];
     if (existsSync(file)) {
       for (const line of (await readFile(file, "utf8")).split("\n")) {
         if (line.trim() === "") continue;
         try {
-          records.push(JSON.parse(line) as JournalRecord);
+          records.push(JSON.parse(line) as R);
         } catch {
           break; // a record torn by a kill: everything before it is whole
         }
       }
     }
-    return new Journal(file, records);
+    return new Journal<R>(file, records);
   }
 
-  /** Moves this journal aside (`stage-<n>.<time>.jsonl`) so the stage can start over; returns the new name. */
+  /** Moves this journal aside (`<name>.<time>.jsonl`) so the stage can start over; returns the new name. */
   async archive(): Promise<string> {
     const archived = this.#file.replace(/\.jsonl$/, `.${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`);
     await rename(this.#file, archived);
@@ -112,7 +112,7 @@ export class Journal {
   }
 
   /** Appends and syncs records (one write, one sync); appends are serialized in call order. */
-  append(...records: JournalRecord[]): Promise<void> {
+  append(...records: R[]): Promise<void> {
     this.records.push(...records);
     const text = records.map((record) => JSON.stringify(record) + "\n").join("");
     const write = async () => {
@@ -132,7 +132,8 @@ export class Journal {
     await this.#queue;
   }
 
-  get start(): StartRecord | undefined {
-    return this.records.find((r): r is StartRecord => r.type === "start");
+  /** The journal's first record, which says what it is the journal of. */
+  get start(): Extract<R, { type: "start" }> | undefined {
+    return this.records.find((r): r is Extract<R, { type: "start" }> => r.type === "start");
   }
 }

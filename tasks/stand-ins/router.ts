@@ -1,5 +1,7 @@
 import type { IncomingMessage } from "node:http";
 
+import { Interface } from "ethers";
+
 import { json, startServer, type StandInServer } from "./server.js";
 
 /** A route the stand-in knows, keyed by its source and destination assets. */
@@ -8,9 +10,14 @@ export interface StandInRoute {
   dest: { chainId: string; denom: string };
   /** The route's answer, without the echoed request fields. */
   answer: Record<string, unknown>;
+  /** How `msgs` answers for it: an `evm_tx` that calls a BridgeStandIn contract (after an ERC-20 approval), or a `cosmos_tx`. */
+  msgs?: { evm: { chainId: string; bridge: string; token: string } } | { cosmos: { chainId: string } };
 }
 
-export type RouterFault = "none" | "429" | "500" | "drop" | "malformed";
+/** How `msgs` may misbehave, for the refusals a client must make. */
+export type MsgsFault = "none" | "wrong-chain" | "wrong-signer";
+
+export type RouterFault = "none" | "429" | "500" | "drop" | "malformed" | "hold";
 
 export interface RouterState {
   routes: StandInRoute[];
@@ -19,6 +26,15 @@ export interface RouterState {
   /** Requests per endpoint, and `authorization` headers seen. */
   calls: Record<string, number>;
   authorizations: string[];
+  msgsFault: MsgsFault;
+  /** `track` calls per transaction hash. */
+  tracked: Record<string, number>;
+  /** `status` polls per tracked hash, which walk it through `states`. */
+  polls: Record<string, number>;
+  /** The states a tracked transfer walks through, one per poll, the last one repeated. */
+  states: string[];
+  /** Take `track` requests and never answer them (a client killed while waiting leaves nothing registered). */
+  holdTrack: boolean;
 }
 
 export interface RouterStandIn extends StandInServer {
@@ -36,7 +52,18 @@ function apiError(status: number, code: number, message: string, info?: string) 
  * body), with faults injected in order (429, 500, a dropped connection, a malformed answer).
  */
 export async function startRouterStandIn(initial: Partial<RouterState> = {}): Promise<RouterStandIn> {
-  const state: RouterState = { routes: [], faults: [], calls: {}, authorizations: [], ...initial };
+  const state: RouterState = {
+    routes: [],
+    faults: [],
+    calls: {},
+    authorizations: [],
+    msgsFault: "none",
+    tracked: {},
+    polls: {},
+    states: ["STATE_SUBMITTED", "STATE_PENDING", "STATE_COMPLETED_SUCCESS"],
+    holdTrack: false,
+    ...initial,
+  };
   const server = await startServer((request: IncomingMessage, body: string) => {
     const url = new URL(request.url ?? "/", "http://stand-in");
     const endpoint = `${request.method} ${url.pathname}`;
@@ -50,6 +77,7 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
       request.socket.destroy();
       return { status: 500, body: "" };
     }
+    if (fault === "hold") return { status: 200, body: "", hold: true };
     if (endpoint === "POST /v2/fungible/route") {
       const asked = JSON.parse(body || "{}") as Record<string, string>;
       const route = state.routes.find(
@@ -72,6 +100,21 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
       };
       if (fault === "malformed") delete answer.operations;
       return json(answer);
+    }
+    if (endpoint === "POST /v2/fungible/msgs") return answerMsgs(state, JSON.parse(body || "{}") as Record<string, unknown>);
+    if (endpoint === "POST /v2/tx/track") {
+      if (state.holdTrack) return { status: 200, body: "", hold: true };
+      const { tx_hash: hash, chain_id: chainId } = JSON.parse(body || "{}") as { tx_hash?: string; chain_id?: string };
+      if (typeof hash !== "string" || typeof chainId !== "string") return apiError(400, 3, "tx_hash and chain_id are required");
+      state.tracked[hash] = (state.tracked[hash] ?? 0) + 1;
+      return json({ tx_hash: hash, explorer_link: `https://explorer.example/tx/${hash}` });
+    }
+    if (endpoint === "GET /v2/tx/status") {
+      const hash = url.searchParams.get("tx_hash") ?? "";
+      if (state.tracked[hash] === undefined) return apiError(404, 5, "tx not found");
+      const poll = (state.polls[hash] = (state.polls[hash] ?? 0) + 1);
+      const transferState = state.states[Math.min(poll, state.states.length) - 1]!;
+      return json(statusAnswer(transferState, url.searchParams.get("chain_id") ?? ""));
     }
     return apiError(404, 5, `unknown endpoint ${endpoint}`);
   });
@@ -118,4 +161,58 @@ export function opinitRoute(options: { from: string; to: string; denomIn: string
       extra_infos: [],
     },
   };
+}
+
+const bridgeInterface = new Interface(["function deposit(address token, uint256 amount, string destChain, string recipient)"]);
+
+/** `msgs` for a known route: the transaction(s) to sign, addressed from `address_list`. */
+function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
+  const route = state.routes.find((r) => r.source.chainId === asked.source_asset_chain_id && r.source.denom === asked.source_asset_denom);
+  if (route?.msgs === undefined) return apiError(400, 3, "no route for these assets");
+  const addresses = (asked.address_list ?? []) as string[];
+  if (addresses.length !== ((route.answer.required_chain_addresses as string[] | undefined)?.length ?? 0)) {
+    return apiError(400, 3, "address_list must have one address per required chain");
+  }
+  if (route.answer.required_op_hook === true && asked.signed_op_hook === undefined) return apiError(400, 3, "op hook is required", "sign the hook from /op-hook");
+  if ("cosmos" in route.msgs) {
+    return json({
+      txs: [{ cosmos_tx: { chain_id: route.msgs.cosmos.chainId, path: [route.msgs.cosmos.chainId], signer_address: addresses[0], msgs: [{ msg_type_url: "/cosmos.bank.v1beta1.MsgSend", msg: "{}" }] }, operations_indices: [0] }],
+      min_amount_out: route.answer.amount_out,
+      estimated_fees: [],
+    });
+  }
+  const { chainId, bridge, token } = route.msgs.evm;
+  const amount = String(asked.amount_in);
+  const data = bridgeInterface.encodeFunctionData("deposit", [token, BigInt(amount), String(asked.dest_asset_chain_id), addresses[addresses.length - 1]!]).slice(2);
+  return json({
+    txs: [
+      {
+        evm_tx: {
+          chain_id: state.msgsFault === "wrong-chain" ? "1" : chainId,
+          to: bridge,
+          value: "0",
+          data,
+          required_erc20_approvals: [{ amount, spender: bridge, token_contract: token }],
+          signer_address: state.msgsFault === "wrong-signer" ? "0x000000000000000000000000000000000000dEaD" : addresses[0],
+        },
+        operations_indices: [0],
+      },
+    ],
+    min_amount_out: route.answer.amount_out,
+    estimated_fees: [],
+  });
+}
+
+/** The status of a tracked transfer in `state`: one hop, its own state following the transfer's. */
+function statusAnswer(transferState: string, chainId: string) {
+  const failed = ["STATE_COMPLETED_ERROR", "STATE_ABANDONED", "STATE_PENDING_ERROR"].includes(transferState);
+  const hopState = transferState === "STATE_COMPLETED_SUCCESS" ? "OPINIT_TRANSFER_RECEIVED" : transferState === "STATE_SUBMITTED" ? "OPINIT_TRANSFER_UNKNOWN" : "OPINIT_TRANSFER_SENT";
+  const transfer = {
+    state: transferState,
+    transfer_sequence: [{ op_init_transfer: { from_chain_id: chainId, to_chain_id: "rehearsal-1", state: hopState, txs: { send_tx: null, receive_tx: null } } }],
+    next_blocking_transfer: null,
+    transfer_asset_release: failed ? { chain_id: chainId, denom: "the source token", amount: "1000000", released: transferState !== "STATE_PENDING_ERROR" } : null,
+    error: failed ? { type: "STATUS_ERROR_TRANSFER", message: `the stand-in ended it in ${transferState}`, details: {} } : null,
+  };
+  return { transfers: [transfer], state: transferState, status: transferState.startsWith("STATE_COMPLETED") || failed ? "STATE_COMPLETED" : "STATE_PENDING" };
 }

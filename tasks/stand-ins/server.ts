@@ -7,7 +7,8 @@ export interface StandInServer {
   close(): Promise<void>;
 }
 
-export type Handler = (request: IncomingMessage, body: string) => { status: number; body: string; contentType?: string };
+/** An answer; `hold` leaves the request unanswered (a server that took a request and hangs). */
+export type Handler = (request: IncomingMessage, body: string) => { status: number; body: string; contentType?: string; hold?: boolean };
 
 /** A small HTTP server on 127.0.0.1 and a free port, answering with `handler`. Loopback only. */
 export async function startServer(handler: Handler): Promise<StandInServer> {
@@ -17,6 +18,7 @@ export async function startServer(handler: Handler): Promise<StandInServer> {
     request.on("data", (chunk: string) => (body += chunk));
     request.on("end", () => {
       const answer = handler(request, body);
+      if (answer.hold === true) return;
       response.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" });
       response.end(answer.body);
     });

@@ -1,7 +1,7 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { describeRoute } from "../../bridge/describe.js";
-import { routerFor, selectedNetwork } from "../../bridge/router.js";
+import { describeRoute } from "../../transfer/describe.js";
+import { routerFor, selectedNetwork } from "../../transfer/router.js";
 import { routeRequestSchema } from "../../clients/router.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";

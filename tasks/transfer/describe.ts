@@ -1,16 +1,10 @@
 import type { Operation, Route } from "../clients/router.js";
+import { operationKindOf } from "./hops.js";
 
-/** The operation's kind (its one wrapper key) and body, whatever the kind. */
-export function operationKind(operation: Operation): { kind: string; body: Record<string, unknown> } {
-  for (const [key, value] of Object.entries(operation)) {
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return { kind: key, body: value as Record<string, unknown> };
-  }
-  return { kind: "unknown", body: {} };
-}
 
 /** One hop in words: the bridge or venue, from → to chain, denom in → out, amounts. */
 export function describeOperation(operation: Operation, index: number): string {
-  const { kind, body } = operationKind(operation);
+  const { kind, body } = operationKindOf(operation);
   const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : undefined);
   const from = text("from_chain_id") ?? text("chain_id") ?? "?";
   const to = text("to_chain_id") ?? text("chain_id") ?? from;

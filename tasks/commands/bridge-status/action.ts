@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { SUCCESS_STATE } from "../../clients/router.js";
+import { VipError } from "../../errors.js";
+import { Journal } from "../../journal/journal.js";
+import { consoleOutput } from "../../output.js";
+import { describeEnd, followToTheEnd, trackOnce } from "../../transfer/follow.js";
+import { recordsOf, type TransferRecord } from "../../transfer/records.js";
+import { routerFor, selectedNetwork } from "../../transfer/router.js";
+
+interface BridgeStatusArgs {
+  tx?: string;
+  chain?: string;
+  journalDir?: string;
+  pollInterval?: string;
+  timeout?: string;
+}
+
+/**
+ * Follows a transfer to its end: the journal of the transfer that sent `--tx` (tracking it first if that
+ * journal says it never was), or, for a transaction this tool did not send, a journal of its own.
+ */
+const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
+  if (args.tx === undefined || !/^(0x)?[0-9a-fA-F]{64}$/.test(args.tx)) throw new VipError("--tx is required: the source transaction's hash (64 hex digits)");
+  if (args.chain === undefined) throw new VipError("--chain is required: the id of the chain the transaction was sent on");
+  const hash = args.tx;
+  const journalDir = path.join(args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"), "transfers");
+  let journal: Journal<TransferRecord> | undefined;
+  if (existsSync(journalDir)) {
+    for (const name of (await readdir(journalDir)).filter((n) => n.endsWith(".jsonl"))) {
+      const candidate = await Journal.open<TransferRecord>(path.join(journalDir, name));
+      if (recordsOf(candidate.records, "sent").some((r) => r.hash.toLowerCase() === hash.toLowerCase())) journal = candidate;
+    }
+  }
+  journal ??= await Journal.open<TransferRecord>(path.join(journalDir, `status-${hash.toLowerCase()}.jsonl`));
+  consoleOutput.line(`journal               ${journal.path}`);
+  const network = selectedNetwork(hre);
+  const router = await routerFor(network.name, network.config);
+  const done = recordsOf(journal.records, "done").find((r) => r.hash.toLowerCase() === hash.toLowerCase());
+  if (done === undefined) {
+    if (recordsOf(journal.records, "sent").length > 0) await trackOnce(router, journal, hash, args.chain, consoleOutput);
+    const route = recordsOf(journal.records, "route")[0]?.route;
+    const end = await followToTheEnd(router, journal, hash, args.chain, {
+      estimatedSeconds: route?.estimated_route_duration_seconds ?? 0,
+      pollMs: args.pollInterval === undefined ? undefined : Number(args.pollInterval) * 1000,
+      timeoutMs: args.timeout === undefined ? 30 * 60_000 : Number(args.timeout) * 1000,
+    }, consoleOutput);
+    if (end.state !== SUCCESS_STATE) throw new VipError(`${hash}: ${describeEnd(end)}`);
+  } else {
+    consoleOutput.line(`status                ${done.state} (recorded)`);
+    if (done.state !== SUCCESS_STATE) throw new VipError(`${hash}: the transfer ended in ${done.state}`);
+  }
+  consoleOutput.line(`done                  ${hash}: ${SUCCESS_STATE}`);
+};
+
+export default action;

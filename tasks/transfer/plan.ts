@@ -1,0 +1,78 @@
+import { isAddress } from "ethers";
+
+import type { MsgsRequest, MsgsTx, Route, SignedOpHook } from "../clients/router.js";
+import { VipError } from "../errors.js";
+import { accountAddresses } from "../signer/addresses.js";
+
+/**
+ * A route and what `msgs` needs with it. A route that requires an op hook carries the signed hook, so a
+ * msgs request for it cannot be built without one: the type leaves no path around rule 1 of the spec.
+ */
+export type RouteForMsgs = { route: Route & { required_op_hook?: false | undefined } } | { route: Route & { required_op_hook: true }; hook: SignedOpHook };
+
+/** Signs an op hook for a route: provided where Cosmos signing exists; absent, such routes are refused. */
+export type HookSigner = (route: Route) => Promise<SignedOpHook>;
+
+/** Pairs a route with its signed hook when it needs one; refuses, before anything is signed, when none can be made. */
+export async function withHook(route: Route, signHook: HookSigner | undefined): Promise<RouteForMsgs> {
+  if (route.required_op_hook !== true) return { route: route as Route & { required_op_hook?: false } };
+  if (signHook === undefined) {
+    throw new VipError(
+      "this route requires an op hook (the destination account signs a message the rollup runs when the deposit lands), " +
+        "and signing it needs Cosmos transaction signing, which this version does not have yet: nothing was sent",
+    );
+  }
+  return { route: route as Route & { required_op_hook: true }, hook: await signHook(route) };
+}
+
+/**
+ * One address per `required_chain_addresses` entry, in order: the recipient on the destination chain, the
+ * signer elsewhere (its 0x… on EVM chains, its init1… on Initia chains: the same key).
+ */
+export function addressList(route: Route, signer: { hex: string; bech32: string }, recipient: string): string[] {
+  return route.required_chain_addresses.map((chainId) => {
+    const evm = /^\d+$/.test(chainId);
+    if (chainId === route.dest_asset_chain_id) {
+      if (evm && !isAddress(recipient)) throw new VipError(`--to ${recipient}: the destination ${chainId} is an EVM chain, which needs a 0x… address`);
+      return evm ? accountAddresses(recipient, "--to").hex : accountAddresses(recipient, "--to").bech32;
+    }
+    return evm ? signer.hex : signer.bech32;
+  });
+}
+
+/** The msgs request: the route's assets and operations verbatim, the addresses, the slippage, the hook if any. */
+export function msgsRequest(prepared: RouteForMsgs, addresses: string[], slippagePercent: string): MsgsRequest {
+  const { route } = prepared;
+  return {
+    source_asset_denom: route.source_asset_denom,
+    source_asset_chain_id: route.source_asset_chain_id,
+    dest_asset_denom: route.dest_asset_denom,
+    dest_asset_chain_id: route.dest_asset_chain_id,
+    amount_in: route.amount_in,
+    amount_out: route.amount_out,
+    operations: route.operations,
+    address_list: addresses,
+    slippage_tolerance_percent: slippagePercent,
+    ...("hook" in prepared ? { signed_op_hook: prepared.hook } : {}),
+  };
+}
+
+/**
+ * Checks every transaction before any is signed: each must be an EVM transaction for the connected chain,
+ * signed by the signer. Anything else is refused with nothing sent.
+ */
+export function checkTransactions(txs: MsgsTx[], chainId: bigint, signer: string): void {
+  for (const [i, tx] of txs.entries()) {
+    if ("cosmos_tx" in tx) {
+      throw new VipError(`transaction ${i + 1} is a Cosmos transaction on ${tx.cosmos_tx.chain_id}: routes from Initia chains need Cosmos signing, which this version does not have yet; nothing was sent`);
+    }
+    if (!("evm_tx" in tx)) throw new VipError(`transaction ${i + 1} is neither an EVM nor a Cosmos transaction: nothing was sent`);
+    const evm = tx.evm_tx;
+    if (evm.chain_id !== chainId.toString()) {
+      throw new VipError(`transaction ${i + 1} is for chain ${evm.chain_id}, but the network is chain ${chainId}: run with the source chain's --network; nothing was sent`);
+    }
+    if (evm.signer_address.toLowerCase() !== signer.toLowerCase()) {
+      throw new VipError(`transaction ${i + 1} is to be signed by ${evm.signer_address}, but the signer is ${signer}: nothing was sent`);
+    }
+  }
+}

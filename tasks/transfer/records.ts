@@ -1,0 +1,39 @@
+import { createHash } from "node:crypto";
+import path from "node:path";
+
+import type { MsgsRequest, MsgsResponse, Route } from "../clients/router.js";
+
+/** What the transfer moves, from whom to whom: the same command means the same transfer (and resumes it). */
+export interface TransferIntent {
+  fromChain: string;
+  fromDenom: string;
+  toChain: string;
+  toDenom: string;
+  amount: string;
+  recipient: string;
+  signer: string;
+}
+
+export type TransferRecord =
+  | ({ type: "start"; at: string } & TransferIntent)
+  | { type: "route"; route: Route }
+  | { type: "msgs"; request: MsgsRequest; response: MsgsResponse }
+  /** Written before broadcast: the nonce the step goes out with, so a restart finds it by nonce. */
+  | { type: "sending"; step: string; chainId: string; from: string; nonce: number; to: string; data: string; value: string; fromBlock: number }
+  | { type: "sent"; step: string; hash: string }
+  | { type: "mined"; step: string; hash: string; block: number; status: number }
+  | { type: "tracking"; hash: string; chainId: string }
+  | { type: "tracked"; hash: string; explorerLink?: string }
+  | { type: "status"; hash: string; state: string }
+  | { type: "done"; hash: string; state: string; release?: unknown; error?: unknown };
+
+/** The journal of a transfer: `<dir>/transfers/<sha256 of the intent, 16 hex>.jsonl`. */
+export function transferJournalPath(dir: string, intent: TransferIntent, generation = 0): string {
+  const key = createHash("sha256").update(JSON.stringify({ ...intent, signer: intent.signer.toLowerCase() })).digest("hex").slice(0, 16);
+  return path.join(dir, "transfers", generation === 0 ? `${key}.jsonl` : `${key}.${generation}.jsonl`);
+}
+
+/** The journal's records of one kind. */
+export function recordsOf<T extends TransferRecord["type"]>(records: TransferRecord[], type: T): Extract<TransferRecord, { type: T }>[] {
+  return records.filter((r): r is Extract<TransferRecord, { type: T }> => r.type === type);
+}

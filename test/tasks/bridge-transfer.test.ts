@@ -1,0 +1,176 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { expect } from "chai";
+import { Wallet } from "ethers";
+
+import { opinitRoute, type RouterStandIn, startRouterStandIn, type StandInRoute } from "../../tasks/stand-ins/router.js";
+import { BridgeStandIn__factory, TestToken__factory, type TestToken } from "../../types/ethers-contracts/index.js";
+import { runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
+import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
+import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
+import { directProvider } from "../helpers/rig.js";
+
+const L2_DENOM = "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";
+const RECIPIENT = "init17w0adeg64ky0daxwd2ugyuneellmjgnxdtmpqz";
+const AMOUNT = 1_000_000n;
+
+describe("bridge:transfer and bridge:status from an EVM chain, through the stand-in router", () => {
+  let node: HardhatNode;
+  let router: RouterStandIn;
+  let token: TestToken;
+  let bridge: string;
+  let journalDir: string;
+  let env: Record<string, string>;
+  let route: StandInRoute;
+
+  const transferArgs = (denom: string, extra: string[] = []) => [
+    "bridge:transfer", "--network", "rollup",
+    "--from-chain", node.chainId.toString(), "--from-denom", denom,
+    "--to-chain", "rehearsal-1", "--to-denom", L2_DENOM,
+    "--amount", AMOUNT.toString(), "--to", RECIPIENT,
+    "--journal-dir", journalDir, "--poll-interval", "0.05", "--yes", ...extra,
+  ];
+  const sentBy = async () => directProvider(node).getTransactionCount(DEPLOYER, "latest");
+
+  before(async () => {
+    node = await startHardhatNode();
+    const deployer = new Wallet(DEPLOYER_KEY, directProvider(node));
+    token = await new TestToken__factory(deployer).deploy(DEPLOYER, 10n ** 24n);
+    await token.waitForDeployment();
+    const bridgeContract = await new BridgeStandIn__factory(deployer).deploy();
+    await bridgeContract.waitForDeployment();
+    bridge = await bridgeContract.getAddress();
+    const tokenAddress = await token.getAddress();
+    route = opinitRoute({ from: node.chainId.toString(), to: "rehearsal-1", denomIn: tokenAddress, denomOut: L2_DENOM, bridgeId: "16", amountIn: AMOUNT, opHook: false });
+    route.msgs = { evm: { chainId: node.chainId.toString(), bridge, token: tokenAddress } };
+    router = await startRouterStandIn({ routes: [route] });
+    env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROUTER_URL: router.url };
+  });
+
+  beforeEach(async () => {
+    journalDir = await mkdtemp(path.join(tmpdir(), "vip-transfer-"));
+    router.state.tracked = {};
+    router.state.calls = {};
+    router.state.polls = {};
+    router.state.msgsFault = "none";
+    router.state.holdTrack = false;
+    router.state.states = ["STATE_SUBMITTED", "STATE_PENDING", "STATE_COMPLETED_SUCCESS"];
+  });
+
+  afterEach(() => rm(journalDir, { recursive: true, force: true }));
+
+  after(async () => {
+    await Promise.all([node.close(), router.close()]);
+  });
+
+  it("approves exactly the amount, sends, tracks once, follows to success; run again, it reports and sends nothing", async () => {
+    const tokenAddress = await token.getAddress();
+    const before = await token.balanceOf(DEPLOYER);
+    const nonceBefore = await sentBy();
+    const result = await runHardhat(transferArgs(tokenAddress), env);
+    expect(result.code, result.output).to.equal(0);
+    expect(await token.balanceOf(DEPLOYER)).to.equal(before - AMOUNT);
+    expect(await token.balanceOf(bridge)).to.equal(AMOUNT);
+    expect(await token.allowance(DEPLOYER, bridge), "the approval was exactly the amount, all of it spent").to.equal(0n);
+    expect(await sentBy()).to.equal(nonceBefore + 2); // the approval, then the transaction
+    const hash = /^sent\s+transaction 1 (0x[0-9a-f]{64}), mined$/m.exec(result.stdout)![1]!;
+    expect(router.state.tracked).to.deep.equal({ [hash]: 1 });
+    expect(result.stdout).to.match(new RegExp(`^approved\\s+${AMOUNT} of ${tokenAddress} to ${bridge} in 0x[0-9a-f]{64}$`, "m"));
+    expect(result.stdout).to.match(/^hop 1\s+op_init_transfer \d+ → rehearsal-1: OPINIT_TRANSFER_RECEIVED$/m);
+    expect(result.stdout).to.match(/^status\s+STATE_COMPLETED_SUCCESS$/m);
+    expect(result.stdout).to.match(/^minimum amount out 1000000 l2\/\w+ on rehearsal-1, to init1/m);
+
+    const again = await runHardhat(transferArgs(tokenAddress), env);
+    expect(again.code, again.output).to.equal(0);
+    expect(again.stdout).to.include("resuming");
+    expect(await sentBy()).to.equal(nonceBefore + 2);
+    expect(router.state.tracked).to.deep.equal({ [hash]: 1 });
+
+    const status = await runHardhat(["bridge:status", "--network", "rollup", "--tx", hash, "--chain", node.chainId.toString(), "--journal-dir", journalDir], env);
+    expect(status.code, status.output).to.equal(0);
+    expect(status.stdout).to.match(/^status\s+STATE_COMPLETED_SUCCESS \(recorded\)$/m);
+  });
+
+  it("resumes after a SIGKILL between broadcast and track, and between track and the end, with no second broadcast", async () => {
+    const tokenAddress = await token.getAddress();
+    const nonceBefore = await sentBy();
+    router.state.holdTrack = true;
+    const first = spawnHardhat(transferArgs(tokenAddress), env);
+    await waitFor(() => (router.state.calls["POST /v2/tx/track"] ?? 0) > 0);
+    first.child.kill("SIGKILL");
+    await first.result.catch(() => undefined);
+    expect(await sentBy(), "both transactions went out before the kill").to.equal(nonceBefore + 2);
+    expect(Object.keys(router.state.tracked)).to.deep.equal([]);
+
+    router.state.holdTrack = false;
+    router.state.states = [...Array<string>(400).fill("STATE_PENDING"), "STATE_COMPLETED_SUCCESS"];
+    const second = spawnHardhat(transferArgs(tokenAddress), env);
+    await waitFor(() => Object.values(router.state.polls).some((n) => n >= 3));
+    second.child.kill("SIGKILL");
+    await second.result.catch(() => undefined);
+    const hash = Object.keys(router.state.tracked)[0]!;
+    expect(router.state.tracked).to.deep.equal({ [hash]: 1 });
+
+    router.state.states = ["STATE_COMPLETED_SUCCESS"];
+    router.state.polls = {};
+    const third = await runHardhat(transferArgs(tokenAddress), env);
+    expect(third.code, third.output).to.equal(0);
+    expect(await sentBy(), "no second broadcast").to.equal(nonceBefore + 2);
+    expect(router.state.tracked, "tracked exactly once").to.deep.equal({ [hash]: 1 });
+    const [journalFile] = await readdir(path.join(journalDir, "transfers"));
+    const journal = (await readFile(path.join(journalDir, "transfers", journalFile!), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(journal.filter((r: { type: string }) => r.type === "done").map((r: { state: string }) => r.state)).to.deep.equal(["STATE_COMPLETED_SUCCESS"]);
+  });
+
+  it("refuses a wrong chain, a wrong signer, an op-hook route, a Cosmos transaction and an unknown denom, sending nothing", async () => {
+    const tokenAddress = await token.getAddress();
+    const nonceBefore = await sentBy();
+    const refused = async (args: string[], pattern: RegExp) => {
+      const result = await runHardhat(args, env);
+      expect(result.code, result.output).to.not.equal(0);
+      expect(result.output).to.match(pattern);
+    };
+    router.state.msgsFault = "wrong-chain";
+    await refused(transferArgs(tokenAddress), /transaction 1 is for chain 1, but the network is chain \d+: .*nothing was sent/);
+    router.state.msgsFault = "wrong-signer";
+    await journalReset();
+    await refused(transferArgs(tokenAddress), /transaction 1 is to be signed by 0x000000000000000000000000000000000000dEaD, but the signer is 0xf39F.*nothing was sent/);
+    router.state.msgsFault = "none";
+    await journalReset();
+    await refused(transferArgs("unknown-denom"), /answered HTTP 400: no routes found for unknown-denom/);
+
+    const hooked: StandInRoute = { ...route, source: { ...route.source, denom: "hooked" }, answer: { ...route.answer, required_op_hook: true } };
+    const cosmos: StandInRoute = { ...route, source: { ...route.source, denom: "cosmos" }, msgs: { cosmos: { chainId: "interwoven-1" } } };
+    router.state.routes.push(hooked, cosmos);
+    await refused(transferArgs("hooked"), /this route requires an op hook .* nothing was sent/);
+    await refused(transferArgs("cosmos"), /transaction 1 is a Cosmos transaction on interwoven-1: .*nothing was sent/);
+    router.state.routes.splice(1);
+
+    const unconfirmed = await runHardhat(transferArgs(tokenAddress).filter((a) => a !== "--yes"), env);
+    expect(unconfirmed.code).to.not.equal(0);
+    expect(unconfirmed.output).to.include("not confirmed: standard input is not a terminal, so pass --yes");
+    expect(await sentBy(), "nothing was sent").to.equal(nonceBefore);
+    expect(router.state.tracked).to.deep.equal({});
+  });
+
+  it("exits non-zero on STATE_ABANDONED, saying where the assets were released", async () => {
+    router.state.states = ["STATE_SUBMITTED", "STATE_ABANDONED"];
+    const result = await runHardhat(transferArgs(await token.getAddress()), env);
+    expect(result.code).to.not.equal(0);
+    expect(result.output).to.match(/the transfer ended in STATE_ABANDONED: the stand-in ended it in STATE_ABANDONED; assets: 1000000 the source token released on \d+/);
+  });
+
+  async function journalReset() {
+    await rm(path.join(journalDir, "transfers"), { recursive: true, force: true });
+  }
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
