@@ -5,7 +5,11 @@ import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
 
+import { RouterClient } from "../../tasks/clients/router.js";
+import { Journal } from "../../tasks/journal/journal.js";
 import { opinitRoute, type RouterStandIn, startRouterStandIn, type StandInRoute } from "../../tasks/stand-ins/router.js";
+import { followToTheEnd, pollInterval } from "../../tasks/transfer/follow.js";
+import type { TransferRecord } from "../../tasks/transfer/records.js";
 import { BridgeStandIn__factory, TestToken__factory, type TestToken } from "../../types/ethers-contracts/index.js";
 import { runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
@@ -174,3 +178,37 @@ async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<vo
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+describe("following a transfer", () => {
+  it("paces polls by the route's estimated duration: 60 s while far, 5 s near, 1 s overdue", async () => {
+    expect(pollInterval(0, 3600)).to.equal(60_000);
+    expect(pollInterval(3400_000, 3600)).to.equal(5_000);
+    expect(pollInterval(3700_000, 3600)).to.equal(1_000);
+    expect(pollInterval(0, 90)).to.equal(5_000);
+  });
+
+  it("treats a 404 right after tracking as not indexed yet, then follows; STATE_PENDING_ERROR is a failure", async () => {
+    const router = await startRouterStandIn({ states: ["STATE_PENDING", "STATE_PENDING_ERROR"] });
+    const dir = await mkdtemp(path.join(tmpdir(), "vip-follow-"));
+    try {
+      const client = new RouterClient(router.url);
+      const journal = await Journal.open<TransferRecord>(path.join(dir, "j.jsonl"));
+      const lines: string[] = [];
+      const out = { line: (l: string) => lines.push(l), warn: (l: string) => lines.push(`warning: ${l}`) };
+      const hash = `0x${"ab".repeat(32)}`;
+      // Not known to the tracker for the first polls (404), then known.
+      setTimeout(() => (router.state.tracked[hash] = 1), 200);
+      const end = await followToTheEnd(client, journal, hash, "1", { estimatedSeconds: 0, pollMs: 20, timeoutMs: 10_000, notIndexedMs: 5_000 }, out);
+      expect(end.state).to.equal("STATE_PENDING_ERROR");
+      expect(end.transfer_asset_release?.released).to.equal(false);
+      expect(lines).to.include("status                STATE_PENDING_ERROR");
+      expect(journal.records.map((r) => r.type)).to.deep.equal(["status", "status", "done"]);
+      // A 404 that outlasts the grace period is an error, not an endless wait.
+      const stale = followToTheEnd(client, journal, `0x${"cd".repeat(32)}`, "1", { estimatedSeconds: 0, pollMs: 20, timeoutMs: 10_000, notIndexedMs: 100 }, out);
+      expect(await stale.then(() => "ended", (e: Error) => e.message)).to.match(/answered HTTP 404: tx not found/);
+    } finally {
+      await router.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

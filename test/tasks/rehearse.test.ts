@@ -6,8 +6,10 @@ describe("rehearse", () => {
   it("runs the whole operator flow with no configuration and reports each step", async () => {
     const result = await runHardhat(["rehearse"]);
     expect(result.code, result.output).to.equal(0);
-    const steps = ["accounts", "version", "chain-id", "stage", "deploy", "registry:entry", "proposal:whitelist", "scores:update", "stage:finalize", "stage"];
-    for (const [i, step] of steps.entries()) expect(result.stdout).to.include(`[${i + 1}/10] ${step}`);
+    const steps = ["accounts", "version", "chain-id", "stage", "deploy", "registry:entry", "proposal:whitelist", "scores:update", "stage:finalize", "stage", "bridge:transfer"];
+    for (const [i, step] of steps.entries()) expect(result.stdout).to.include(`[${i + 1}/11] ${step}`);
+    expect(result.stdout).to.match(/^tracked\s+0x[0-9a-f]{64}/m);
+    expect(result.stdout).to.match(/^bridge holds\s+1000000 of the test token$/m);
     expect(result.stdout).to.match(/^deployer\s+0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 \(init17w0adeg64ky0daxwd2ugyuneellmjgnxdtmpqz\)$/m);
     expect(result.stdout).to.match(/^written\s+.*mainnets\/rehearsal\/chain\.json$/m);
     expect(result.stdout).to.match(/^ {2}vm type\s+2 \(EVM\)$/m);
