@@ -101,7 +101,13 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
       if (fault === "malformed") delete answer.operations;
       return json(answer);
     }
-    if (endpoint === "POST /v2/fungible/msgs") return answerMsgs(state, JSON.parse(body || "{}") as Record<string, unknown>);
+    if (endpoint === "POST /v2/fungible/msgs") {
+      const answer = answerMsgs(state, JSON.parse(body || "{}") as Record<string, unknown>);
+      if (fault !== "malformed" || answer.status !== 200) return answer;
+      const { txs, ...rest } = JSON.parse(answer.body) as { txs: { evm_tx?: Record<string, unknown> }[] };
+      delete txs[0]?.evm_tx?.to;
+      return json({ txs, ...rest });
+    }
     if (endpoint === "POST /v2/tx/track") {
       if (state.holdTrack) return { status: 200, body: "", hold: true };
       const { tx_hash: hash, chain_id: chainId } = JSON.parse(body || "{}") as { tx_hash?: string; chain_id?: string };
@@ -215,4 +221,45 @@ function statusAnswer(transferState: string, chainId: string) {
     error: failed ? { type: "STATUS_ERROR_TRANSFER", message: `the stand-in ended it in ${transferState}`, details: {} } : null,
   };
   return { transfers: [transfer], state: transferState, status: transferState.startsWith("STATE_COMPLETED") || failed ? "STATE_COMPLETED" : "STATE_PENDING" };
+}
+
+/**
+ * A two-hop route from an EVM chain: a swap on the source chain, then an IBC transfer, as routes through
+ * other ecosystems come back (two transactions' worth of operations in one).
+ */
+export function swapAndTransferRoute(options: { from: string; to: string; denomIn: string; swapDenom: string; denomOut: string; amountIn: bigint }): StandInRoute {
+  const amountIn = options.amountIn.toString();
+  const swapped = ((options.amountIn * 99n) / 100n).toString();
+  return {
+    source: { chainId: options.from, denom: options.denomIn },
+    dest: { chainId: options.to, denom: options.denomOut },
+    answer: {
+      amount_out: swapped,
+      estimated_amount_out: swapped,
+      operations: [
+        {
+          swap: { swap_in: { swap_venue: { name: "uniswap", chain_id: options.from }, swap_operations: [] }, estimated_affiliate_fee: "0", from_chain_id: options.from, chain_id: options.from, denom_in: options.denomIn, denom_out: options.swapDenom, swap_venues: [{ name: "uniswap", chain_id: options.from }] },
+          tx_index: 0,
+          amount_in: amountIn,
+          amount_out: swapped,
+        },
+        {
+          transfer: { port: "transfer", channel: "channel-7", from_chain_id: options.from, to_chain_id: options.to, denom_in: options.swapDenom, denom_out: options.denomOut, bridge_id: "IBC", pfm_enabled: false, supports_memo: true, smart_relay: false },
+          tx_index: 0,
+          amount_in: swapped,
+          amount_out: swapped,
+        },
+      ],
+      chain_ids: [options.from, options.to],
+      required_chain_addresses: [options.from, options.to],
+      txs_required: 1,
+      estimated_route_duration_seconds: 600,
+      does_swap: true,
+      estimated_fees: [{ fee_type: "SMART_RELAY", amount: "2500", origin_asset: { denom: options.denomIn, symbol: "TEST" }, chain_id: options.from, tx_index: 0 }],
+      warning: { type: "BAD_PRICE_WARNING", message: "the swap's price impact is 1%" },
+      required_op_hook: false,
+      extra_warnings: [],
+      extra_infos: [],
+    },
+  };
 }

@@ -12,7 +12,7 @@ export function describeOperation(operation: Operation, index: number): string {
     kind === "op_init_transfer"
       ? `OPinit bridge ${String(body.op_init_bridge_id ?? "?")}`
       : kind === "swap"
-        ? `swap on ${JSON.stringify(body.swap_venues ?? (body.swap_in as Record<string, unknown> | undefined)?.swap_venue ?? "?")}`
+        ? `swap on ${venues(body)}`
         : kind === "transfer"
           ? `IBC ${text("port") ?? "transfer"}/${text("channel") ?? "?"}`
           : kind;
@@ -35,11 +35,19 @@ export function describeRoute(route: Route): string[] {
     ...route.operations.map((op, i) => `${i === 0 ? "hops                  " : "                      "}${describeOperation(op, i)}`),
     `transactions          ${route.txs_required} to sign (chains that need an address: ${route.required_chain_addresses.join(", ")})`,
     `estimated duration    ${formatDuration(route.estimated_route_duration_seconds)}`,
-    `fees                  ${(route.estimated_fees ?? []).length === 0 ? "none beyond gas" : route.estimated_fees!.map((f) => `${f.amount}${f.origin_asset?.denom ?? ""} (${f.fee_type})`).join(", ")}`,
+    `fees                  ${(route.estimated_fees ?? []).length === 0 ? "none beyond gas" : route.estimated_fees!.map((f) => `${f.amount} ${f.origin_asset?.denom ?? ""} (${f.fee_type})`).join(", ")}`,
     `op hook               ${route.required_op_hook === true ? "required: the destination must sign a hook before the transfer (see README)" : "not required"}`,
   ];
   const warnings = [...(route.warning ? [`${route.warning.type}: ${route.warning.message}`] : []), ...(route.extra_warnings ?? [])];
   for (const warning of warnings) lines.push(`warning               ${warning}`);
   for (const info of route.extra_infos ?? []) lines.push(`note                  ${info}`);
   return lines;
+}
+
+/** The venue names of a swap operation: its `swap_venues`, else its `swap_in`/`swap_out`'s venue. */
+function venues(body: Record<string, unknown>): string {
+  const listed = Array.isArray(body.swap_venues) ? (body.swap_venues as { name?: string }[]).map((v) => v.name) : [];
+  const inner = ((body.swap_in ?? body.swap_out ?? body.smart_swap_in) as { swap_venue?: { name?: string } } | undefined)?.swap_venue?.name;
+  const names = [...new Set([...listed, inner].filter((n): n is string => typeof n === "string"))];
+  return names.length === 0 ? "an unnamed venue" : names.join(", ");
 }

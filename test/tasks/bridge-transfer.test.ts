@@ -152,11 +152,31 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     await refused(transferArgs("cosmos"), /transaction 1 is a Cosmos transaction on interwoven-1: .*nothing was sent/);
     router.state.routes.splice(1);
 
+    router.state.faults = ["none", "malformed"];
+    await refused(transferArgs(tokenAddress), /POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]/);
+    router.state.faults = [];
+
     const unconfirmed = await runHardhat(transferArgs(tokenAddress).filter((a) => a !== "--yes"), env);
     expect(unconfirmed.code).to.not.equal(0);
     expect(unconfirmed.output).to.include("not confirmed: standard input is not a terminal, so pass --yes");
     expect(await sentBy(), "nothing was sent").to.equal(nonceBefore);
     expect(router.state.tracked).to.deep.equal({});
+  });
+
+  it("bridge:status tracks a transfer that was killed before tracking, and follows it to its end", async () => {
+    router.state.holdTrack = true;
+    const first = spawnHardhat(transferArgs(await token.getAddress()), env);
+    await waitFor(() => (router.state.calls["POST /v2/tx/track"] ?? 0) > 0);
+    first.child.kill("SIGKILL");
+    await first.result.catch(() => undefined);
+    router.state.holdTrack = false;
+    const [journalFile] = await readdir(path.join(journalDir, "transfers"));
+    const records = (await readFile(path.join(journalDir, "transfers", journalFile!), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { type: string; step?: string; hash?: string });
+    const hash = records.find((r) => r.type === "sent" && r.step === "tx0")!.hash!;
+    const status = await runHardhat(["bridge:status", "--network", "rollup", "--tx", hash, "--chain", node.chainId.toString(), "--journal-dir", journalDir, "--poll-interval", "0.05"], env);
+    expect(status.code, status.output).to.equal(0);
+    expect(router.state.tracked).to.deep.equal({ [hash]: 1 });
+    expect(status.stdout).to.match(/^status\s+STATE_COMPLETED_SUCCESS$/m);
   });
 
   it("exits non-zero on STATE_ABANDONED, saying where the assets were released", async () => {

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 
 import { RouterClient, RouterError } from "../../tasks/clients/router.js";
-import { opinitRoute, startRouterStandIn, type RouterStandIn } from "../../tasks/stand-ins/router.js";
+import { opinitRoute, startRouterStandIn, swapAndTransferRoute, type RouterStandIn } from "../../tasks/stand-ins/router.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";
 
 const L2_INIT = "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";
@@ -93,6 +93,17 @@ describe("bridge:route", () => {
     expect(result.stdout).to.match(/^op hook\s+required/m);
     expect(result.output).to.not.include(API_KEY);
     expect(router.state.authorizations).to.include(API_KEY);
+  });
+
+  it("describes a swap and an IBC transfer, their fees and the route's warning", async () => {
+    router.state.routes.push(swapAndTransferRoute({ from: "1", to: "osmosis-1", denomIn: "0xToken", swapDenom: "0xUsdc", denomOut: "ibc/USDC", amountIn: 1_000_000n }));
+    const result = await runHardhat(["bridge:route", "--network", "rollup", "--from-chain", "1", "--from-denom", "0xToken", "--to-chain", "osmosis-1", "--to-denom", "ibc/USDC", "--amount", "1000000"], env);
+    expect(result.code, result.output).to.equal(0);
+    expect(result.stdout).to.match(/^hops\s+1\. swap on uniswap: 1 → 1, 0xToken → 0xUsdc, 1000000 → 990000 \(tx 1\)$/m);
+    expect(result.stdout).to.match(/^\s+2\. IBC transfer\/channel-7: 1 → osmosis-1, 0xUsdc → ibc\/USDC, 990000 → 990000 \(tx 1\)$/m);
+    expect(result.stdout).to.match(/^fees\s+2500 0xToken \(SMART_RELAY\)$/m);
+    expect(result.stdout).to.match(/^warning\s+BAD_PRICE_WARNING: the swap's price impact is 1%$/m);
+    expect(result.stdout).to.match(/^estimated duration\s+10 min$/m);
   });
 
   it("prints the checked response with --json", async () => {
