@@ -9,20 +9,13 @@ import { startCometBftStandIn, type CometBftStandIn } from "../../tasks/stand-in
 import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
 import { startServer } from "../../tasks/stand-ins/server.js";
 import { type CliResult, PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
+import { failure } from "../helpers/failure.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { directProvider } from "../helpers/rig.js";
 import { DEPLOYER_KEY, OUTSIDER, OUTSIDER_KEY } from "../helpers/keys.js";
 
-const PLUGIN_ERROR = "Error in community plugin hardhat-vip-score: ";
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 
-/** The plugin's error message of a failed run, after asserting it failed with a non-zero exit code. */
-function failure(result: CliResult): string {
-  expect(result.code, result.output).to.not.equal(0);
-  const line = result.output.split("\n").find((l) => l.startsWith(PLUGIN_ERROR));
-  expect(line, result.output).to.not.equal(undefined);
-  return line!.slice(PLUGIN_ERROR.length);
-}
 
 describe("operator tasks refuse bad input and broken peers", () => {
   let node: HardhatNode;

@@ -4,12 +4,12 @@ import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
 
-import { PROJECT_ROOT, runHardhat, type CliResult } from "../helpers/hardhat-cli.js";
+import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
+import { failure } from "../helpers/failure.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 import { deployVipScore, directProvider } from "../helpers/rig.js";
 
-const PLUGIN_ERROR = "Error in community plugin hardhat-vip-score: ";
 
 /** No run of 8 characters of `key` (without 0x) may appear in `output`. */
 function assertNoPartOf(key: string, output: string): void {
@@ -20,12 +20,6 @@ function assertNoPartOf(key: string, output: string): void {
   }
 }
 
-function failure(result: CliResult): string {
-  expect(result.code, result.output).to.not.equal(0);
-  const line = result.output.split("\n").find((l) => l.startsWith(PLUGIN_ERROR));
-  expect(line, result.output).to.not.equal(undefined);
-  return line!.slice(PLUGIN_ERROR.length);
-}
 
 describe("the signer is checked before anything else", () => {
   let node: HardhatNode;
