@@ -156,6 +156,11 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     await refused(transferArgs(tokenAddress), /POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]/);
     router.state.faults = [];
 
+    const badPoll = await runHardhat(transferArgs(tokenAddress).map((a) => (a === "0.05" ? "soon" : a)), env);
+    expect(badPoll.output).to.include("--poll-interval soon is not a number of seconds above 0");
+    const missingTo = await runHardhat(transferArgs(tokenAddress).filter((a, i, all) => a !== "--to" && all[i - 1] !== "--to"), env);
+    expect(missingTo.output).to.include("--to is required: the recipient on the destination chain (0x… or init1…)");
+
     const unconfirmed = await runHardhat(transferArgs(tokenAddress).filter((a) => a !== "--yes"), env);
     expect(unconfirmed.code).to.not.equal(0);
     expect(unconfirmed.output).to.include("not confirmed: standard input is not a terminal, so pass --yes");

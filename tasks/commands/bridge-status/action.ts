@@ -7,6 +7,7 @@ import type { NewTaskActionFunction } from "hardhat/types/tasks";
 import { SUCCESS_STATE } from "../../clients/router.js";
 import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
+import { optionalSeconds } from "../../options.js";
 import { consoleOutput } from "../../output.js";
 import { describeEnd, followToTheEnd, trackOnce } from "../../transfer/follow.js";
 import { recordsOf, type TransferRecord } from "../../transfer/records.js";
@@ -28,6 +29,8 @@ const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
   if (args.tx === undefined || !/^(0x)?[0-9a-fA-F]{64}$/.test(args.tx)) throw new VipError("--tx is required: the source transaction's hash (64 hex digits)");
   if (args.chain === undefined) throw new VipError("--chain is required: the id of the chain the transaction was sent on");
   const hash = args.tx;
+  const pollMs = optionalSeconds(args.pollInterval, "--poll-interval");
+  const timeoutMs = optionalSeconds(args.timeout, "--timeout") ?? 30 * 60_000;
   const journalDir = path.join(args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"), "transfers");
   let journal: Journal<TransferRecord> | undefined;
   if (existsSync(journalDir)) {
@@ -46,8 +49,8 @@ const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
     const route = recordsOf(journal.records, "route")[0]?.route;
     const end = await followToTheEnd(router, journal, hash, args.chain, {
       estimatedSeconds: route?.estimated_route_duration_seconds ?? 0,
-      pollMs: args.pollInterval === undefined ? undefined : Number(args.pollInterval) * 1000,
-      timeoutMs: args.timeout === undefined ? 30 * 60_000 : Number(args.timeout) * 1000,
+      pollMs,
+      timeoutMs,
     }, consoleOutput);
     if (end.state !== SUCCESS_STATE) throw new VipError(`${hash}: ${describeEnd(end)}`);
   } else {

@@ -5,6 +5,7 @@ import type { NewTaskActionFunction } from "hardhat/types/tasks";
 import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import { connect } from "../../network/connect.js";
+import { optionalSeconds, requiredOption } from "../../options.js";
 import { consoleOutput } from "../../output.js";
 import { accountAddresses } from "../../signer/addresses.js";
 import { announceSigner, operatorSigner } from "../../signer/signer.js";
@@ -28,14 +29,12 @@ interface BridgeTransferArgs {
 }
 
 const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
-  const required = (value: string | undefined, option: string) => {
-    if (value === undefined || value.trim() === "") throw new VipError(`${option} is required`);
-    return value.trim();
-  };
-  const amount = required(args.amount, "--amount");
+  const amount = requiredOption(args.amount, "--amount", "the amount in base units");
   if (!/^\d+$/.test(amount) || BigInt(amount) === 0n) throw new VipError(`--amount ${amount} is not an amount in base units (a whole number above 0)`);
   if (!/^\d+(\.\d+)?$/.test(args.slippage) || Number(args.slippage) > 100) throw new VipError(`--slippage ${args.slippage} is not a percentage between 0 and 100`);
-  const recipient = required(args.to, "--to");
+  const recipient = requiredOption(args.to, "--to", "the recipient on the destination chain (0x… or init1…)");
+  const pollMs = optionalSeconds(args.pollInterval, "--poll-interval");
+  const timeoutMs = optionalSeconds(args.timeout, "--timeout");
   accountAddresses(recipient, "--to");
 
   const connection = await connect(hre);
@@ -43,10 +42,10 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
   announceSigner(consoleOutput, signer);
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
   const intent: TransferIntent = {
-    fromChain: required(args.fromChain, "--from-chain"),
-    fromDenom: required(args.fromDenom, "--from-denom"),
-    toChain: required(args.toChain, "--to-chain"),
-    toDenom: required(args.toDenom, "--to-denom"),
+    fromChain: requiredOption(args.fromChain, "--from-chain", "the source chain id"),
+    fromDenom: requiredOption(args.fromDenom, "--from-denom", "the source denom"),
+    toChain: requiredOption(args.toChain, "--to-chain", "the destination chain id"),
+    toDenom: requiredOption(args.toDenom, "--to-denom", "the destination denom"),
     amount,
     recipient,
     signer: signer.hex,
@@ -71,8 +70,8 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
     intent,
     {
       slippagePercent: args.slippage,
-      pollMs: args.pollInterval === undefined ? undefined : Number(args.pollInterval) * 1000,
-      timeoutMs: args.timeout === undefined ? undefined : Number(args.timeout) * 1000,
+      pollMs,
+      timeoutMs,
     },
     {
       router: await routerFor(connection.networkName, connection.networkConfig),

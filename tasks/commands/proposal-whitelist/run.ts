@@ -4,6 +4,7 @@ import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import { checkVipModule, fetchMinDeposit, fetchRegisteredBridgeIds, fetchVipStage } from "../../clients/l1-rest.js";
 import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
 import { firstLine, VipError } from "../../errors.js";
+import { requiredOption } from "../../options.js";
 import { field, type Output } from "../../output.js";
 import { deriveBridgeAddress } from "../../proposal/bridge-address.js";
 import { checkRates, parseRate } from "../../proposal/rates.js";
@@ -40,15 +41,15 @@ export interface WhitelistContext {
  * chain (VIP module, registered bridges, program stage, deposit). Writes the file only when all pass.
  */
 export async function runWhitelistProposal(options: WhitelistOptions, context: WhitelistContext, out: Output): Promise<string> {
-  const operator = accountAddresses(required(options.operator, "--operator", "the operator's 0x… or init1… address"), "--operator");
+  const operator = accountAddresses(requiredOption(options.operator, "--operator", "the operator's 0x… or init1… address"), "--operator");
   const maxRate = parseRate(options.commissionMaxRate, "--commission-max-rate");
   const maxChangeRate = parseRate(options.commissionMaxChangeRate, "--commission-max-change-rate");
   const rate = parseRate(options.commissionRate, "--commission-rate");
   checkRates(maxRate, maxChangeRate, rate);
   const metadata = forumUrl(options.metadata);
-  const title = required(options.title, "--title", "the proposal's title");
-  const summary = required(options.summary, "--summary", "the proposal's summary");
-  const outPath = required(options.out, "--out", "the file to write, e.g. proposal.json");
+  const title = requiredOption(options.title, "--title", "the proposal's title");
+  const summary = requiredOption(options.summary, "--summary", "the proposal's summary");
+  const outPath = requiredOption(options.out, "--out", "the file to write, e.g. proposal.json");
   if (options.deposit !== undefined && !/^\d+[a-zA-Z][a-zA-Z0-9/:._-]*$/.test(options.deposit)) {
     throw new VipError(`--deposit ${options.deposit} is not a coin amount such as 100000000uinit`);
   }
@@ -121,14 +122,9 @@ export async function runWhitelistProposal(options: WhitelistOptions, context: W
   return outPath;
 }
 
-function required(value: string | undefined, option: string, what: string): string {
-  if (value === undefined || value.trim() === "") throw new VipError(`${option} is required: ${what}`);
-  return value.trim();
-}
-
 /** The forum post's URL: governance shows it to voters, so it must be an https link. */
 function forumUrl(raw: string | undefined): string {
-  const value = required(raw, "--metadata", "the https URL of the proposal's forum post");
+  const value = requiredOption(raw, "--metadata", "the https URL of the proposal's forum post");
   let url: URL;
   try {
     url = new URL(value);
