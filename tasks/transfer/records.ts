@@ -28,9 +28,9 @@ export type TransferRecord =
   | { type: "done"; hash: string; state: string; release?: unknown; error?: unknown };
 
 /** The journal of a transfer: `<dir>/transfers/<sha256 of the intent, 16 hex>.jsonl`. */
-export function transferJournalPath(dir: string, intent: TransferIntent, generation = 0): string {
+export function transferJournalPath(dir: string, intent: TransferIntent): string {
   const key = createHash("sha256").update(JSON.stringify({ ...intent, signer: intent.signer.toLowerCase() })).digest("hex").slice(0, 16);
-  return path.join(dir, "transfers", generation === 0 ? `${key}.jsonl` : `${key}.${generation}.jsonl`);
+  return path.join(dir, "transfers", `${key}.jsonl`);
 }
 
 /** The journal's records of one kind. */

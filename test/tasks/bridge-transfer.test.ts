@@ -95,6 +95,13 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     const status = await runHardhat(["bridge:status", "--network", "rollup", "--tx", hash, "--chain", node.chainId.toString(), "--journal-dir", journalDir], env);
     expect(status.code, status.output).to.equal(0);
     expect(status.stdout).to.match(/^status\s+STATE_COMPLETED_SUCCESS \(recorded\)$/m);
+
+    // --new: the same command starts a second transfer; the first one's journal is kept beside it.
+    const second = await runHardhat(transferArgs(tokenAddress, ["--new"]), env);
+    expect(second.code, second.output).to.equal(0);
+    expect(second.stdout).to.match(/the earlier transfer's journal is kept as .*\.jsonl$/m);
+    expect(await sentBy()).to.equal(nonceBefore + 4);
+    expect(Object.values(router.state.tracked)).to.deep.equal([1, 1]);
   });
 
   it("resumes after a SIGKILL between broadcast and track, and between track and the end, with no second broadcast", async () => {
