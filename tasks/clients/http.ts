@@ -25,6 +25,8 @@ export interface JsonRequest {
   method: "GET" | "POST";
   body?: unknown;
   timeoutMs?: number;
+  /** HTTP statuses that mean "there is no such thing (yet)": answered as undefined instead of failing (e.g. [404]). */
+  undefinedFor?: number[];
 }
 
 /**
@@ -50,8 +52,9 @@ export async function requestJson(baseUrl: string, path: string, request: JsonRe
     throw new VipError(`cannot reach ${where}: ${reason}`, cause);
   }
   const text = await response.text();
+  if (request.undefinedFor?.includes(response.status) === true) return undefined;
   if (!response.ok) {
-    throw new VipError(`${where} answered HTTP ${response.status}: ${snippet(text)}`);
+    throw new VipError(`${where} answered HTTP ${response.status}: ${errorMessage(text)}`);
   }
   try {
     return JSON.parse(text);
@@ -73,6 +76,17 @@ export function expectShape<T>(schema: z.ZodType<T>, value: unknown, what: strin
 function errorCode(error: Error): string | undefined {
   const cause = (error as { cause?: { code?: unknown } }).cause;
   return typeof cause?.code === "string" ? cause.code : undefined;
+}
+
+/** A chain's or gateway's error body said briefly: the `message` of a Cosmos `{code, message, details}` body, else its start. */
+function errorMessage(text: string): string {
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    if (typeof body.message === "string" && body.message !== "") return snippet(body.message);
+  } catch {
+    // Not JSON: the text itself says what happened.
+  }
+  return snippet(text);
 }
 
 function snippet(text: string): string {

@@ -1,5 +1,6 @@
 import { MAINNET_VIP_MODULE_ADDRESS } from "../config/constants.js";
 import { answerBankQuery, type Balances } from "./bank.js";
+import { answerCosmosChain, cosmosChainState, type CosmosChainState } from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
 
 export type L1RestMode = "ok" | "not-found" | "not-json" | "missing-field" | "bad-move-resource";
@@ -18,6 +19,8 @@ export interface L1RestState {
   view: "ok" | "http-error" | "bad-data";
   /** Bank balances by init1… address. */
   balances: Balances;
+  /** The chain's accounts and transactions (chain id interwoven-1 unless given). */
+  chain: CosmosChainState;
 }
 
 export interface L1RestStandIn extends StandInServer {
@@ -39,10 +42,13 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
     govParams: true,
     view: "ok",
     balances: {},
+    chain: cosmosChainState("interwoven-1", { gasPrices: [{ denom: "uinit", amount: "0.015" }] }),
     ...initial,
   };
   const server = await startServer((request, body) => {
     const url = new URL(request.url ?? "/", "http://stand-in");
+    const chain = answerCosmosChain(state.chain, request.method, url, body);
+    if (chain !== undefined) return chain;
     const extra = answerOnboardingQuery(state, url, body);
     if (extra !== undefined) return extra;
     const expectedPath = `/initia/move/v1/accounts/${state.moduleAddress}/resources/by_struct_tag`;

@@ -1,5 +1,6 @@
 import { deriveBridgeAddress } from "../proposal/bridge-address.js";
 import { answerBankQuery, type Balances } from "./bank.js";
+import { answerCosmosChain, cosmosChainState, type CosmosChainState } from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
 
 export type RollupRestMode = "ok" | "http-error" | "missing-field";
@@ -12,6 +13,8 @@ export interface RollupRestState {
   mode: RollupRestMode;
   /** Bank balances by init1… address. */
   balances: Balances;
+  /** The rollup's accounts and transactions (chain id rehearsal-1 unless given; gas priced by the node's minimum, as a rollup's is). */
+  chain: CosmosChainState;
 }
 
 export interface RollupRestStandIn extends StandInServer {
@@ -20,10 +23,12 @@ export interface RollupRestStandIn extends StandInServer {
 
 /** Stands in for a rollup's Cosmos REST API: the opchild module's bridge info and bank balances, in the chain's shapes. */
 export async function startRollupRestStandIn(initial: Partial<RollupRestState> = {}): Promise<RollupRestStandIn> {
-  const state: RollupRestState = { bridgeId: 16n, l1ChainId: "interwoven-1", mode: "ok", balances: {}, ...initial };
-  const server = await startServer((request) => {
+  const state: RollupRestState = { bridgeId: 16n, l1ChainId: "interwoven-1", mode: "ok", balances: {}, chain: cosmosChainState("rehearsal-1", { minimumGasPrice: "0umin" }), ...initial };
+  const server = await startServer((request, body) => {
     const url = new URL(request.url ?? "/", "http://stand-in");
     if (state.mode === "http-error") return json({ code: 2, message: "internal error", details: [] }, 500);
+    const chain = answerCosmosChain(state.chain, request.method, url, body);
+    if (chain !== undefined) return chain;
     const bank = answerBankQuery(state.balances, url);
     if (bank !== undefined) return bank;
     if (url.pathname === "/opinit/opchild/v1/bridge_info") {

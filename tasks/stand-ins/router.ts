@@ -2,6 +2,8 @@ import type { IncomingMessage } from "node:http";
 
 import { Interface } from "ethers";
 
+import { TxRejection, verifySignedOpHook } from "../cosmos/verify.js";
+import type { CosmosChainState } from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
 
 /** A route the stand-in knows, keyed by its source and destination assets. */
@@ -10,9 +12,15 @@ export interface StandInRoute {
   dest: { chainId: string; denom: string };
   /** The route's answer, without the echoed request fields. */
   answer: Record<string, unknown>;
-  /** How `msgs` answers for it: an `evm_tx` that calls a BridgeStandIn contract (after an ERC-20 approval), or a `cosmos_tx`. */
-  msgs?: { evm: { chainId: string; bridge: string; token: string } } | { cosmos: { chainId: string } };
+  /**
+   * How `msgs` answers for it: an `evm_tx` that calls a BridgeStandIn contract (after an ERC-20 approval), or
+   * a `cosmos_tx` on an Initia chain: an OPinit deposit from the base chain, or a withdrawal from a rollup.
+   */
+  msgs?: { evm: { chainId: string; bridge: string; token: string } } | { cosmos: { chainId: string; message?: "deposit" | "withdrawal"; bridgeId?: string } };
 }
+
+/** The contract the stand-in's op hook calls on the rollup (minievm's ERC-20 wrapper, in the real router). */
+export const HOOK_CONTRACT = "0x4f06c4d5f5d8e2f2e3b3c4a1a2b3c4d5e6f70819";
 
 /** How `msgs` may misbehave, for the refusals a client must make. */
 export type MsgsFault = "none" | "wrong-chain" | "wrong-signer";
@@ -35,6 +43,10 @@ export interface RouterState {
   states: string[];
   /** Take `track` requests and never answer them (a client killed while waiting leaves nothing registered). */
   holdTrack: boolean;
+  /** The Initia chains whose accounts an op hook is checked against (the rollup's), by chain id. */
+  chains: Record<string, CosmosChainState>;
+  /** Op hooks `msgs` received: accepted, or refused with the reason. */
+  hooks: { accepted: boolean; reason: string }[];
 }
 
 export interface RouterStandIn extends StandInServer {
@@ -62,6 +74,8 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
     polls: {},
     states: ["STATE_SUBMITTED", "STATE_PENDING", "STATE_COMPLETED_SUCCESS"],
     holdTrack: false,
+    chains: {},
+    hooks: [],
     ...initial,
   };
   const server = await startServer((request: IncomingMessage, body: string) => {
@@ -101,6 +115,7 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
       if (fault === "malformed") delete answer.operations;
       return json(answer);
     }
+    if (endpoint === "POST /op-hook") return answerOpHook(JSON.parse(body || "{}") as Record<string, unknown>);
     if (endpoint === "POST /v2/fungible/msgs") {
       const answer = answerMsgs(state, JSON.parse(body || "{}") as Record<string, unknown>);
       if (fault !== "malformed" || answer.status !== 200) return answer;
@@ -179,10 +194,23 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
   if (addresses.length !== ((route.answer.required_chain_addresses as string[] | undefined)?.length ?? 0)) {
     return apiError(400, 3, "address_list must have one address per required chain");
   }
-  if (route.answer.required_op_hook === true && asked.signed_op_hook === undefined) return apiError(400, 3, "op hook is required", "sign the hook from /op-hook");
+  if (route.answer.required_op_hook === true) {
+    const refusal = checkOpHook(state, route, asked, addresses);
+    state.hooks.push({ accepted: refusal === undefined, reason: refusal ?? "" });
+    if (refusal !== undefined) return apiError(400, 3, refusal, "sign the hook from /op-hook");
+  }
   if ("cosmos" in route.msgs) {
+    const { chainId, message = "deposit", bridgeId = "16" } = route.msgs.cosmos;
+    const amount = { denom: String(asked.source_asset_denom), amount: String(asked.amount_in) };
+    const sender = addresses[0]!;
+    const to = addresses[addresses.length - 1]!;
+    // Numbers as numbers and fields left out, as routers do: the client must rebuild the chain's amino JSON.
+    const msg =
+      message === "deposit"
+        ? { msg_type_url: "/opinit.ophost.v1.MsgInitiateTokenDeposit", msg: JSON.stringify({ sender, bridge_id: Number(bridgeId), to, amount }) }
+        : { msg_type_url: "/opinit.opchild.v1.MsgInitiateTokenWithdrawal", msg: JSON.stringify({ sender, to, amount }) };
     return json({
-      txs: [{ cosmos_tx: { chain_id: route.msgs.cosmos.chainId, path: [route.msgs.cosmos.chainId], signer_address: addresses[0], msgs: [{ msg_type_url: "/cosmos.bank.v1beta1.MsgSend", msg: "{}" }] }, operations_indices: [0] }],
+      txs: [{ cosmos_tx: { chain_id: chainId, path: [chainId, String(asked.dest_asset_chain_id)], signer_address: sender, msgs: [msg] }, operations_indices: [0] }],
       min_amount_out: route.answer.amount_out,
       estimated_fees: [],
     });
@@ -207,6 +235,44 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
     min_amount_out: route.answer.amount_out,
     estimated_fees: [],
   });
+}
+
+/**
+ * `/op-hook`: the hook the destination account signs, a MsgCall on the destination chain (as the router
+ * returns it, without the fields a MsgCall leaves empty).
+ */
+function answerOpHook(asked: Record<string, unknown>) {
+  const missing = ["source_address", "source_asset_chain_id", "source_asset_denom", "dest_address", "dest_asset_chain_id", "dest_asset_denom"].find((k) => typeof asked[k] !== "string" || asked[k] === "");
+  if (missing !== undefined) return apiError(400, 3, `${missing} is required`);
+  if (!String(asked.dest_address).startsWith("init1")) return apiError(400, 3, "dest_address must be a bech32 init1 address");
+  const input = hookInterface.encodeFunctionData("wrap", [String(asked.dest_asset_denom), 6]);
+  return json({
+    chain_id: asked.dest_asset_chain_id,
+    hook: [{ msg_type_url: "/minievm.evm.v1.MsgCall", msg: JSON.stringify({ sender: asked.dest_address, contract_addr: HOOK_CONTRACT, input, value: "0" }) }],
+  });
+}
+
+const hookInterface = new Interface(["function wrap(string denom, uint8 decimals)"]);
+
+/** Why `msgs` refuses the request's op hook, verified as the rollup will verify it; undefined when it is good. */
+function checkOpHook(state: RouterState, route: StandInRoute, asked: Record<string, unknown>, addresses: string[]): string | undefined {
+  const signed = asked.signed_op_hook as { signer?: unknown; hook?: unknown } | undefined;
+  if (signed === undefined) return "op hook is required";
+  if (typeof signed.signer !== "string" || typeof signed.hook !== "string") return "invalid op hook: signer and hook are required";
+  if (signed.signer !== addresses[addresses.length - 1]) return `invalid op hook: signed by ${signed.signer}, not by the destination address`;
+  const chain = state.chains[route.dest.chainId];
+  if (chain === undefined) return `invalid op hook: unknown chain ${route.dest.chainId}`;
+  try {
+    const verified = verifySignedOpHook(signed.hook, {
+      chainId: chain.chainId,
+      account: (address) => chain.accounts[address],
+      sequenceOffset: route.source.chainId === route.dest.chainId ? 2n : 0n,
+    });
+    if (verified.signer !== signed.signer) return `invalid op hook: its messages are signed by ${verified.signer}`;
+    return undefined;
+  } catch (error) {
+    return `invalid op hook: ${error instanceof TxRejection ? error.log : (error as Error).message}`;
+  }
 }
 
 /** The status of a tracked transfer in `state`: one hop, its own state following the transfer's. */

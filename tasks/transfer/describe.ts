@@ -1,4 +1,7 @@
-import type { Operation, Route } from "../clients/router.js";
+import { formatEther } from "ethers";
+
+import type { MsgsTx, Operation, Route } from "../clients/router.js";
+import { checkMsg } from "../cosmos/amino.js";
 import { operationKindOf } from "./hops.js";
 
 
@@ -50,4 +53,26 @@ function venues(body: Record<string, unknown>): string {
   const inner = ((body.swap_in ?? body.swap_out ?? body.smart_swap_in) as { swap_venue?: { name?: string } } | undefined)?.swap_venue?.name;
   const names = [...new Set([...listed, inner].filter((n): n is string => typeof n === "string"))];
   return names.length === 0 ? "an unnamed venue" : names.join(", ");
+}
+
+/** What will be signed, for the confirmation prompt: each transaction's chain and signer, its messages or call in words. */
+export function describeTransactions(txs: MsgsTx[], signer: { hex: string; bech32: string }): string[] {
+  return txs.flatMap((tx, i) => {
+    const head = `transaction ${i + 1} of ${txs.length}`;
+    if ("cosmos_tx" in tx) {
+      const cosmos = tx.cosmos_tx;
+      return [
+        `${head} on ${cosmos.chain_id} (Cosmos), signed by ${signer.bech32}`,
+        ...cosmos.msgs.map((msg, j) => `  ${checkMsg(msg, `transaction ${i + 1}, message ${j + 1}`).description}`),
+        `  fee: the chain's gas price for the simulated gas (+40%), shown when signed`,
+      ];
+    }
+    if (!("evm_tx" in tx)) return [`${head}: not signable here`];
+    const evm = tx.evm_tx;
+    return [
+      `${head} on chain ${evm.chain_id}, signed by ${signer.hex}`,
+      `  to ${evm.to}, value ${evm.value === "" || evm.value === "0" ? "none" : `${formatEther(BigInt(evm.value))} (native)`}, ${(evm.data.length - (evm.data.startsWith("0x") ? 2 : 0)) / 2} bytes of call data`,
+      ...evm.required_erc20_approvals.map((a) => `  approval first: ${a.amount} of token ${a.token_contract} to ${a.spender} (exactly the amount)`),
+    ];
+  });
 }

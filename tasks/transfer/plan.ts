@@ -2,6 +2,7 @@ import { isAddress } from "ethers";
 
 import type { MsgsRequest, MsgsTx, Route, SignedOpHook } from "../clients/router.js";
 import { VipError } from "../errors.js";
+import { checkMsg } from "../cosmos/amino.js";
 import { accountAddresses } from "../signer/addresses.js";
 
 /**
@@ -10,19 +11,14 @@ import { accountAddresses } from "../signer/addresses.js";
  */
 export type RouteForMsgs = { route: Route & { required_op_hook?: false | undefined } } | { route: Route & { required_op_hook: true }; hook: SignedOpHook };
 
-/** Signs an op hook for a route: provided where Cosmos signing exists; absent, such routes are refused. */
-export type HookSigner = (route: Route) => Promise<SignedOpHook>;
+/** Signs the op hook of a route that requires one (tasks/cosmos/op-hook.ts does the signing). */
+export type HookSigner = (route: Route & { required_op_hook: true }) => Promise<SignedOpHook>;
 
-/** Pairs a route with its signed hook when it needs one; refuses, before anything is signed, when none can be made. */
-export async function withHook(route: Route, signHook: HookSigner | undefined): Promise<RouteForMsgs> {
+/** Pairs a route with its signed hook when it needs one: the only way to a msgs request. */
+export async function withHook(route: Route, signHook: HookSigner): Promise<RouteForMsgs> {
   if (route.required_op_hook !== true) return { route: route as Route & { required_op_hook?: false } };
-  if (signHook === undefined) {
-    throw new VipError(
-      "this route requires an op hook (the destination account signs a message the rollup runs when the deposit lands), " +
-        "and signing it needs Cosmos transaction signing, which this version does not have yet: nothing was sent",
-    );
-  }
-  return { route: route as Route & { required_op_hook: true }, hook: await signHook(route) };
+  const needsHook = route as Route & { required_op_hook: true };
+  return { route: needsHook, hook: await signHook(needsHook) };
 }
 
 /**
@@ -58,21 +54,27 @@ export function msgsRequest(prepared: RouteForMsgs, addresses: string[], slippag
 }
 
 /**
- * Checks every transaction before any is signed: each must be an EVM transaction for the connected chain,
- * signed by the signer. Anything else is refused with nothing sent.
+ * Checks every transaction before any is signed: an EVM transaction must be for the connected chain and
+ * signed by the signer's 0x…; a Cosmos one must be signed by the signer's init1… and hold only messages this
+ * tool can sign exactly. Anything else is refused with nothing sent.
  */
-export function checkTransactions(txs: MsgsTx[], chainId: bigint, signer: string): void {
+export function checkTransactions(txs: MsgsTx[], chainId: bigint, signer: { hex: string; bech32: string }): void {
   for (const [i, tx] of txs.entries()) {
     if ("cosmos_tx" in tx) {
-      throw new VipError(`transaction ${i + 1} is a Cosmos transaction on ${tx.cosmos_tx.chain_id}: routes from Initia chains need Cosmos signing, which this version does not have yet; nothing was sent`);
+      const cosmos = tx.cosmos_tx;
+      if (cosmos.signer_address !== signer.bech32) {
+        throw new VipError(`transaction ${i + 1} on ${cosmos.chain_id} is to be signed by ${cosmos.signer_address}, but the signer is ${signer.bech32}: nothing was sent`);
+      }
+      cosmos.msgs.forEach((msg, j) => checkMsg(msg, `transaction ${i + 1} on ${cosmos.chain_id}, message ${j + 1}`));
+      continue;
     }
     if (!("evm_tx" in tx)) throw new VipError(`transaction ${i + 1} is neither an EVM nor a Cosmos transaction: nothing was sent`);
     const evm = tx.evm_tx;
     if (evm.chain_id !== chainId.toString()) {
       throw new VipError(`transaction ${i + 1} is for chain ${evm.chain_id}, but the network is chain ${chainId}: run with the source chain's --network; nothing was sent`);
     }
-    if (evm.signer_address.toLowerCase() !== signer.toLowerCase()) {
-      throw new VipError(`transaction ${i + 1} is to be signed by ${evm.signer_address}, but the signer is ${signer}: nothing was sent`);
+    if (evm.signer_address.toLowerCase() !== signer.hex.toLowerCase()) {
+      throw new VipError(`transaction ${i + 1} is to be signed by ${evm.signer_address}, but the signer is ${signer.hex}: nothing was sent`);
     }
   }
 }

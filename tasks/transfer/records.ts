@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 
-import type { MsgsRequest, MsgsResponse, Route } from "../clients/router.js";
+import type { MsgsRequest, MsgsResponse, Route, SignedOpHook } from "../clients/router.js";
 
 /** What the transfer moves, from whom to whom: the same command means the same transfer (and resumes it). */
 export interface TransferIntent {
@@ -17,11 +17,17 @@ export interface TransferIntent {
 export type TransferRecord =
   | ({ type: "start"; at: string } & TransferIntent)
   | { type: "route"; route: Route }
+  /** The op hook as signed, before msgs: a restart passes the same hook rather than signing another. */
+  | { type: "hook"; chainId: string; signer: string; accountNumber: string; sequence: string; baseSequence: string; signedOpHook: SignedOpHook }
   | { type: "msgs"; request: MsgsRequest; response: MsgsResponse }
+  /** A Cosmos transaction as signed, written before broadcast: its hash finds it, its bytes can be sent again unchanged. */
+  | { type: "cosmos-signed"; step: string; chainId: string; signer: string; sequence: string; hash: string; txBytes: string }
+  /** The chain refused the transaction before taking it (nothing moved). */
+  | { type: "refused"; step: string; hash: string; code: number; log: string }
   /** Written before broadcast: the nonce the step goes out with, so a restart finds it by nonce. */
   | { type: "sending"; step: string; chainId: string; from: string; nonce: number; to: string; data: string; value: string; fromBlock: number }
   | { type: "sent"; step: string; hash: string }
-  | { type: "mined"; step: string; hash: string; block: number; status: number }
+  | { type: "mined"; step: string; hash: string; block: number; status: number; log?: string }
   | { type: "tracking"; hash: string; chainId: string }
   | { type: "tracked"; hash: string; explorerLink?: string }
   | { type: "status"; hash: string; state: string }
@@ -36,4 +42,10 @@ export function transferJournalPath(dir: string, intent: TransferIntent): string
 /** The journal's records of one kind. */
 export function recordsOf<T extends TransferRecord["type"]>(records: TransferRecord[], type: T): Extract<TransferRecord, { type: T }>[] {
   return records.filter((r): r is Extract<TransferRecord, { type: T }> => r.type === type);
+}
+
+/** Whether the journal holds a transaction that may be out (signed or sent) and not refused: the transfer is under way. */
+export function underWay(records: TransferRecord[]): boolean {
+  const refused = new Set(recordsOf(records, "refused").map((r) => r.step));
+  return recordsOf(records, "sending").length > 0 || recordsOf(records, "cosmos-signed").some((r) => !refused.has(r.step));
 }

@@ -11,3 +11,13 @@ export function failure(result: CliResult): string {
   expect(line, result.output).to.not.equal(undefined);
   return line!.slice(PLUGIN_ERROR.length);
 }
+
+/** The message a promise rejects with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  throw new Error("expected a failure");
+}

@@ -36,12 +36,14 @@ class FakeEthereumApp extends Transport {
   key: SigningKey;
   log: string | undefined;
   signing: { path: string; payload: Buffer } | undefined;
+  personal: { path: string; length: number; message: Buffer } | undefined;
 
   constructor(privateKey: string, log: string | undefined) {
     super();
     this.key = new SigningKey(privateKey);
     this.log = log;
     this.signing = undefined;
+    this.personal = undefined;
   }
 
   record(what: string): void {
@@ -82,6 +84,22 @@ class FakeEthereumApp extends Transport {
       // Each chunk is answered with a signature of what has arrived so far; the last answer signs it all.
       const signature = this.key.sign(keccak256(payload));
       return Buffer.concat([Buffer.from([signature.yParity]), Buffer.from(getBytes(signature.r)), Buffer.from(getBytes(signature.s)), OK]);
+    }
+    if (ins === 0x08) {
+      // personal_sign: path, the message's length (4 bytes), then the message over as many chunks as it takes.
+      if (p1 === 0x00) {
+        const { path, rest } = pathOf(data);
+        this.personal = { path, length: rest.readUInt32BE(0), message: Buffer.from(rest.subarray(4)) };
+      } else if (this.personal !== undefined) {
+        this.personal.message = Buffer.concat([this.personal.message, data]);
+      }
+      const personal = this.personal!;
+      if (personal.message.length < personal.length) return OK;
+      this.record(`SIGN_PERSONAL_MESSAGE ${personal.path} ${personal.message.length} bytes`);
+      const prefix = Buffer.from(`\x19Ethereum Signed Message:\n${personal.message.length}`, "utf8");
+      const signature = this.key.sign(keccak256(Buffer.concat([prefix, personal.message])));
+      this.personal = undefined;
+      return Buffer.concat([Buffer.from([27 + signature.yParity]), Buffer.from(getBytes(signature.r)), Buffer.from(getBytes(signature.s)), OK]);
     }
     this.record(`UNSUPPORTED 0x${ins.toString(16)}`);
     return INS_NOT_SUPPORTED;

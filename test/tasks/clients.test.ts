@@ -7,15 +7,8 @@ import { MAINNET_VIP_MODULE_ADDRESS } from "../../tasks/config/constants.js";
 import { startCometBftStandIn, type CometBftStandIn } from "../../tasks/stand-ins/cometbft.js";
 import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
 import { startServer } from "../../tasks/stand-ins/server.js";
+import { rejection as failure } from "../helpers/failure.js";
 
-async function failure(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  throw new Error("expected a failure");
-}
 
 /** A URL on which nothing listens: a server is started for a free port, then closed. */
 async function unreachableUrl(): Promise<string> {

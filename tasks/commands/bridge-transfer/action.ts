@@ -9,7 +9,8 @@ import { optionalSeconds, requiredOption } from "../../options.js";
 import { consoleOutput } from "../../output.js";
 import { accountAddresses } from "../../signer/addresses.js";
 import { announceSigner, operatorSigner } from "../../signer/signer.js";
-import { recordsOf, transferJournalPath, type TransferIntent, type TransferRecord } from "../../transfer/records.js";
+import { recordsOf, transferJournalPath, underWay, type TransferIntent, type TransferRecord } from "../../transfer/records.js";
+import { cosmosEndpoints } from "../../transfer/chains.js";
 import { routerFor } from "../../transfer/router.js";
 import { runTransfer } from "./run.js";
 
@@ -53,7 +54,7 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
   const journalDir = args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
   const journal = await Journal.open<TransferRecord>(transferJournalPath(journalDir, intent));
   if (journal.start !== undefined && args.new) {
-    if (recordsOf(journal.records, "done").length === 0 && recordsOf(journal.records, "sending").length > 0) {
+    if (recordsOf(journal.records, "done").length === 0 && underWay(journal.records)) {
       throw new VipError(`the same transfer is still in progress (journal ${journal.path}): run the command without --new to finish it first`);
     }
     consoleOutput.line(`the earlier transfer's journal is kept as ${await journal.archive()}`);
@@ -79,6 +80,7 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
       signer,
       provider: connection.ethers.provider,
       chainId,
+      restUrl: cosmosEndpoints(connection.networkName, connection.networkConfig),
       out: consoleOutput,
       confirm,
     },

@@ -1,16 +1,18 @@
-import { formatEther, type Provider } from "ethers";
+import type { Provider } from "ethers";
 
-import type { EvmTx, MsgsResponse, Route, RouterClient } from "../../clients/router.js";
+import type { MsgsResponse, MsgsTx, Route, RouterClient } from "../../clients/router.js";
 import { SUCCESS_STATE } from "../../clients/router.js";
 import { VipError } from "../../errors.js";
 import type { Journal } from "../../journal/journal.js";
 import { field, type Output } from "../../output.js";
 import type { OperatorSigner } from "../../signer/signer.js";
-import { describeRoute } from "../../transfer/describe.js";
+import { runCosmosTx } from "../../transfer/cosmos.js";
+import { describeRoute, describeTransactions } from "../../transfer/describe.js";
 import { runEvmTx } from "../../transfer/evm.js";
 import { describeEnd, followToTheEnd, trackOnce } from "../../transfer/follow.js";
+import { hookSequenceGuard, journalledHookSigner } from "../../transfer/hook.js";
 import { addressList, checkTransactions, msgsRequest, withHook } from "../../transfer/plan.js";
-import { recordsOf, type TransferIntent, type TransferRecord } from "../../transfer/records.js";
+import { recordsOf, type TransferIntent, type TransferRecord, underWay } from "../../transfer/records.js";
 
 export interface TransferContext {
   router: RouterClient;
@@ -18,6 +20,8 @@ export interface TransferContext {
   signer: OperatorSigner;
   provider: Provider;
   chainId: bigint;
+  /** The REST endpoint of an Initia chain the transfer signs on, by chain id. */
+  restUrl: (chainId: string) => Promise<string>;
   out: Output;
   /** Asks the operator to confirm what will be signed; false stops with nothing sent. */
   confirm: (lines: string[]) => Promise<boolean>;
@@ -30,10 +34,13 @@ export interface TransferOptions {
   notIndexedMs?: number;
 }
 
+const chainOf = (tx: MsgsTx) => ("cosmos_tx" in tx ? tx.cosmos_tx.chain_id : "evm_tx" in tx ? tx.evm_tx.chain_id : tx.svm_tx.chain_id);
+
 /**
- * The whole transfer in the spec's call order: route → (op hook) → msgs → for each transaction: approvals,
- * send, receipt, track once → status to a terminal state. Every step is journalled before and after, so the
- * same command run again after a kill resumes where it stopped, sending nothing twice.
+ * The whole transfer in the spec's call order: route → op hook (signed, when the route requires one) → msgs
+ * → for each transaction: sign, send, confirm, track once → status to a terminal state. Every step is
+ * journalled before and after, so the same command run again after a kill resumes where it stopped,
+ * sending nothing twice.
  */
 export async function runTransfer(intent: TransferIntent, options: TransferOptions, context: TransferContext): Promise<void> {
   const { router, journal, out } = context;
@@ -50,38 +57,44 @@ export async function runTransfer(intent: TransferIntent, options: TransferOptio
       amount_in: intent.amount,
     });
     for (const line of describeRoute(route)) out.line(line);
-    // Refused here, before msgs and before anything is journalled as decided, if no hook can be signed.
-    await withHook(route, undefined);
     await journal.append({ type: "route", route });
   }
 
   let msgs: MsgsResponse | undefined = recordsOf(journal.records, "msgs")[0]?.response;
   if (msgs === undefined) {
-    const prepared = await withHook(route, undefined);
+    const prepared = await withHook(route, journalledHookSigner({ router, journal, signer: context.signer, recipient: intent.recipient, restUrl: context.restUrl, out }));
     const request = msgsRequest(prepared, addressList(route, context.signer, intent.recipient), options.slippagePercent);
     msgs = await router.msgs(request);
-    checkTransactions(msgs.txs, context.chainId, context.signer.hex);
+    checkTransactions(msgs.txs, context.chainId, context.signer);
     await journal.append({ type: "msgs", request, response: msgs });
   } else {
-    checkTransactions(msgs.txs, context.chainId, context.signer.hex);
+    checkTransactions(msgs.txs, context.chainId, context.signer);
   }
-  const txs = msgs.txs.map((tx) => (tx as { evm_tx: EvmTx }).evm_tx);
+  // Every chain to sign on must have a REST endpoint before anything is signed.
+  for (const tx of msgs.txs) if ("cosmos_tx" in tx) await context.restUrl(tx.cosmos_tx.chain_id);
 
-  if (recordsOf(journal.records, "sending").length === 0) {
-    const lines = txs.flatMap((tx, i) => [
-      `transaction ${i + 1} of ${txs.length} on chain ${tx.chain_id}, signed by ${context.signer.hex}`,
-      `  to ${tx.to}, value ${tx.value === "" || tx.value === "0" ? "none" : `${formatEther(BigInt(tx.value))} (native)`}, ${(tx.data.length - (tx.data.startsWith("0x") ? 2 : 0)) / 2} bytes of call data`,
-      ...tx.required_erc20_approvals.map((a) => `  approval first: ${a.amount} of token ${a.token_contract} to ${a.spender} (exactly the amount)`),
-    ]);
+  if (!underWay(journal.records)) {
+    const lines = describeTransactions(msgs.txs, context.signer);
+    const hook = recordsOf(journal.records, "hook")[0];
+    if (hook !== undefined) lines.push(`with the op hook signed by ${hook.signer} for ${hook.chainId} at sequence ${hook.sequence}`);
     lines.push(`minimum amount out ${msgs.min_amount_out ?? route.amount_out} ${route.dest_asset_denom} on ${route.dest_asset_chain_id}, to ${intent.recipient}`);
     if (!(await context.confirm(lines))) throw new VipError("not confirmed: nothing was sent");
   }
 
+  const beforeBroadcast = hookSequenceGuard(journal, context.restUrl);
   const evmContext = { journal, signer: context.signer.signer, from: context.signer.hex, provider: context.provider, chainId: context.chainId, out };
+  const cosmosContext = { journal, account: context.signer, restUrl: context.restUrl, beforeBroadcast, out, pollMs: options.pollMs ?? 1_000, inclusionTimeoutMs: 10 * 60_000 };
   const hashes: string[] = [];
-  for (const [i, tx] of txs.entries()) {
-    const hash = await runEvmTx(evmContext, i, tx);
-    await trackOnce(router, journal, hash, tx.chain_id, out);
+  for (const [i, tx] of msgs.txs.entries()) {
+    let hash: string;
+    if ("cosmos_tx" in tx) {
+      hash = await runCosmosTx(cosmosContext, i, tx.cosmos_tx);
+    } else {
+      if (!("evm_tx" in tx)) throw new VipError(`transaction ${i + 1} is neither an EVM nor a Cosmos transaction: nothing was sent`);
+      await beforeBroadcast();
+      hash = await runEvmTx(evmContext, i, tx.evm_tx);
+    }
+    await trackOnce(router, journal, hash, chainOf(tx), out);
     hashes.push(hash);
   }
 
@@ -89,7 +102,7 @@ export async function runTransfer(intent: TransferIntent, options: TransferOptio
     const done = recordsOf(journal.records, "done").find((r) => r.hash === hash);
     const end = done !== undefined
       ? { state: done.state, transfer_asset_release: done.release as never, error: done.error as never, transfer_sequence: [] }
-      : await followToTheEnd(router, journal, hash, txs[i]!.chain_id, {
+      : await followToTheEnd(router, journal, hash, chainOf(msgs.txs[i]!), {
           estimatedSeconds: route.estimated_route_duration_seconds,
           pollMs: options.pollMs,
           timeoutMs: options.timeoutMs ?? Math.max(30 * 60_000, route.estimated_route_duration_seconds * 3_000),

@@ -97,7 +97,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, score, out);
 
     step("bridge:transfer: a token moved through the stand-in routing API (approval, send, track once, status)");
-    await rehearseTransfer(connection, operator, COSMOS_CHAIN_ID, out);
+    await rehearseTransfer(connection, operator, COSMOS_CHAIN_ID, { [baseChain.state.chain.chainId]: baseChain.url, [rollupRest.state.chain.chainId]: rollupRest.url }, out);
     out.line(`\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`);
   } finally {
     await Promise.all([cometbft.close(), baseChain.close(), rollupRest.close()]);

@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { BridgeStandIn__factory, TestToken__factory } from "../../../types/ethers-contracts/index.js";
 import { RouterClient } from "../../clients/router.js";
+import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import type { Connection } from "../../network/connect.js";
 import { field, type Output } from "../../output.js";
@@ -17,7 +18,7 @@ import { runTransfer } from "../bridge-transfer/run.js";
  * contract, the stand-in router on 127.0.0.1 answering route, msgs, track and status; the approval, the
  * transaction, one track, the status followed to its end.
  */
-export async function rehearseTransfer(connection: Connection, signer: OperatorSigner, destChain: string, out: Output): Promise<void> {
+export async function rehearseTransfer(connection: Connection, signer: OperatorSigner, destChain: string, restUrls: Record<string, string>, out: Output): Promise<void> {
   const token = await new TestToken__factory(signer.signer).deploy(signer.hex, 10n ** 24n);
   const bridge = await new BridgeStandIn__factory(signer.signer).deploy();
   await Promise.all([token.waitForDeployment(), bridge.waitForDeployment()]);
@@ -37,6 +38,7 @@ export async function rehearseTransfer(connection: Connection, signer: OperatorS
       signer,
       provider: connection.ethers.provider,
       chainId,
+      restUrl: async (id) => restUrls[id] ?? Promise.reject(new VipError(`no stand-in serves chain ${id}`)),
       out,
       confirm: async (lines) => {
         for (const line of lines) out.line(line);
