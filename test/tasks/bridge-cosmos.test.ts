@@ -1,0 +1,226 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { expect } from "chai";
+
+import { accountAddresses } from "../../tasks/signer/addresses.js";
+import { type L1RestStandIn, startL1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
+import { type RollupRestStandIn, startRollupRestStandIn } from "../../tasks/stand-ins/rollup-rest.js";
+import { opinitRoute, type RouterStandIn, startRouterStandIn } from "../../tasks/stand-ins/router.js";
+import type { TransferRecord } from "../../tasks/transfer/records.js";
+import { failure } from "../helpers/failure.js";
+import { PROJECT_ROOT, runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
+import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
+import { DEPLOYER, DEPLOYER_KEY, LEDGER_ADDRESS, LEDGER_KEY } from "../helpers/keys.js";
+import { waitFor } from "../helpers/wait.js";
+
+const BASE = "interwoven-1";
+const ROLLUP = "rehearsal-1";
+const L2_DENOM = "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";
+const AMOUNT = 1_000_000n;
+const OPERATOR = accountAddresses(DEPLOYER, "test");
+const LEDGER = accountAddresses(LEDGER_ADDRESS, "test");
+const FAKE_DEVICE = path.join(PROJECT_ROOT, "test", "helpers", "fake-ledger-device.ts");
+const ledgerInstalled = existsSync(path.join(PROJECT_ROOT, "node_modules", "@nomicfoundation", "hardhat-ledger"));
+
+describe("bridge:transfer from Initia chains: Cosmos transactions and the op hook, through the stand-ins", () => {
+  let node: HardhatNode;
+  let base: L1RestStandIn;
+  let rollup: RollupRestStandIn;
+  let router: RouterStandIn;
+  let journalDir: string;
+  let env: Record<string, string>;
+
+  /** Funds the operator: from the base chain to itself on the rollup, which needs an op hook. */
+  const fundArgs = (extra: string[] = []) => [
+    "bridge:transfer", "--network", "rollup",
+    "--from-chain", BASE, "--from-denom", "uinit", "--to-chain", ROLLUP, "--to-denom", L2_DENOM,
+    "--amount", AMOUNT.toString(), "--to", DEPLOYER,
+    "--journal-dir", journalDir, "--poll-interval", "0.05", "--yes", ...extra,
+  ];
+  /** Moves tokens back: a withdrawal signed on the rollup. */
+  const backArgs = (to: string, extra: string[] = []) => [
+    "bridge:transfer", "--network", "rollup",
+    "--from-chain", ROLLUP, "--from-denom", L2_DENOM, "--to-chain", BASE, "--to-denom", "uinit",
+    "--amount", AMOUNT.toString(), "--to", to,
+    "--journal-dir", journalDir, "--poll-interval", "0.05", "--yes", ...extra,
+  ];
+  const journalRecords = async (): Promise<TransferRecord[][]> => {
+    const dir = path.join(journalDir, "transfers");
+    const files = (await readdir(dir)).filter((f) => f.endsWith(".jsonl"));
+    return Promise.all(files.map(async (f) => (await readFile(path.join(dir, f), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as TransferRecord)));
+  };
+
+  before(async () => {
+    [node, base, rollup] = await Promise.all([startHardhatNode(), startL1RestStandIn(), startRollupRestStandIn()]);
+    const deposit = opinitRoute({ from: BASE, to: ROLLUP, denomIn: "uinit", denomOut: L2_DENOM, bridgeId: "16", amountIn: AMOUNT, opHook: true });
+    deposit.msgs = { cosmos: { chainId: BASE, message: "deposit", bridgeId: "16" } };
+    const withdrawal = opinitRoute({ from: ROLLUP, to: BASE, denomIn: L2_DENOM, denomOut: "uinit", bridgeId: "16", amountIn: AMOUNT, opHook: false });
+    withdrawal.msgs = { cosmos: { chainId: ROLLUP, message: "withdrawal" } };
+    router = await startRouterStandIn({ routes: [deposit, withdrawal], chains: { [ROLLUP]: rollup.state.chain } });
+    env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROUTER_URL: router.url, L1_REST_URL: base.url, ROLLUP_REST_URL: rollup.url };
+  });
+
+  beforeEach(async () => {
+    journalDir = await mkdtemp(path.join(tmpdir(), "vip-cosmos-transfer-"));
+    for (const chain of [base.state.chain, rollup.state.chain]) {
+      chain.included = {};
+      chain.broadcasts = 0;
+      chain.refusals = [];
+      chain.broadcastMode = "answer";
+    }
+    base.state.chain.accounts = { [OPERATOR.bech32]: { accountNumber: 12n, sequence: 5n }, [LEDGER.bech32]: { accountNumber: 40n, sequence: 0n } };
+    rollup.state.chain.accounts = { [OPERATOR.bech32]: { accountNumber: 3n, sequence: 0n }, [LEDGER.bech32]: { accountNumber: 9n, sequence: 2n } };
+    base.state.balances = { [OPERATOR.bech32]: [{ denom: "uinit", amount: "5000000" }], [LEDGER.bech32]: [{ denom: "uinit", amount: "5000000" }] };
+    router.state.tracked = {};
+    router.state.calls = {};
+    router.state.polls = {};
+    router.state.hooks = [];
+    router.state.faults = [];
+    router.state.holdTrack = false;
+    router.state.states = ["STATE_SUBMITTED", "STATE_PENDING", "STATE_COMPLETED_SUCCESS"];
+  });
+
+  afterEach(() => rm(journalDir, { recursive: true, force: true }));
+
+  after(async () => {
+    await Promise.all([node.close(), base.close(), rollup.close(), router.close()]);
+  });
+
+  it("funds the operator on the rollup from the base chain: the op hook signed for the rollup, the deposit signed, taken once, tracked once", async () => {
+    const result = await runHardhat(fundArgs(), env);
+    expect(result.code, result.output).to.equal(0);
+    const included = Object.values(base.state.chain.included);
+    expect(included).to.have.length(1);
+    const [deposit] = included;
+    expect(deposit!.msgs.map((m) => [m.typeUrl, m.full.bridge_id, m.full.amount])).to.deep.equal([["/opinit.ophost.v1.MsgInitiateTokenDeposit", "16", { denom: "uinit", amount: AMOUNT.toString() }]]);
+    expect(deposit!.signer).to.equal(OPERATOR.bech32);
+    expect(base.state.chain.accounts[OPERATOR.bech32]!.sequence).to.equal(6n);
+    expect(router.state.hooks, "msgs got a hook that verifies against the rollup's account").to.deep.equal([{ accepted: true, reason: "" }]);
+    expect(rollup.state.chain.accounts[OPERATOR.bech32]!.sequence, "nothing was sent from the rollup account").to.equal(0n);
+    expect(router.state.tracked).to.deep.equal({ [deposit!.hash]: 1 });
+    expect(result.stdout).to.match(new RegExp(`^op hook\\s+call contract 0x\\w+ with 196 bytes of input \\(selector 0x\\w{8}\\), sending 0 of the native token, on ${ROLLUP}$`, "m"));
+    expect(result.stdout).to.match(new RegExp(`^op hook signed\\s+by ${OPERATOR.bech32} on ${ROLLUP}: account 3, sequence 0$`, "m"));
+    expect(result.stderr).to.include(`${OPERATOR.bech32} must send nothing else on ${ROLLUP} until this transfer lands`);
+    expect(result.stdout).to.include(`transaction 1 of 1 on ${BASE} (Cosmos), signed by ${OPERATOR.bech32}`);
+    expect(result.stdout).to.include(`  deposit ${AMOUNT} uinit into OPinit bridge 16, for ${OPERATOR.bech32} on the rollup`);
+    // 120,000 gas simulated, +40%, at 0.015 uinit: 2,520 uinit.
+    expect(result.stdout).to.match(new RegExp(`^signed\\s+transaction 1 ${deposit!.hash} \\(account 12, sequence 5, fee 2520 uinit for 168000 gas\\)$`, "m"));
+    expect(result.stdout).to.match(/^status\s+STATE_COMPLETED_SUCCESS$/m);
+
+    const again = await runHardhat(fundArgs(), env);
+    expect(again.code, again.output).to.equal(0);
+    expect(again.stdout).to.include("resuming");
+    expect(base.state.chain.broadcasts, "no second broadcast").to.equal(1);
+    expect(router.state.tracked).to.deep.equal({ [deposit!.hash]: 1 });
+  });
+
+  it("moves tokens back: a withdrawal signed and sent on the rollup, where gas is free", async () => {
+    const result = await runHardhat(backArgs(DEPLOYER), env);
+    expect(result.code, result.output).to.equal(0);
+    const [withdrawal] = Object.values(rollup.state.chain.included);
+    expect(withdrawal!.msgs.map((m) => [m.typeUrl, m.full.to])).to.deep.equal([["/opinit.opchild.v1.MsgInitiateTokenWithdrawal", OPERATOR.bech32]]);
+    expect(result.stdout).to.match(new RegExp(`^signed\\s+transaction 1 ${withdrawal!.hash} \\(account 3, sequence 0, fee none for 168000 gas\\)$`, "m"));
+    expect(router.state.hooks, "no hook for this route").to.deep.equal([]);
+    expect(router.state.tracked).to.deep.equal({ [withdrawal!.hash]: 1 });
+  });
+
+  it("refuses before signing: a hook route to someone else, a chain without a REST endpoint, a signer without an account, a fee it cannot pay", async () => {
+    expect(failure(await runHardhat(fundArgs().map((a) => (a === DEPLOYER ? LEDGER_ADDRESS : a)), env))).to.match(
+      /^this route requires an op hook, which the recipient's key signs: --to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 is not the signer's account .*nothing was sent$/,
+    );
+    expect(failure(await runHardhat(backArgs(DEPLOYER), { ...env, ROLLUP_REST_URL: undefined }))).to.match(
+      new RegExp(`^there is no REST endpoint for chain ${ROLLUP} to sign on \\(L1_REST_URL serves ${BASE}\\): set L1_REST_URL or ROLLUP_REST_URL .*nothing was sent$`),
+    );
+    delete rollup.state.chain.accounts[OPERATOR.bech32];
+    await rm(journalDir, { recursive: true, force: true });
+    expect(failure(await runHardhat(backArgs(DEPLOYER), env))).to.equal(`${OPERATOR.bech32} has no account on ${ROLLUP} (it has never received tokens there): nothing was signed`);
+    rollup.state.chain.accounts[OPERATOR.bech32] = { accountNumber: 3n, sequence: 0n };
+    base.state.balances[OPERATOR.bech32] = [{ denom: "uinit", amount: "1000000" }];
+    expect(failure(await runHardhat(fundArgs(), env))).to.equal(`${OPERATOR.bech32} has 1000000 uinit on ${BASE}, but the transaction needs 1002520 (fee 2520 for 168000 gas and 1000000 moved): nothing was signed`);
+    expect(base.state.chain.broadcasts + rollup.state.chain.broadcasts, "nothing was broadcast").to.equal(0);
+  });
+
+  it("a hook gone stale before msgs is refused by the router, and one gone stale before the broadcast is refused by the re-check; --new signs afresh", async () => {
+    // The first run signs and journals the hook, then msgs fails once.
+    router.state.faults = ["none", "none", "500"];
+    const first = await runHardhat(fundArgs(), env);
+    expect(failure(first)).to.match(/\/v2\/fungible\/msgs answered HTTP 500/);
+    // Meanwhile the rollup account sends a transaction: the journalled hook is stale.
+    rollup.state.chain.accounts[OPERATOR.bech32]!.sequence = 1n;
+    const stale = await runHardhat(fundArgs(), env);
+    expect(failure(stale)).to.match(/answered HTTP 400: invalid op hook: account sequence mismatch, expected 1, got 0: incorrect account sequence/);
+    expect(router.state.hooks.map((h) => h.accepted)).to.deep.equal([false]);
+
+    const fresh = await runHardhat(fundArgs(["--new"]), env);
+    expect(fresh.code, fresh.output).to.equal(0);
+    expect(fresh.stdout).to.match(new RegExp(`^op hook signed\\s+by ${OPERATOR.bech32} on ${ROLLUP}: account 3, sequence 1$`, "m"));
+    expect(Object.keys(base.state.chain.included)).to.have.length(1);
+
+    // The hook signed, msgs answered, then the account moves before the deposit is broadcast: nothing is sent.
+    delete base.state.chain.accounts[OPERATOR.bech32];
+    const noAccount = await runHardhat(fundArgs(["--new"]), env);
+    expect(failure(noAccount)).to.match(/has no account on interwoven-1/);
+    base.state.chain.accounts[OPERATOR.bech32] = { accountNumber: 12n, sequence: 6n };
+    rollup.state.chain.accounts[OPERATOR.bech32]!.sequence = 2n;
+    const moved = await runHardhat(fundArgs(), env);
+    expect(failure(moved)).to.equal(
+      `the sequence of ${OPERATOR.bech32} on ${ROLLUP} moved from 1 to 2 since the op hook was signed: the hook would fail when the deposit lands. Nothing was sent; run again with --new to sign a new hook`,
+    );
+    expect(Object.keys(base.state.chain.included), "still only the first deposit").to.have.length(1);
+  });
+
+  it("resumes after a SIGKILL at each step with one deposit taken and one track: at /op-hook, before the chain took the bytes, after, and at track", async () => {
+    const killWhen = async (condition: () => boolean) => {
+      const run = spawnHardhat(fundArgs(), env);
+      await waitFor(condition);
+      run.child.kill("SIGKILL");
+      await run.result.catch(() => undefined);
+    };
+    router.state.faults = ["none", "hold"]; // route answered, /op-hook taken and never answered
+    await killWhen(() => (router.state.calls["POST /op-hook"] ?? 0) > 0);
+    base.state.chain.broadcastMode = "hold-before"; // the broadcast is lost on the way
+    await killWhen(() => base.state.chain.broadcasts > 0);
+    expect(Object.keys(base.state.chain.included)).to.deep.equal([]);
+    base.state.chain.broadcastMode = "hold-after"; // the same bytes again: taken, the answer lost
+    await killWhen(() => base.state.chain.broadcasts > 1);
+    const [hash] = Object.keys(base.state.chain.included);
+    router.state.holdTrack = true;
+    await killWhen(() => (router.state.calls["POST /v2/tx/track"] ?? 0) > 0);
+    router.state.holdTrack = false;
+
+    const last = await runHardhat(fundArgs(), env);
+    expect(last.code, last.output).to.equal(0);
+    expect(base.state.chain.broadcasts, "found by its hash: not broadcast a third time").to.equal(2);
+    expect(Object.keys(base.state.chain.included)).to.deep.equal([hash]);
+    expect(base.state.chain.accounts[OPERATOR.bech32]!.sequence).to.equal(6n);
+    expect(router.state.tracked).to.deep.equal({ [hash!]: 1 });
+    const [records] = await journalRecords();
+    expect(records!.filter((r) => r.type === "hook"), "one hook, signed once").to.have.length(1);
+    expect(records!.filter((r) => r.type === "cosmos-signed"), "one deposit, signed once").to.have.length(1);
+  });
+
+  if (!ledgerInstalled) {
+    it("refuses LEDGER_ACCOUNT with what to install when Ledger support is missing", async () => {
+      const result = await runHardhat(backArgs(LEDGER_ADDRESS), { ...env, PRIVATE_KEY: undefined, LEDGER_ACCOUNT: LEDGER_ADDRESS });
+      expect(result.output).to.include("LEDGER_ACCOUNT is set, but Ledger support is not installed");
+      expect(rollup.state.chain.broadcasts).to.equal(0);
+    });
+    return;
+  }
+
+  it("signs a Cosmos transaction on a Ledger (through the fake device's personal_sign), with no private key anywhere", async () => {
+    const deviceLog = path.join(journalDir, "device.log");
+    const ledgerEnv = { ...env, PRIVATE_KEY: undefined, LEDGER_ACCOUNT: LEDGER_ADDRESS, FAKE_LEDGER_KEY: LEDGER_KEY, FAKE_LEDGER_LOG: deviceLog };
+    const result = await runHardhat(backArgs(LEDGER_ADDRESS), ledgerEnv, { nodeOptions: `--import ${FAKE_DEVICE}` });
+    expect(result.code, result.output).to.equal(0);
+    expect(result.stdout).to.match(new RegExp(`^signer\\s+${LEDGER_ADDRESS} \\(${LEDGER.bech32}, Ledger\\)$`, "m"));
+    const [withdrawal] = Object.values(rollup.state.chain.included);
+    expect([withdrawal?.signer, withdrawal?.mode]).to.deep.equal([LEDGER.bech32, "EIP-191"]);
+    expect(rollup.state.chain.accounts[LEDGER.bech32]!.sequence).to.equal(3n);
+    const device = await readFile(deviceLog, "utf8");
+    expect(device).to.match(/^SIGN_PERSONAL_MESSAGE m\/44'\/60'\/0'\/0\/0 \d+ bytes$/m);
+  });
+});
