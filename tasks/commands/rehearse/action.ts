@@ -20,7 +20,7 @@ import { startL1RestStandIn } from "../../stand-ins/l1-rest.js";
 import { runVersion } from "../version/run.js";
 import { showAccounts } from "../accounts/run.js";
 import { startRollupRestStandIn } from "../../stand-ins/rollup-rest.js";
-import { rehearseTransfer } from "./bridge.js";
+import { rehearseFunding, rehearseTransfer } from "./bridge.js";
 import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
 
 interface RehearseArgs {
@@ -34,7 +34,7 @@ const PROGRAM_STAGE = 15n;
  * The operator's whole flow, onboarding included, on Hardhat's in-process network, with stand-ins for the
  * rollup's CometBFT RPC and REST API and the base chain's REST API on 127.0.0.1: accounts, version,
  * chain-id, stage, deploy, registry:entry, proposal:whitelist, scores:update (which reads every score back),
- * stage:finalize, stage, bridge:transfer. It needs no configuration and sends nothing off this machine.
+ * stage:finalize, stage, bridge:transfer (from the EVM, and from the base chain with an op hook). It needs no configuration and sends nothing off this machine.
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   const out = consoleOutput;
@@ -52,7 +52,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     out.line(`Rehearsal on Hardhat's in-process network, with stand-ins on this machine for the rollup's CometBFT RPC`);
     out.line(`(${cometbft.url}) and REST API (${rollupRest.url}) and the base chain's REST API (${baseChain.url}).`);
     out.line("Nothing is sent anywhere else.");
-    const steps = 11;
+    const steps = 12;
     let n = 0;
     const step = (title: string) => out.line(`\n[${++n}/${steps}] ${title}`);
 
@@ -96,8 +96,13 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     step("stage: the program and the contract, side by side");
     await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, score, out);
 
+    const restUrls = { [baseChain.state.chain.chainId]: baseChain.url, [rollupRest.state.chain.chainId]: rollupRest.url };
     step("bridge:transfer: a token moved through the stand-in routing API (approval, send, track once, status)");
-    await rehearseTransfer(connection, operator, COSMOS_CHAIN_ID, { [baseChain.state.chain.chainId]: baseChain.url, [rollupRest.state.chain.chainId]: rollupRest.url }, out);
+    await rehearseTransfer(connection, operator, COSMOS_CHAIN_ID, restUrls, out);
+
+    step("bridge:transfer from the base chain: fund the deployer on the rollup (a Cosmos deposit, with the op hook it requires)");
+    baseChain.state.balances[operator.bech32] = [{ denom: "uinit", amount: "5000000" }];
+    await rehearseFunding(connection, operator, { base: baseChain.state.chain, rollup: rollupRest.state.chain }, restUrls, out);
     out.line(`\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`);
   } finally {
     await Promise.all([cometbft.close(), baseChain.close(), rollupRest.close()]);
