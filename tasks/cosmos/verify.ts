@@ -34,7 +34,8 @@ export interface VerifiedTx {
   msgs: CheckedMsg[];
   fee: { amount: Coin[]; gas: string };
   memo: string;
-  mode: "EIP-191" | "DIRECT";
+  /** How it was signed; "unchecked" when the signature was not checked (simulation). */
+  mode: "EIP-191" | "DIRECT" | "unchecked";
 }
 
 export interface VerifyOptions {
@@ -70,7 +71,7 @@ export function verifyTx(txBytes: Uint8Array, options: VerifyOptions): VerifiedT
   if (signerInfo.sequence !== expected) throw new TxRejection(32, `account sequence mismatch, expected ${expected}, got ${signerInfo.sequence}: incorrect account sequence`);
   const fee = { amount: (authInfo.fee?.amount ?? []).map((c) => ({ denom: c.denom, amount: c.amount })), gas: (authInfo.fee?.gasLimit ?? 0n).toString() };
   const result = { hash: txHash(txBytes), signer, sequence: signerInfo.sequence, msgs, fee, memo: body.memo };
-  if (options.skipSignature === true) return { ...result, mode: "EIP-191" };
+  if (options.skipSignature === true) return { ...result, mode: "unchecked" };
   if (signerInfo.publicKey?.typeUrl !== ETH_SECP256K1) throw new TxRejection(8, `pubKey of type ${signerInfo.publicKey?.typeUrl ?? "(none)"} is not ${ETH_SECP256K1}: invalid pubkey`);
   const compressed = hexlify(PubKey.decode(signerInfo.publicKey.value).key);
   let pubkeyAddress: string;

@@ -2,7 +2,7 @@ import type { AccountState, GasPrice } from "../clients/cosmos-tx.js";
 import type { CheckedMsg } from "../cosmos/amino.js";
 import { feeFor } from "../cosmos/fees.js";
 import { txHash } from "../cosmos/sign.js";
-import { TxRejection, verifyTx } from "../cosmos/verify.js";
+import { TxRejection, type VerifiedTx, verifyTx } from "../cosmos/verify.js";
 import { json } from "./server.js";
 
 /** A transaction the stand-in took into a block. */
@@ -13,7 +13,7 @@ export interface IncludedTx {
   log: string;
   signer: string;
   msgs: CheckedMsg[];
-  mode: "EIP-191" | "DIRECT";
+  mode: VerifiedTx["mode"];
 }
 
 /**

@@ -16,7 +16,9 @@ export interface StandInRoute {
    * How `msgs` answers for it: an `evm_tx` that calls a BridgeStandIn contract (after an ERC-20 approval), or
    * a `cosmos_tx` on an Initia chain: an OPinit deposit from the base chain, or a withdrawal from a rollup.
    */
-  msgs?: { evm: { chainId: string; bridge: string; token: string } } | { cosmos: { chainId: string; message?: "deposit" | "withdrawal"; bridgeId?: string } };
+  msgs?:
+    | { evm: { chainId: string; bridge: string; token: string } }
+    | { cosmos: { chainId: string; message?: "deposit" | "withdrawal"; bridgeId?: string; /** The amount in this many transactions, one after the other. */ split?: number } };
 }
 
 /** The contract the stand-in's op hook calls on the rollup (minievm's ERC-20 wrapper, in the real router). */
@@ -200,20 +202,19 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
     if (refusal !== undefined) return apiError(400, 3, refusal, "sign the hook from /op-hook");
   }
   if ("cosmos" in route.msgs) {
-    const { chainId, message = "deposit", bridgeId = "16" } = route.msgs.cosmos;
-    const amount = { denom: String(asked.source_asset_denom), amount: String(asked.amount_in) };
+    const { chainId, message = "deposit", bridgeId = "16", split = 1 } = route.msgs.cosmos;
     const sender = addresses[0]!;
     const to = addresses[addresses.length - 1]!;
-    // Numbers as numbers and fields left out, as routers do: the client must rebuild the chain's amino JSON.
-    const msg =
-      message === "deposit"
-        ? { msg_type_url: "/opinit.ophost.v1.MsgInitiateTokenDeposit", msg: JSON.stringify({ sender, bridge_id: Number(bridgeId), to, amount }) }
-        : { msg_type_url: "/opinit.opchild.v1.MsgInitiateTokenWithdrawal", msg: JSON.stringify({ sender, to, amount }) };
-    return json({
-      txs: [{ cosmos_tx: { chain_id: chainId, path: [chainId, String(asked.dest_asset_chain_id)], signer_address: sender, msgs: [msg] }, operations_indices: [0] }],
-      min_amount_out: route.answer.amount_out,
-      estimated_fees: [],
+    const txs = Array.from({ length: split }, (_, i) => {
+      const amount = { denom: String(asked.source_asset_denom), amount: (BigInt(String(asked.amount_in)) / BigInt(split) + (i === 0 ? BigInt(String(asked.amount_in)) % BigInt(split) : 0n)).toString() };
+      // Numbers as numbers and fields left out, as routers do: the client must rebuild the chain's amino JSON.
+      const msg =
+        message === "deposit"
+          ? { msg_type_url: "/opinit.ophost.v1.MsgInitiateTokenDeposit", msg: JSON.stringify({ sender, bridge_id: Number(bridgeId), to, amount }) }
+          : { msg_type_url: "/opinit.opchild.v1.MsgInitiateTokenWithdrawal", msg: JSON.stringify({ sender, to, amount }) };
+      return { cosmos_tx: { chain_id: chainId, path: [chainId, String(asked.dest_asset_chain_id)], signer_address: sender, msgs: [msg] }, operations_indices: [0] };
     });
+    return json({ txs, min_amount_out: route.answer.amount_out, estimated_fees: [] });
   }
   const { chainId, bridge, token } = route.msgs.evm;
   const amount = String(asked.amount_in);

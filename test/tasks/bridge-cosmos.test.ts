@@ -19,6 +19,7 @@ import { waitFor } from "../helpers/wait.js";
 const BASE = "interwoven-1";
 const ROLLUP = "rehearsal-1";
 const L2_DENOM = "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";
+const SPLIT_DENOM = "l2/split";
 const AMOUNT = 1_000_000n;
 const OPERATOR = accountAddresses(DEPLOYER, "test");
 const LEDGER = accountAddresses(LEDGER_ADDRESS, "test");
@@ -59,7 +60,10 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     deposit.msgs = { cosmos: { chainId: BASE, message: "deposit", bridgeId: "16" } };
     const withdrawal = opinitRoute({ from: ROLLUP, to: BASE, denomIn: L2_DENOM, denomOut: "uinit", bridgeId: "16", amountIn: AMOUNT, opHook: false });
     withdrawal.msgs = { cosmos: { chainId: ROLLUP, message: "withdrawal" } };
-    router = await startRouterStandIn({ routes: [deposit, withdrawal], chains: { [ROLLUP]: rollup.state.chain } });
+    const split = opinitRoute({ from: ROLLUP, to: BASE, denomIn: SPLIT_DENOM, denomOut: "uinit", bridgeId: "16", amountIn: AMOUNT, opHook: false });
+    split.msgs = { cosmos: { chainId: ROLLUP, message: "withdrawal", split: 2 } };
+    split.answer.txs_required = 2;
+    router = await startRouterStandIn({ routes: [deposit, withdrawal, split], chains: { [ROLLUP]: rollup.state.chain } });
     env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROUTER_URL: router.url, L1_REST_URL: base.url, ROLLUP_REST_URL: rollup.url };
   });
 
@@ -125,6 +129,27 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     expect(result.stdout).to.match(new RegExp(`^signed\\s+transaction 1 ${withdrawal!.hash} \\(account 3, sequence 0, fee none for 168000 gas\\)$`, "m"));
     expect(router.state.hooks, "no hook for this route").to.deep.equal([]);
     expect(router.state.tracked).to.deep.equal({ [withdrawal!.hash]: 1 });
+
+    // A transaction the chain takes but that fails in its block: `Tx failed <hash>` with the chain's log, not tracked.
+    rollup.state.chain.failNext = { code: 11, log: "out of gas in location: WriteFlat; gasWanted: 168000, gasUsed: 170000: out of gas" };
+    const failed = await runHardhat(backArgs(DEPLOYER, ["--new"]), env);
+    const failedHash = Object.keys(rollup.state.chain.included).find((h) => h !== withdrawal!.hash)!;
+    expect(failure(failed)).to.equal(`Tx failed ${failedHash}: out of gas in location: WriteFlat; gasWanted: 168000, gasUsed: 170000: out of gas (code 11)`);
+    expect(router.state.tracked, "a failed transaction is not tracked").to.deep.equal({ [withdrawal!.hash]: 1 });
+  });
+
+  it("runs a two-transaction route in order, each followed to its end before the next is signed, each tracked once", async () => {
+    const result = await runHardhat(backArgs(DEPLOYER).map((a) => (a === L2_DENOM ? SPLIT_DENOM : a)), env);
+    expect(result.code, result.output).to.equal(0);
+    const included = Object.values(rollup.state.chain.included).sort((a, b) => Number(a.height - b.height));
+    expect(included.map((tx) => (tx.msgs[0]!.full.amount as { amount: string }).amount)).to.deep.equal(["500000", "500000"]);
+    expect(rollup.state.chain.accounts[OPERATOR.bech32]!.sequence).to.equal(2n);
+    expect(router.state.tracked).to.deep.equal({ [included[0]!.hash]: 1, [included[1]!.hash]: 1 });
+    const [records] = await journalRecords();
+    const firstDone = records!.findIndex((r) => r.type === "done" && r.hash === included[0]!.hash);
+    const secondSigned = records!.findIndex((r) => r.type === "cosmos-signed" && r.step === "tx1");
+    expect(firstDone, "the first transfer ended").to.be.greaterThan(-1);
+    expect(secondSigned, "before the second transaction was signed").to.be.greaterThan(firstDone);
   });
 
   it("refuses before signing: a hook route to someone else, a chain without a REST endpoint, a signer without an account, a fee it cannot pay", async () => {

@@ -38,7 +38,7 @@ const chainOf = (tx: MsgsTx) => ("cosmos_tx" in tx ? tx.cosmos_tx.chain_id : "ev
 
 /**
  * The whole transfer in the spec's call order: route → op hook (signed, when the route requires one) → msgs
- * → for each transaction: sign, send, confirm, track once → status to a terminal state. Every step is
+ * → for each transaction in order: sign, send, confirm, track once, status to a terminal state. Every step is
  * journalled before and after, so the same command run again after a kill resumes where it stopped,
  * sending nothing twice.
  */
@@ -84,7 +84,7 @@ export async function runTransfer(intent: TransferIntent, options: TransferOptio
   const beforeBroadcast = hookSequenceGuard(journal, context.restUrl);
   const evmContext = { journal, signer: context.signer.signer, from: context.signer.hex, provider: context.provider, chainId: context.chainId, out };
   const cosmosContext = { journal, account: context.signer, restUrl: context.restUrl, beforeBroadcast, out, pollMs: options.pollMs ?? 1_000, inclusionTimeoutMs: 10 * 60_000 };
-  const hashes: string[] = [];
+  // In order, each to its end before the next is signed: a later transaction spends what an earlier one delivers.
   for (const [i, tx] of msgs.txs.entries()) {
     let hash: string;
     if ("cosmos_tx" in tx) {
@@ -95,14 +95,10 @@ export async function runTransfer(intent: TransferIntent, options: TransferOptio
       hash = await runEvmTx(evmContext, i, tx.evm_tx);
     }
     await trackOnce(router, journal, hash, chainOf(tx), out);
-    hashes.push(hash);
-  }
-
-  for (const [i, hash] of hashes.entries()) {
     const done = recordsOf(journal.records, "done").find((r) => r.hash === hash);
     const end = done !== undefined
       ? { state: done.state, transfer_asset_release: done.release as never, error: done.error as never, transfer_sequence: [] }
-      : await followToTheEnd(router, journal, hash, chainOf(msgs.txs[i]!), {
+      : await followToTheEnd(router, journal, hash, chainOf(tx), {
           estimatedSeconds: route.estimated_route_duration_seconds,
           pollMs: options.pollMs,
           timeoutMs: options.timeoutMs ?? Math.max(30 * 60_000, route.estimated_route_duration_seconds * 3_000),
