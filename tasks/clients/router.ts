@@ -150,6 +150,15 @@ export const statusResponseSchema = z
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
 
 
+/**
+ * `GET /v2/info/chains`. Skip's chain entries carry no endpoints; Initia's router adds each chain's `rpc` and
+ * `rest` (interwovenkit reads them as `RouterChainJson`), which is all this client needs of the list.
+ */
+export const chainsResponseSchema = z.object({
+  chains: z.array(z.object({ chain_id: chainId, rest: z.string().optional() }).passthrough()),
+});
+export type RouterChain = z.infer<typeof chainsResponseSchema>["chains"][number];
+
 /** Terminal states of a transfer: success, and the three failures. */
 export const SUCCESS_STATE = "STATE_COMPLETED_SUCCESS";
 export const FAILURE_STATES = new Set(["STATE_COMPLETED_ERROR", "STATE_ABANDONED", "STATE_PENDING_ERROR"]);
@@ -178,7 +187,7 @@ export interface RouterClientOptions {
 }
 
 /**
- * The routing API, one method per endpoint. The read-only calls (route, status) are retried on transport
+ * The routing API, one method per endpoint. The read-only calls (chains, route, status) are retried on transport
  * failures, 429 and 5xx, bounded; op-hook, msgs and track are sent once: the caller decides what a failure
  * means (a track that may have arrived is not repeated blindly).
  */
@@ -187,6 +196,10 @@ export class RouterClient {
     readonly baseUrl: string,
     private readonly options: RouterClientOptions = {},
   ) {}
+
+  async chains(): Promise<RouterChain[]> {
+    return (await this.#retried("GET /v2/info/chains", () => this.#call("GET", "/v2/info/chains", undefined, chainsResponseSchema))).chains;
+  }
 
   route(request: RouteRequest): Promise<Route> {
     return this.#retried("POST /v2/fungible/route", () => this.#call("POST", "/v2/fungible/route", request, routeSchema));

@@ -47,6 +47,8 @@ export interface RouterState {
   holdTrack: boolean;
   /** The Initia chains whose accounts an op hook is checked against (the rollup's), by chain id. */
   chains: Record<string, CosmosChainState>;
+  /** What `GET /v2/info/chains` answers: Skip's chain entries, with the `rest` Initia's router adds. */
+  chainList: { chain_id: string; chain_name: string; rest?: string }[];
   /** Op hooks `msgs` received: accepted, or refused with the reason. */
   hooks: { accepted: boolean; reason: string }[];
 }
@@ -77,6 +79,7 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
     states: ["STATE_SUBMITTED", "STATE_PENDING", "STATE_COMPLETED_SUCCESS"],
     holdTrack: false,
     chains: {},
+    chainList: [],
     hooks: [],
     ...initial,
   };
@@ -117,6 +120,7 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
       if (fault === "malformed") delete answer.operations;
       return json(answer);
     }
+    if (endpoint === "GET /v2/info/chains") return json({ chains: state.chainList.map((c) => ({ bech32_prefix: "init", chain_type: "cosmos", ...c })) });
     if (endpoint === "POST /op-hook") return answerOpHook(JSON.parse(body || "{}") as Record<string, unknown>);
     if (endpoint === "POST /v2/fungible/msgs") {
       const answer = answerMsgs(state, JSON.parse(body || "{}") as Record<string, unknown>);

@@ -1,30 +1,72 @@
 import type { NetworkConfig } from "hardhat/types/config";
 
 import { restChainId } from "../clients/cosmos-tx.js";
+import type { RouterClient } from "../clients/router.js";
 import { optionalVipUrl } from "../config/settings.js";
-import { VipError } from "../errors.js";
+import { firstLine, VipError } from "../errors.js";
+
+interface Endpoint {
+  source: string;
+  url: string;
+  chainId: string;
+}
 
 /**
- * The REST endpoints of the Initia chains a transfer signs on, by chain id: the network's base chain
- * (L1_REST_URL) and rollup (ROLLUP_REST_URL), each asked which chain it serves. A chain neither serves is
- * refused with what to set, before anything is signed.
+ * The REST endpoints of the Initia chains a transfer signs on, by chain id. Configuration comes first: the
+ * network's base chain (L1_REST_URL) and rollup (ROLLUP_REST_URL), each asked which chain it serves. A chain
+ * neither serves is looked up in the router's chain list, and the endpoint found there is used only if it
+ * says it serves that chain. A chain with no endpoint is refused with what to set, before anything is signed.
  */
-export function cosmosEndpoints(networkName: string, network: NetworkConfig): (chainId: string) => Promise<string> {
-  let known: Promise<{ variable: string; url: string; chainId: string }[]> | undefined;
+export function cosmosEndpoints(
+  networkName: string,
+  network: NetworkConfig,
+  router: RouterClient,
+  onListed: (chainId: string, url: string) => void,
+): (chainId: string) => Promise<string> {
+  let configured: Promise<Endpoint[]> | undefined;
   const discover = async () => {
-    const found = [];
-    for (const [setting, variable] of [["l1RestUrl", "L1_REST_URL"], ["rollupRestUrl", "ROLLUP_REST_URL"]] as const) {
+    const found: Endpoint[] = [];
+    for (const [setting, source] of [["l1RestUrl", "L1_REST_URL"], ["rollupRestUrl", "ROLLUP_REST_URL"]] as const) {
       const url = await optionalVipUrl(networkName, network, setting);
-      if (url !== undefined) found.push({ variable, url, chainId: await restChainId(url) });
+      if (url !== undefined) found.push({ source, url, chainId: await restChainId(url) });
     }
     return found;
   };
+  const listed = new Map<string, Promise<string>>();
   return async (chainId) => {
-    known ??= discover();
-    const endpoints = await known;
+    configured ??= discover();
+    const endpoints = await configured;
     const match = endpoints.find((e) => e.chainId === chainId);
     if (match !== undefined) return match.url;
-    const served = endpoints.map((e) => `${e.variable} serves ${e.chainId}`).join(", ") || "neither L1_REST_URL nor ROLLUP_REST_URL is set";
-    throw new VipError(`there is no REST endpoint for chain ${chainId} to sign on (${served}): set L1_REST_URL or ROLLUP_REST_URL to its REST API; nothing was sent`);
+    const served = endpoints.map((e) => `${e.source} serves ${e.chainId}`).join(", ") || "neither L1_REST_URL nor ROLLUP_REST_URL is set";
+    let lookup = listed.get(chainId);
+    if (lookup === undefined) {
+      lookup = fromRouterList(router, chainId, served);
+      listed.set(chainId, lookup);
+      onListed(chainId, await lookup);
+    }
+    return lookup;
   };
+}
+
+async function fromRouterList(router: RouterClient, chainId: string, served: string): Promise<string> {
+  const advice = `set L1_REST_URL or ROLLUP_REST_URL to its REST API; nothing was sent`;
+  let chains;
+  try {
+    chains = await router.chains();
+  } catch (error) {
+    throw new VipError(`there is no REST endpoint for chain ${chainId} to sign on (${served}), and the router's chain list could not be read (${firstLine(error)}): ${advice}`);
+  }
+  const rest = chains.find((c) => c.chain_id === chainId)?.rest;
+  if (rest === undefined || rest === "") {
+    throw new VipError(`there is no REST endpoint for chain ${chainId} to sign on (${served}, and the router's chain list gives none for it): ${advice}`);
+  }
+  if (!URL.canParse(rest) || !["http:", "https:"].includes(new URL(rest).protocol)) {
+    throw new VipError(`the router's chain list gives chain ${chainId} the REST endpoint "${rest.slice(0, 100)}", which is not an http(s) URL: ${advice}`);
+  }
+  const serves = await restChainId(rest);
+  if (serves !== chainId) {
+    throw new VipError(`the router's chain list gives ${rest} as the REST endpoint of ${chainId}, but it serves ${serves}: ${advice}`);
+  }
+  return rest;
 }

@@ -82,6 +82,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     router.state.calls = {};
     router.state.polls = {};
     router.state.hooks = [];
+    router.state.chainList = [];
     router.state.faults = [];
     router.state.holdTrack = false;
     router.state.states = ["STATE_SUBMITTED", "STATE_PENDING", "STATE_COMPLETED_SUCCESS"];
@@ -138,6 +139,37 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     expect(router.state.tracked, "a failed transaction is not tracked").to.deep.equal({ [withdrawal!.hash]: 1 });
   });
 
+  it("takes a chain's REST endpoint from the router's chain list when configuration has none, only if the endpoint serves that chain", async () => {
+    const { ROLLUP_REST_URL: _configured, ...withoutRollupRest } = env;
+    const none = await runHardhat(backArgs(DEPLOYER), withoutRollupRest);
+    expect(failure(none)).to.equal(
+      `there is no REST endpoint for chain ${ROLLUP} to sign on (L1_REST_URL serves ${BASE}, and the router's chain list gives none for it): set L1_REST_URL or ROLLUP_REST_URL to its REST API; nothing was sent`,
+    );
+    expect(router.state.calls["GET /v2/info/chains"]).to.equal(1);
+
+    router.state.chainList = [{ chain_id: ROLLUP, chain_name: "rehearsal", rest: base.url }];
+    const mismatched = await runHardhat(backArgs(DEPLOYER), withoutRollupRest);
+    expect(failure(mismatched)).to.equal(
+      `the router's chain list gives ${base.url} as the REST endpoint of ${ROLLUP}, but it serves ${BASE}: set L1_REST_URL or ROLLUP_REST_URL to its REST API; nothing was sent`,
+    );
+    expect(rollup.state.chain.broadcasts + base.state.chain.broadcasts, "nothing signed or sent").to.equal(0);
+
+    router.state.chainList = [{ chain_id: BASE, chain_name: "initia", rest: base.url }, { chain_id: ROLLUP, chain_name: "rehearsal", rest: rollup.url }];
+    const listed = await runHardhat(backArgs(DEPLOYER), withoutRollupRest);
+    expect(listed.code, listed.output).to.equal(0);
+    expect(listed.stdout).to.match(new RegExp(`^REST endpoint\\s+${rollup.url} for ${ROLLUP}, from the router's chain list \\(its node info says ${ROLLUP}\\)$`, "m"));
+    const [withdrawal] = Object.values(rollup.state.chain.included);
+    expect(withdrawal!.signer).to.equal(OPERATOR.bech32);
+    expect(router.state.tracked).to.deep.equal({ [withdrawal!.hash]: 1 });
+
+    // Configuration wins over the list: with ROLLUP_REST_URL set, the list is not asked.
+    router.state.calls = {};
+    const configured = await runHardhat(backArgs(DEPLOYER, ["--new"]), env);
+    expect(configured.code, configured.output).to.equal(0);
+    expect(configured.stdout).not.to.include("from the router's chain list");
+    expect(router.state.calls["GET /v2/info/chains"]).to.equal(undefined);
+  });
+
   it("runs a two-transaction route in order, each followed to its end before the next is signed, each tracked once", async () => {
     const result = await runHardhat(backArgs(DEPLOYER).map((a) => (a === L2_DENOM ? SPLIT_DENOM : a)), env);
     expect(result.code, result.output).to.equal(0);
@@ -152,12 +184,9 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     expect(secondSigned, "before the second transaction was signed").to.be.greaterThan(firstDone);
   });
 
-  it("refuses before signing: a hook route to someone else, a chain without a REST endpoint, a signer without an account, a fee it cannot pay", async () => {
+  it("refuses before signing: a hook route to someone else, a signer without an account, a fee it cannot pay", async () => {
     expect(failure(await runHardhat(fundArgs().map((a) => (a === DEPLOYER ? LEDGER_ADDRESS : a)), env))).to.match(
       /^this route requires an op hook, which the recipient's key signs: --to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 is not the signer's account .*nothing was sent$/,
-    );
-    expect(failure(await runHardhat(backArgs(DEPLOYER), { ...env, ROLLUP_REST_URL: undefined }))).to.match(
-      new RegExp(`^there is no REST endpoint for chain ${ROLLUP} to sign on \\(L1_REST_URL serves ${BASE}\\): set L1_REST_URL or ROLLUP_REST_URL .*nothing was sent$`),
     );
     delete rollup.state.chain.accounts[OPERATOR.bech32];
     await rm(journalDir, { recursive: true, force: true });

@@ -48,6 +48,21 @@ describe("the routing API client, against the stand-in router", () => {
     expect(router.state.calls["POST /v2/fungible/route"]).to.equal(4 + 4);
   });
 
+  it("reads the chain list with the REST endpoints Initia's router adds, retried, and names a malformed entry", async () => {
+    router.state.chainList = [{ chain_id: "rehearsal-1", chain_name: "rehearsal", rest: "https://rest.rehearsal.example" }, { chain_id: "osmosis-1", chain_name: "osmosis" }];
+    router.state.faults = ["500"];
+    const chains = await client.chains();
+    expect(chains.map((c) => [c.chain_id, c.rest, c.chain_type])).to.deep.equal([
+      ["rehearsal-1", "https://rest.rehearsal.example", "cosmos"],
+      ["osmosis-1", undefined, "cosmos"],
+    ]);
+    expect(router.state.calls["GET /v2/info/chains"]).to.equal(2);
+    router.state.chainList = [{ chain_id: "", chain_name: "nameless" }];
+    const malformed = await client.chains().catch((e: Error) => e);
+    expect((malformed as Error).message).to.match(/\/v2\/info\/chains: chains\[0\]\.chain_id /);
+    router.state.chainList = [];
+  });
+
   it("does not repeat msgs or track on a failure", async () => {
     router.state.faults = ["500"];
     const error = await client.track("0xabc", "1").catch((e: unknown) => e);

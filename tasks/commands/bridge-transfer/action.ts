@@ -6,7 +6,7 @@ import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import { connect } from "../../network/connect.js";
 import { optionalSeconds, requiredOption } from "../../options.js";
-import { consoleOutput } from "../../output.js";
+import { consoleOutput, field } from "../../output.js";
 import { accountAddresses } from "../../signer/addresses.js";
 import { announceSigner, operatorSigner } from "../../signer/signer.js";
 import { recordsOf, transferJournalPath, underWay, type TransferIntent, type TransferRecord } from "../../transfer/records.js";
@@ -67,6 +67,10 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
     const answer = await hre.interruptions.requestInput("vip", "Sign and send these? (y/N)");
     return /^y(es)?$/i.test(answer.trim());
   };
+  const router = await routerFor(connection.networkName, connection.networkConfig);
+  const restUrl = cosmosEndpoints(connection.networkName, connection.networkConfig, router, (chain, url) =>
+    consoleOutput.line(field("REST endpoint", `${url} for ${chain}, from the router's chain list (its node info says ${chain})`)),
+  );
   await runTransfer(
     intent,
     {
@@ -75,12 +79,12 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
       timeoutMs,
     },
     {
-      router: await routerFor(connection.networkName, connection.networkConfig),
+      router,
       journal,
       signer,
       provider: connection.ethers.provider,
       chainId,
-      restUrl: cosmosEndpoints(connection.networkName, connection.networkConfig),
+      restUrl,
       out: consoleOutput,
       confirm,
     },
