@@ -156,8 +156,11 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     const hooked: StandInRoute = { ...route, source: { ...route.source, denom: "hooked" }, answer: { ...route.answer, required_op_hook: true } };
     const cosmos: StandInRoute = { ...route, source: { ...route.source, denom: "cosmos" }, msgs: { cosmos: { chainId: "interwoven-1" } } };
     router.state.routes.push(hooked, cosmos);
-    // Signing the hook needs the rollup's REST API, which this network does not configure; nothing is sent.
-    await refused(transferArgs("hooked"), /there is no REST endpoint for chain rehearsal-1 to sign on \(neither L1_REST_URL nor ROLLUP_REST_URL is set\).*nothing was sent/);
+    // Signing the hook needs the rollup's REST API, which neither this network nor the router's chain list gives.
+    await refused(
+      transferArgs("hooked"),
+      /there is no REST endpoint for chain rehearsal-1 to sign on \(neither L1_REST_URL nor ROLLUP_REST_URL is set, and the router's chain list gives none for it\).*nothing was sent/,
+    );
     await refused(transferArgs("cosmos"), /transaction 1 on interwoven-1 is to be signed by 0xf39F\w+, but the signer is init17w0\w+: nothing was sent/);
     router.state.routes.splice(1);
 
