@@ -58,10 +58,25 @@ export async function signOpHook(options: { hook: OpHookResponse; account: Cosmo
  */
 export async function checkHookSequence(restUrl: string, bech32: string, chainId: string, baseSequence: bigint): Promise<void> {
   const state = await accountInfo(restUrl, bech32);
-  if (state?.sequence !== baseSequence) {
-    throw new VipError(
-      `the sequence of ${bech32} on ${chainId} moved from ${baseSequence} to ${state?.sequence ?? "(no account)"} since the op hook was signed: ` +
+  if (state?.sequence !== baseSequence) throw new HookSequenceMoved(bech32, chainId, baseSequence, state?.sequence);
+}
+
+/** The op hook's account sent something since the hook was signed: the hook, signed for the old sequence, would fail. */
+export class HookSequenceMoved extends VipError {
+  constructor(
+    readonly account: string,
+    readonly chainId: string,
+    readonly from: bigint,
+    readonly to: bigint | undefined,
+  ) {
+    super(
+      `the sequence of ${account} on ${chainId} moved from ${from} to ${to ?? "(no account)"} since the op hook was signed: ` +
         "the hook would fail when the deposit lands. Nothing was sent; run again with --new to sign a new hook",
     );
+  }
+
+  /** What moved, without what to do about it. */
+  get moved(): string {
+    return `the sequence of ${this.account} on ${this.chainId} moved from ${this.from} to ${this.to ?? "(no account)"} since the op hook was signed`;
   }
 }

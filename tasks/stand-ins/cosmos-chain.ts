@@ -36,9 +36,14 @@ export interface CosmosChainState {
   /**
    * How the next broadcast is handled, then back to "answer": "hold-after" takes it into a block and never
    * answers (a client killed waiting finds it by hash); "hold-before" never answers and drops it (a client
-   * killed waiting must send the same bytes again).
+   * killed waiting must send the same bytes again); "hold-in-mempool" checks it, keeps it pending and never
+   * answers: it enters a block once asked for by hash `mempoolQueries` times (a restarted client that waits
+   * finds it).
    */
-  broadcastMode: "answer" | "hold-after" | "hold-before";
+  broadcastMode: "answer" | "hold-after" | "hold-before" | "hold-in-mempool";
+  /** Transactions taken but not yet in a block, with how often they were asked for by hash. */
+  mempool: Record<string, { bytes: Uint8Array; queries: number }>;
+  mempoolQueries: number;
   /** The next included transaction fails in its block with this code and log (e.g. out of gas). */
   failNext?: { code: number; log: string };
 }
@@ -54,6 +59,8 @@ export function cosmosChainState(chainId: string, initial: Partial<CosmosChainSt
     minimumGasPrice: "0.015uinit",
     gasUsed: 120_000n,
     broadcastMode: "answer",
+    mempool: {},
+    mempoolQueries: 3,
     ...initial,
   };
 }
@@ -87,6 +94,11 @@ export function answerCosmosChain(chain: CosmosChainState, method: string | unde
   }
   if (method === "GET" && path.startsWith("/cosmos/tx/v1beta1/txs/")) {
     const hash = path.split("/").pop()!.toUpperCase();
+    const pending = chain.mempool[hash];
+    if (pending !== undefined && ++pending.queries >= chain.mempoolQueries) {
+      delete chain.mempool[hash];
+      broadcast(chain, pending.bytes);
+    }
     const tx = chain.included[hash];
     if (tx === undefined) return notFound(`tx not found: ${hash}`);
     return json({ tx: {}, tx_response: { height: tx.height.toString(), txhash: tx.hash, codespace: tx.code === 0 ? "" : "sdk", code: tx.code, raw_log: tx.log, gas_wanted: "0", gas_used: "0" } });
@@ -103,7 +115,8 @@ export function answerCosmosChain(chain: CosmosChainState, method: string | unde
     const mode = chain.broadcastMode;
     chain.broadcastMode = "answer";
     if (mode === "hold-before") return { status: 200, body: "", hold: true };
-    const answer = broadcast(chain, bytes);
+    const answer = broadcast(chain, bytes, mode === "hold-in-mempool");
+    if (mode === "hold-in-mempool") return { status: 200, body: "", hold: true };
     return mode === "hold-after" ? { status: 200, body: "", hold: true } : answer;
   }
   return undefined;
@@ -118,13 +131,13 @@ function txBytesOf(body: string): Uint8Array | undefined {
   }
 }
 
-function broadcast(chain: CosmosChainState, bytes: Uint8Array) {
+function broadcast(chain: CosmosChainState, bytes: Uint8Array, pending = false) {
   const hash = txHash(bytes);
   const refuse = (code: number, log: string) => {
     chain.refusals.push({ code, log });
     return json({ tx_response: { height: "0", txhash: hash, codespace: "sdk", code, raw_log: log, gas_wanted: "0", gas_used: "0" } });
   };
-  if (chain.included[hash] !== undefined) return refuse(19, "tx already exists in cache");
+  if (chain.included[hash] !== undefined || chain.mempool[hash] !== undefined) return refuse(19, "tx already exists in cache");
   let verified;
   try {
     verified = verifyTx(bytes, { chainId: chain.chainId, account: (address) => chain.accounts[address] });
@@ -137,12 +150,17 @@ function broadcast(chain: CosmosChainState, bytes: Uint8Array) {
   if (required !== undefined && (paid === undefined || BigInt(paid.amount) < required.amount)) {
     return refuse(13, `insufficient fees; got: ${verified.fee.amount.map((c) => c.amount + c.denom).join(",") || "0"} required: ${required.amount}${required.denom}: insufficient fee`);
   }
+  const taken = () => json({ tx_response: { height: "0", txhash: hash, codespace: "", code: 0, raw_log: "", gas_wanted: "0", gas_used: "0" } });
+  if (pending) {
+    chain.mempool[hash] = { bytes, queries: 0 };
+    return taken();
+  }
   chain.accounts[verified.signer]!.sequence += 1n;
   chain.height += 1n;
   const failure = chain.failNext;
   chain.failNext = undefined;
   chain.included[hash] = { hash, height: chain.height, code: failure?.code ?? 0, log: failure?.log ?? "", signer: verified.signer, msgs: verified.msgs, mode: verified.mode };
-  return json({ tx_response: { height: "0", txhash: hash, codespace: "", code: 0, raw_log: "", gas_wanted: "0", gas_used: "0" } });
+  return taken();
 }
 
 function simulate(chain: CosmosChainState, bytes: Uint8Array) {

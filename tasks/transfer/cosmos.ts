@@ -2,6 +2,7 @@ import { accountInfo, broadcastTx, getTx, type TxResult } from "../clients/cosmo
 import type { CosmosTx } from "../clients/router.js";
 import { checkMsg } from "../cosmos/amino.js";
 import { estimateFee } from "../cosmos/fees.js";
+import { HookSequenceMoved } from "../cosmos/op-hook.js";
 import { signCosmosTx } from "../cosmos/sign.js";
 import type { CosmosAccount } from "../cosmos/types.js";
 import { firstLine, VipError } from "../errors.js";
@@ -12,13 +13,22 @@ import { recordsOf, type TransferRecord } from "./records.js";
 /** Codes a chain answers a broadcast with that mean the transaction is (or already was) taken. */
 const ALREADY_KNOWN = 19;
 const WRONG_SEQUENCE = 32;
+/**
+ * Polls a restarted run gives a journalled transaction before it calls it never sent: one the chain took
+ * before the kill sits in its mempool with the account's next sequence and is in one of the next blocks
+ * (30 s at the default poll interval outlasts several blocks).
+ */
+const MEMPOOL_POLLS = 30;
 
 export interface CosmosContext {
   journal: Journal<TransferRecord>;
   account: CosmosAccount;
   /** The REST endpoint of an Initia chain, by chain id. */
   restUrl: (chainId: string) => Promise<string>;
-  /** Runs right before a transaction is first broadcast (the op hook's sequence check). */
+  /**
+   * Runs right before a transaction is first broadcast: the op hook's sequence check. Its HookSequenceMoved
+   * means the transaction must never be sent; any other failure leaves it to the next run.
+   */
   beforeBroadcast: () => Promise<void>;
   out: Output;
   pollMs: number;
@@ -58,18 +68,26 @@ export async function runCosmosTx(context: CosmosContext, index: number, tx: Cos
       // Its sequence is used: by this transaction (not indexed yet) or by another one.
       return waitForInclusion(context, step, index, restUrl, signed.hash, `sequence ${signed.sequence} of ${context.account.bech32} on ${tx.chain_id} was used, but not by ${signed.hash} as far as the chain has indexed`);
     }
+    try {
+      await context.beforeBroadcast();
+    } catch (error) {
+      // The run before the restart may have broadcast it: it is called not sent only once it had the time to land.
+      if (!(error instanceof HookSequenceMoved)) throw error;
+      return settleDoubtful(context, { step, index, chainId: tx.chain_id, restUrl, hash: signed.hash, sequence: signed.sequence }, error);
+    }
     out.line(field("resending", `transaction ${index + 1} ${signed.hash}: the same signed bytes (the chain takes them at most once)`));
   } else {
     await context.beforeBroadcast();
     signed = await sign(context, tx, restUrl, index);
     await journal.append({ type: "cosmos-signed", step, chainId: tx.chain_id, signer: context.account.bech32, sequence: signed.sequence.toString(), hash: signed.hash, txBytes: Buffer.from(signed.txBytes).toString("base64") });
-  }
-  try {
-    await context.beforeBroadcast();
-  } catch (error) {
-    // Signed but never sent: the journal says so, so that --new may start over.
-    await journal.append({ type: "refused", step, hash: signed.hash, code: 0, log: `not sent: ${firstLine(error)}` });
-    throw error;
+    try {
+      await context.beforeBroadcast();
+    } catch (error) {
+      // Signed but never sent, and never to be: the journal says so, so that --new may start over. Any other
+      // failure (the hook's chain unreachable, say) leaves the transaction to the next run.
+      if (error instanceof HookSequenceMoved) await journal.append({ type: "refused", step, hash: signed.hash, code: 0, log: `not sent: ${error.message}` });
+      throw error;
+    }
   }
   let answer: TxResult;
   try {
@@ -99,14 +117,52 @@ async function sign(context: CosmosContext, tx: CosmosTx, restUrl: string, index
   return { ...signed, sequence: state.sequence };
 }
 
-async function waitForInclusion(context: CosmosContext, step: string, index: number, restUrl: string, hash: string, notFound: string): Promise<string> {
-  const deadline = Date.now() + context.inclusionTimeoutMs;
+interface Doubtful {
+  step: string;
+  index: number;
+  chainId: string;
+  restUrl: string;
+  hash: string;
+  sequence: bigint;
+}
+
+/**
+ * A journalled transaction, not found by its hash, that the pre-broadcast check now forbids sending: the
+ * killed run may still have broadcast it. It is waited for; found, it is the transfer's (the check's failure
+ * is then a warning); its sequence used by something else, or nothing after the wait, it was never sent, and
+ * the journal says so, so that --new may start over.
+ */
+async function settleDoubtful(context: CosmosContext, doubtful: Doubtful, moved: HookSequenceMoved): Promise<string> {
+  const { out, journal } = context;
+  const { step, index, chainId, restUrl, hash, sequence } = doubtful;
+  out.warn(`${moved.moved}, but transaction ${index + 1} ${hash} may have reached ${chainId} before the restart: it is not sent again, but waited for`);
+  const found = await pollTx(restUrl, hash, context.pollMs, context.pollMs * MEMPOOL_POLLS);
+  if (found !== undefined) {
+    out.warn(`transaction ${index + 1} ${hash} had reached ${chainId}: the transfer goes on, but its op hook will not run as signed (${moved.moved})`);
+    return recordInclusion(context, step, index, found);
+  }
+  const state = await accountInfo(restUrl, context.account.bech32);
+  if (state !== undefined && state.sequence > sequence) {
+    return waitForInclusion(context, step, index, restUrl, hash, `sequence ${sequence} of ${context.account.bech32} on ${chainId} was used, but not by ${hash} as far as the chain has indexed`);
+  }
+  await journal.append({ type: "refused", step, hash, code: 0, log: `not sent: ${moved.message}` });
+  throw moved;
+}
+
+/** The transaction by its hash, asked every `pollMs` until `waitMs` have passed; undefined if it never showed. */
+async function pollTx(restUrl: string, hash: string, pollMs: number, waitMs: number): Promise<TxResult | undefined> {
+  const deadline = Date.now() + waitMs;
   for (;;) {
     const found = await getTx(restUrl, hash);
-    if (found !== undefined) return recordInclusion(context, step, index, found);
-    if (Date.now() > deadline) throw new VipError(`${notFound} after ${Math.round(context.inclusionTimeoutMs / 1000)} s: run the same command again to keep waiting`);
-    await sleep(context.pollMs);
+    if (found !== undefined || Date.now() > deadline) return found;
+    await sleep(pollMs);
   }
+}
+
+async function waitForInclusion(context: CosmosContext, step: string, index: number, restUrl: string, hash: string, notFound: string): Promise<string> {
+  const found = await pollTx(restUrl, hash, context.pollMs, context.inclusionTimeoutMs);
+  if (found === undefined) throw new VipError(`${notFound} after ${Math.round(context.inclusionTimeoutMs / 1000)} s: run the same command again to keep waiting`);
+  return recordInclusion(context, step, index, found);
 }
 
 async function recordInclusion(context: CosmosContext, step: string, index: number, found: TxResult): Promise<string> {

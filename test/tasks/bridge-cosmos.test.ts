@@ -74,6 +74,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       chain.broadcasts = 0;
       chain.refusals = [];
       chain.broadcastMode = "answer";
+      chain.mempool = {};
     }
     base.state.chain.accounts = { [OPERATOR.bech32]: { accountNumber: 12n, sequence: 5n }, [LEDGER.bech32]: { accountNumber: 40n, sequence: 0n } };
     rollup.state.chain.accounts = { [OPERATOR.bech32]: { accountNumber: 3n, sequence: 0n }, [LEDGER.bech32]: { accountNumber: 9n, sequence: 2n } };
@@ -254,6 +255,45 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     const [records] = await journalRecords();
     expect(records!.filter((r) => r.type === "hook"), "one hook, signed once").to.have.length(1);
     expect(records!.filter((r) => r.type === "cosmos-signed"), "one deposit, signed once").to.have.length(1);
+  });
+
+  it("after a kill, a deposit the chain may hold is waited for, not called unsent, when the hook's account has moved; one that never arrived is journalled not sent", async () => {
+    const killAtBroadcast = async (extra: string[] = []) => {
+      const before = base.state.chain.broadcasts;
+      const run = spawnHardhat(fundArgs(extra), env);
+      await waitFor(() => base.state.chain.broadcasts > before);
+      run.child.kill("SIGKILL");
+      await run.result.catch(() => undefined);
+    };
+    // The chain takes the deposit into its mempool; the run is killed before the answer.
+    base.state.chain.broadcastMode = "hold-in-mempool";
+    await killAtBroadcast();
+    const [pending] = Object.keys(base.state.chain.mempool);
+    expect(pending, "the deposit waits in the mempool").to.be.a("string");
+    rollup.state.chain.accounts[OPERATOR.bech32]!.sequence = 1n; // the hook's account sends something else
+
+    const landed = await runHardhat(fundArgs(), env);
+    expect(landed.code, landed.output).to.equal(0);
+    expect(landed.stderr).to.include(`the sequence of ${OPERATOR.bech32} on ${ROLLUP} moved from 0 to 1 since the op hook was signed, but transaction 1 ${pending} may have reached ${BASE} before the restart: it is not sent again, but waited for`);
+    expect(landed.stderr).to.include(`transaction 1 ${pending} had reached ${BASE}: the transfer goes on, but its op hook will not run as signed`);
+    expect(base.state.chain.broadcasts, "not sent a second time").to.equal(1);
+    expect(Object.keys(base.state.chain.included)).to.deep.equal([pending]);
+    expect(router.state.tracked).to.deep.equal({ [pending!]: 1 });
+
+    // A deposit lost on its way, and the hook's account moves: after the wait, it is journalled not sent.
+    base.state.chain.broadcastMode = "hold-before";
+    await killAtBroadcast(["--new"]);
+    rollup.state.chain.accounts[OPERATOR.bech32]!.sequence = 2n;
+    const lost = await runHardhat(fundArgs(), env);
+    expect(failure(lost)).to.equal(
+      `the sequence of ${OPERATOR.bech32} on ${ROLLUP} moved from 1 to 2 since the op hook was signed: the hook would fail when the deposit lands. Nothing was sent; run again with --new to sign a new hook`,
+    );
+    expect(base.state.chain.broadcasts, "the lost deposit is not sent again").to.equal(2);
+    const fresh = await runHardhat(fundArgs(["--new"]), env);
+    expect(fresh.code, fresh.output).to.equal(0);
+    expect(fresh.stdout).to.match(new RegExp(`^op hook signed\\s+by ${OPERATOR.bech32} on ${ROLLUP}: account 3, sequence 2$`, "m"));
+    expect(Object.keys(base.state.chain.included)).to.have.length(2);
+    expect(base.state.chain.accounts[OPERATOR.bech32]!.sequence).to.equal(7n);
   });
 
   if (!ledgerInstalled) {
