@@ -66,7 +66,7 @@ export async function runCosmosTx(context: CosmosContext, index: number, tx: Cos
     const state = await accountInfo(restUrl, context.account.bech32);
     if (state !== undefined && state.sequence > signed.sequence) {
       // Its sequence is used: by this transaction (not indexed yet) or by another one.
-      return waitForInclusion(context, step, index, restUrl, signed.hash, `sequence ${signed.sequence} of ${context.account.bech32} on ${tx.chain_id} was used, but not by ${signed.hash} as far as the chain has indexed`);
+      return waitForInclusion(context, step, index, restUrl, signed.hash, sequenceTaken(context, tx.chain_id, signed.hash, signed.sequence));
     }
     try {
       await context.beforeBroadcast();
@@ -143,10 +143,23 @@ async function settleDoubtful(context: CosmosContext, doubtful: Doubtful, moved:
   }
   const state = await accountInfo(restUrl, context.account.bech32);
   if (state !== undefined && state.sequence > sequence) {
-    return waitForInclusion(context, step, index, restUrl, hash, `sequence ${sequence} of ${context.account.bech32} on ${chainId} was used, but not by ${hash} as far as the chain has indexed`);
+    return waitForInclusion(context, step, index, restUrl, hash, sequenceTaken(context, chainId, hash, sequence));
   }
   await journal.append({ type: "refused", step, hash, code: 0, log: `not sent: ${moved.message}` });
   throw moved;
+}
+
+/**
+ * Why a journalled transaction whose sequence the chain has used is still not found. It is not journalled
+ * as unsent: a node whose index lags would make that a second transfer. The operator is told how to decide.
+ */
+function sequenceTaken(context: CosmosContext, chainId: string, hash: string, sequence: bigint): string {
+  const account = context.account.bech32;
+  return (
+    `sequence ${sequence} of ${account} on ${chainId} was used, but not by ${hash} as far as the chain has indexed ` +
+    `(if another transaction of ${account} took that sequence, ${hash} can never land: look up the account's transactions on an explorer, ` +
+    `and only if ${hash} is not among them, move the journal ${context.journal.path} aside to start over)`
+  );
 }
 
 /** The transaction by its hash, asked every `pollMs` until `waitMs` have passed; undefined if it never showed. */
