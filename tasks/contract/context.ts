@@ -1,7 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { type Connection, connect } from "../network/connect.js";
+import { type Connection, connect, connectReadOnly } from "../network/connect.js";
 import { type OperatorSigner, operatorSigner } from "../signer/signer.js";
 import { locateScoreContract } from "./locate.js";
 
@@ -23,4 +23,10 @@ export async function contractContext(hre: HardhatRuntimeEnvironment, args: Cont
   const operator = await operatorSigner(connection);
   const score = await locateScoreContract(connection, { ...args, ignitionPath: hre.config.paths.ignition }, operator.signer);
   return { connection, operator, signer: operator.signer, score };
+}
+
+/** The scoring contract for reading only: no signer, so no key or Ledger is needed. */
+export async function readOnlyContract(hre: HardhatRuntimeEnvironment, args: ContractArgs): Promise<VipScore> {
+  const connection = await connectReadOnly(hre);
+  return locateScoreContract(connection, { ...args, ignitionPath: hre.config.paths.ignition }, connection.ethers.provider);
 }

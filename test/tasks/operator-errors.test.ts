@@ -96,6 +96,24 @@ describe("operator tasks refuse bad input and broken peers", () => {
     });
   });
 
+  describe("read-only tasks", () => {
+    it("need no key: version, chain-id, stage and scores:verify run without PRIVATE_KEY, while a task that signs names it", async () => {
+      const noKey = { PRIVATE_KEY: undefined };
+      const reads = [["version"], ["chain-id"], ["stage"], ["scores:verify", "--stage", "5", "--file", SAMPLE]];
+      const results = await Promise.all(reads.map((task) => onRollup(task, noKey)));
+      for (const [i, result] of results.entries()) {
+        expect(result.output, reads[i]!.join(" ")).not.to.match(/PRIVATE_KEY|HHE7/);
+        // scores:verify fails on its own account here: stage 5 holds none of the sample's scores.
+        if (i < 3) expect(result.code, `${reads[i]!.join(" ")}: ${result.output}`).to.equal(0);
+      }
+      expect(results[3]!.output).to.match(/stage 5 on chain differs from .*sample-scores\.csv in [\d,]+ score\(s\)/);
+      expect(results[1]!.stdout).to.match(new RegExp(`^EVM chain id\\s+${node.chainId}\\b`, "m"));
+      const sending = await sendsNothing(["stage:finalize", "--stage", "5"], noKey);
+      expect(sending.code).to.not.equal(0);
+      expect(sending.output).to.include("PRIVATE_KEY");
+    });
+  });
+
   describe("chain-id", () => {
     it("works without the CometBFT RPC, and says the registry rule was not checked", async () => {
       const result = await onRollup(["chain-id"], { ROLLUP_RPC_URL: undefined });

@@ -1,7 +1,8 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { describeRoute } from "../../transfer/describe.js";
-import { routerFor, selectedNetwork } from "../../transfer/router.js";
+import { selectedNetwork } from "../../network/connect.js";
+import { routerFor } from "../../transfer/router.js";
 import { routeRequestSchema } from "../../clients/router.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";

@@ -11,7 +11,8 @@ import { optionalSeconds } from "../../options.js";
 import { consoleOutput } from "../../output.js";
 import { describeEnd, followToTheEnd, trackOnce } from "../../transfer/follow.js";
 import { recordsOf, type TransferRecord } from "../../transfer/records.js";
-import { routerFor, selectedNetwork } from "../../transfer/router.js";
+import { selectedNetwork } from "../../network/connect.js";
+import { routerFor } from "../../transfer/router.js";
 
 interface BridgeStatusArgs {
   tx?: string;

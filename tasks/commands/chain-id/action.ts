@@ -1,12 +1,12 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { optionalVipUrl } from "../../config/settings.js";
-import { connect } from "../../network/connect.js";
+import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
 import { runChainId } from "./run.js";
 
 const action: NewTaskActionFunction = async (_args, hre) => {
-  const connection = await connect(hre);
+  const connection = await connectReadOnly(hre);
   const rollupRpcUrl = await optionalVipUrl(connection.networkName, connection.networkConfig, "rollupRpcUrl");
   await runChainId(connection, rollupRpcUrl, consoleOutput);
 };

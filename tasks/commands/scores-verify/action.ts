@@ -1,6 +1,6 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { contractContext } from "../../contract/context.js";
+import { readOnlyContract } from "../../contract/context.js";
 import { parseStage } from "../../contract/preflight.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
@@ -18,7 +18,7 @@ const action: NewTaskActionFunction<ScoresVerifyArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
   if (args.file === undefined) throw new VipError("--file is required: the score file the stage should hold");
   const file = await readScoreFile(args.file);
-  const { score } = await contractContext(hre, args);
+  const score = await readOnlyContract(hre, args);
   await verifyScores(score, stage, file, consoleOutput);
 };
 

@@ -2,7 +2,7 @@ import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
 import { findScoreContract } from "../../contract/locate.js";
-import { connect } from "../../network/connect.js";
+import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
 import { runStage } from "./run.js";
 
@@ -12,7 +12,7 @@ interface StageArgs {
 }
 
 const action: NewTaskActionFunction<StageArgs> = async (args, hre) => {
-  const connection = await connect(hre);
+  const connection = await connectReadOnly(hre);
   const restUrl = await vipUrl(connection.networkName, connection.networkConfig, "l1RestUrl");
   const moduleAddress = await vipModuleAddress(connection.networkName, connection.networkConfig);
   // Without --contract, a network with no deployment yet is reported, not refused.

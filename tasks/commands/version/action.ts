@@ -1,13 +1,14 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { vipUrl } from "../../config/settings.js";
-import { connect } from "../../network/connect.js";
+import { selectedNetwork } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
 import { runVersion } from "./run.js";
 
 const action: NewTaskActionFunction = async (_args, hre) => {
-  const connection = await connect(hre);
-  await runVersion(await vipUrl(connection.networkName, connection.networkConfig, "rollupRpcUrl"), consoleOutput);
+  // Only the rollup's CometBFT RPC is asked: no EVM connection, no key.
+  const network = selectedNetwork(hre);
+  await runVersion(await vipUrl(network.name, network.config, "rollupRpcUrl"), consoleOutput);
 };
 
 export default action;
