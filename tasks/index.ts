@@ -101,11 +101,24 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/scores-verify/action.js"))
       .build(),
-    task("stage:finalize", "Finalize the open stage, which opens the next one")
+    task("stage:finalize", "Finalize the open stage, which opens the next one (journalled: never sent twice)")
       .addOption(stageOption)
+      .addOption(textOption("journalDir", "Where journals are kept (default: vip-journal/ in the project)"))
       .addOption(contractOption)
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/stage-finalize/action.js"))
+      .build(),
+    task("stage:autopilot", "Push each stage's scores and finalize it right after it ends on the base chain, every stage, unattended")
+      .addOption(textOption("scoresDir", "The folder with stage-<N>.csv (live scores, optional) and stage-<N>.final.csv (final scores)"))
+      .addFlag({ name: "once", description: "Do what is due now and exit: 0 when nothing due is left undone (for cron or a systemd timer)" })
+      .addOption({ name: "pollInterval", description: "Seconds between polls (sooner when a stage is about to end)", type: ArgumentType.STRING, defaultValue: "60" })
+      .addOption({ name: "grace", description: "Seconds after a stage's end by which it must be finalized: alerts escalate at half of it", type: ArgumentType.STRING, defaultValue: "3600" })
+      .addOption(textOption("webhook", "A URL that receives every alert as a JSON POST {level, stage, text, at} (default: VIP_ALERT_WEBHOOK)"))
+      .addOption(textOption("statusFile", "The JSON file rewritten on every poll (default: vip-journal/autopilot/status.json)"))
+      .addOption(textOption("journalDir", "Where journals and the autopilot's lock are kept (default: vip-journal/ in the project)"))
+      .addOption(contractOption)
+      .addOption(deploymentIdOption)
+      .setAction(() => import("./commands/stage-autopilot/action.js"))
       .build(),
     task("rehearse", "Rehearse the whole operator flow on the in-process network with local stand-ins (no configuration)")
       .addOption({

@@ -8,6 +8,7 @@ export interface VipStage {
   stage: bigint;
   stageStartTime?: bigint;
   stageEndTime?: bigint;
+  stageInterval?: bigint;
 }
 
 const resourceAnswer = z.object({
@@ -16,7 +17,7 @@ const resourceAnswer = z.object({
 
 const u64 = z.string().regex(/^\d+$/, "must be a u64 as a decimal string");
 const moduleStore = z.object({
-  data: z.object({ stage: u64, stage_start_time: u64.optional(), stage_end_time: u64.optional() }),
+  data: z.object({ stage: u64, stage_start_time: u64.optional(), stage_end_time: u64.optional(), stage_interval: u64.optional() }),
 });
 
 export function moduleStorePath(moduleAddress: string): string {
@@ -53,7 +54,58 @@ export async function fetchVipStage(restUrl: string, moduleAddress: string): Pro
     stage: BigInt(data.stage),
     stageStartTime: data.stage_start_time === undefined ? undefined : BigInt(data.stage_start_time),
     stageEndTime: data.stage_end_time === undefined ? undefined : BigInt(data.stage_end_time),
+    stageInterval: data.stage_interval === undefined ? undefined : BigInt(data.stage_interval),
   };
+}
+
+/** The program's clock as `vip::ModuleStore` keeps it: every field the stage schedule needs. */
+export interface VipProgram {
+  stage: bigint;
+  stageStartTime: bigint;
+  stageEndTime: bigint;
+  stageInterval: bigint;
+}
+
+/** Like `fetchVipStage`, but every time field is required: a schedule cannot be kept without them. */
+export async function fetchVipProgram(restUrl: string, moduleAddress: string): Promise<VipProgram> {
+  const program = await fetchVipStage(restUrl, moduleAddress);
+  const { stageStartTime, stageEndTime, stageInterval } = program;
+  if (stageStartTime === undefined || stageEndTime === undefined || stageInterval === undefined) {
+    const missing = [["stage_start_time", stageStartTime], ["stage_end_time", stageEndTime], ["stage_interval", stageInterval]]
+      .filter(([, value]) => value === undefined)
+      .map(([name]) => name);
+    throw new VipError(
+      `ModuleStore at ${describeEndpoint(restUrl, moduleStorePath(moduleAddress).split("?")[0]!)} (resource.move_resource): ` +
+        `data.${missing.join(", data.")} is missing: is this the VIP module (check VIP_MODULE_ADDRESS)?`,
+    );
+  }
+  return { stage: program.stage, stageStartTime, stageEndTime, stageInterval };
+}
+
+const latestBlockAnswer = z.object({
+  block: z.object({ header: z.object({ time: z.string(), height: z.string().optional() }) }),
+});
+
+/**
+ * The base chain's time: its latest block's time (`GET /cosmos/base/tendermint/v1beta1/blocks/latest` →
+ * `block.header.time`, RFC 3339 with up to nanoseconds), in Unix seconds. The program's stages end by this
+ * clock, never by the local one.
+ */
+export async function fetchChainTime(restUrl: string): Promise<bigint> {
+  const path = "/cosmos/base/tendermint/v1beta1/blocks/latest";
+  const where = `the latest block at ${describeEndpoint(restUrl, path)}`;
+  const { block } = expectShape(latestBlockAnswer, await requestJson(restUrl, path, { method: "GET" }), where);
+  const seconds = rfc3339Seconds(block.header.time);
+  if (seconds === undefined) throw new VipError(`${where}: block.header.time ${JSON.stringify(block.header.time)} is not an RFC 3339 time`);
+  return seconds;
+}
+
+/** Whole Unix seconds of an RFC 3339 time; the fraction (CometBFT writes nanoseconds) is cut, not rounded. */
+function rfc3339Seconds(text: string): bigint | undefined {
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/i.exec(text.trim());
+  if (match === null) return undefined;
+  const ms = Date.parse(`${match[1]}${match[2]!.toUpperCase()}`);
+  return Number.isNaN(ms) ? undefined : BigInt(Math.floor(ms / 1000));
 }
 
 const viewAnswer = z.object({ data: z.string() });

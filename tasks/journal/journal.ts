@@ -68,6 +68,11 @@ export function journalPath(dir: string, chainId: bigint, contract: string, stag
   return path.join(dir, `chain-${chainId}`, contract.toLowerCase(), `stage-${stage}.jsonl`);
 }
 
+/** Where the journal of one stage's finalization lives, beside the stage's score journal. */
+export function finalizeJournalPath(dir: string, chainId: bigint, contract: string, stage: bigint): string {
+  return journalPath(dir, chainId, contract, stage).replace(/\.jsonl$/, ".finalize.jsonl");
+}
+
 /**
  * An append-only log of JSON lines, synced to disk after every record, so a run killed at any moment leaves
  * every record it completed. A torn last line (the kill came mid-write) is ignored when read.

@@ -1,4 +1,5 @@
-import { access } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, stat } from "node:fs/promises";
 import { extname } from "node:path";
 
 import { VipError } from "../errors.js";
@@ -30,20 +31,30 @@ export class ScoreFileError extends VipError {
   }
 }
 
+export interface ReadOptions {
+  /**
+   * Accept a file that holds no scores (a header alone, or `[]`): a stage nobody scored in must still be
+   * finalized. A file with no bytes at all is still refused: it is more likely a write that never happened.
+   */
+  allowEmpty?: boolean;
+}
+
 /**
  * Reads and validates a whole score file (`.json`: JSON array; anything else: CSV with a header) before
  * anything is sent. Throws `ScoreFileError` listing the problems with their lines.
  */
-export async function readScoreFile(file: string): Promise<ScoreFile> {
+export async function readScoreFile(file: string, options: ReadOptions = {}): Promise<ScoreFile> {
+  let size: number;
   try {
-    await access(file);
+    await access(file, constants.R_OK);
+    size = (await stat(file)).size;
   } catch {
     throw new VipError(`cannot read the score file ${file}: it does not exist or is not readable`);
   }
   const collector = new EntryCollector();
   const sha256 = extname(file).toLowerCase() === ".json" ? await collectJson(file, collector) : await collectCsv(file, collector);
-  if (collector.problemCount === 0 && collector.table.length === 0) {
-    collector.problem(1, "the file holds no scores");
+  if (collector.problemCount === 0 && collector.table.length === 0 && (options.allowEmpty !== true || size === 0)) {
+    collector.problem(1, options.allowEmpty === true ? "the file is empty (a stage with no scores is the header line alone)" : "the file holds no scores");
   }
   if (collector.problemCount > 0) throw new ScoreFileError(file, collector.problems, collector.problemCount);
   return { path: file, table: collector.table, sha256 };

@@ -7,7 +7,23 @@ export type L1RestMode = "ok" | "not-found" | "not-json" | "missing-field" | "ba
 
 export interface L1RestState {
   moduleAddress: string;
+  /** The program's stage, and its window: `[stageStartTime, stageEndTime)` in Unix seconds. */
   stage: bigint;
+  stageStartTime: bigint;
+  stageEndTime: bigint;
+  stageInterval: bigint;
+  /**
+   * The base chain's time in Unix seconds (its latest block's time); undefined follows the local clock.
+   * Tests move it to pass a stage's end.
+   */
+  now?: bigint;
+  /**
+   * Whether the stage advances by itself once its end passes, as the VIP agent's `fund_reward_script` does
+   * (stage + 1, start = previous end, end = start + interval); false models an agent that is late.
+   */
+  followClock: boolean;
+  /** Drops every connection without answering: the base chain unreachable. */
+  offline: boolean;
   mode: L1RestMode;
   /** Bridges the VIP program already has (`vip::get_bridge_infos`). */
   registeredBridges: bigint[];
@@ -32,9 +48,16 @@ export interface L1RestStandIn extends StandInServer {
  * `move_resource` as a JSON string and u64 values as decimal strings, as the chain serves them.
  */
 export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Promise<L1RestStandIn> {
+  const interval = initial.stageInterval ?? 86_400n;
+  const start = (initial.now ?? localNow()) - interval / 2n;
   const state: L1RestState = {
     moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
     stage: 15n,
+    stageStartTime: start,
+    stageEndTime: start + interval,
+    stageInterval: interval,
+    followClock: true,
+    offline: false,
     mode: "ok",
     registeredBridges: [1n, 2n],
     minDeposit: { denom: "uinit", amount: "100000000" },
@@ -46,7 +69,11 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
     ...initial,
   };
   const server = await startServer((request, body) => {
+    if (state.offline) return { status: 0, body: "", drop: true };
     const url = new URL(request.url ?? "/", "http://stand-in");
+    const now = state.now ?? localNow();
+    advanceProgram(state, now);
+    if (url.pathname === "/cosmos/base/tendermint/v1beta1/blocks/latest") return json(latestBlock(state, now));
     const chain = answerCosmosChain(state.chain, request.method, url, body);
     if (chain !== undefined) return chain;
     const extra = answerOnboardingQuery(state, url, body);
@@ -57,12 +84,45 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
     if (state.mode === "not-found" || url.pathname !== expectedPath || url.searchParams.get("struct_tag") !== structTag) {
       return json({ code: 5, message: `resource not found: ${url.searchParams.get("struct_tag") ?? ""}`, details: [] }, 404);
     }
-    const data: Record<string, string> = { stage: state.stage.toString(), stage_start_time: "1700000000", stage_end_time: "1700100000" };
+    const data: Record<string, string> = {
+      stage: state.stage.toString(),
+      stage_start_time: state.stageStartTime.toString(),
+      stage_end_time: state.stageEndTime.toString(),
+      stage_interval: state.stageInterval.toString(),
+      vesting_period: "26",
+      minimum_lock_staking_period: "2592000",
+      challenge_period: "259200",
+    };
     if (state.mode === "missing-field") delete data.stage;
     const moveResource = state.mode === "bad-move-resource" ? "{not json" : JSON.stringify({ type: structTag, data });
     return json({ resource: { address: state.moduleAddress, struct_tag: structTag, move_resource: moveResource, raw_bytes: "AA==" } });
   });
   return { ...server, state };
+}
+
+function localNow(): bigint {
+  return BigInt(Math.floor(Date.now() / 1000));
+}
+
+/** `fund_reward_script`'s schedule: windows stay back to back however late the stage advances. */
+function advanceProgram(state: L1RestState, now: bigint): void {
+  while (state.followClock && now >= state.stageEndTime && state.stageInterval > 0n) {
+    state.stage += 1n;
+    state.stageStartTime = state.stageEndTime;
+    state.stageEndTime = state.stageStartTime + state.stageInterval;
+  }
+}
+
+/** `GET /cosmos/base/tendermint/v1beta1/blocks/latest` as a node answers it: the time in RFC 3339 with nanoseconds. */
+function latestBlock(state: L1RestState, now: bigint) {
+  const time = new Date(Number(now) * 1000).toISOString().replace(/\.(\d{3})Z$/, ".$1456789Z");
+  const height = (now - 1_600_000_000n).toString();
+  const header = { chain_id: state.chain.chainId, height, time, proposer_address: "3d0Zs3eSnXV7ePWIDuaDQhVfTGg=" };
+  return {
+    block_id: { hash: "5wUBzm4qHELq9xCmUoRXFL3uXD5D1ZUFG5Ve9qqAC7Y=", part_set_header: { total: 1, hash: "Mjp8LbLmE56ZE1vRcw0bnD9Rp0qv4HkFRQ64cHEXIx4=" } },
+    block: { header, data: { txs: [] }, evidence: { evidence: [] }, last_commit: null },
+    sdk_block: { header, data: { txs: [] }, evidence: { evidence: [] }, last_commit: null },
+  };
 }
 
 /**

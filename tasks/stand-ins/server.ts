@@ -7,8 +7,14 @@ export interface StandInServer {
   close(): Promise<void>;
 }
 
-/** An answer; `hold` leaves the request unanswered (a server that took a request and hangs). */
-export type Handler = (request: IncomingMessage, body: string) => { status: number; body: string; contentType?: string; hold?: boolean };
+/**
+ * An answer; `hold` leaves the request unanswered (a server that took a request and hangs); `drop` closes the
+ * connection without a word (a host that is down or a proxy that lost its upstream).
+ */
+export type Handler = (
+  request: IncomingMessage,
+  body: string,
+) => { status: number; body: string; contentType?: string; hold?: boolean; drop?: boolean };
 
 /** A small HTTP server on 127.0.0.1 and a free port, answering with `handler`. Loopback only. */
 export async function startServer(handler: Handler): Promise<StandInServer> {
@@ -19,6 +25,10 @@ export async function startServer(handler: Handler): Promise<StandInServer> {
     request.on("end", () => {
       const answer = handler(request, body);
       if (answer.hold === true) return;
+      if (answer.drop === true) {
+        request.socket.destroy();
+        return;
+      }
       response.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" });
       response.end(answer.body);
     });

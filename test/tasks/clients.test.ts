@@ -2,7 +2,7 @@ import { expect } from "chai";
 
 import { fetchAbciInfo, fetchCosmosChainId } from "../../tasks/clients/cometbft.js";
 import { describeEndpoint } from "../../tasks/clients/http.js";
-import { fetchVipStage } from "../../tasks/clients/l1-rest.js";
+import { fetchChainTime, fetchVipProgram, fetchVipStage } from "../../tasks/clients/l1-rest.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../tasks/config/constants.js";
 import { startCometBftStandIn, type CometBftStandIn } from "../../tasks/stand-ins/cometbft.js";
 import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
@@ -82,12 +82,52 @@ describe("CometBFT client", () => {
 
 describe("base-chain REST client", () => {
   let rest: L1RestStandIn;
-  beforeEach(async () => (rest = await startL1RestStandIn({ stage: 21n })));
+  const window = { stageStartTime: 1_700_000_000n, stageEndTime: 1_700_100_000n, stageInterval: 100_000n };
+  beforeEach(async () => (rest = await startL1RestStandIn({ stage: 21n, ...window, now: 1_700_050_000n })));
   afterEach(async () => rest.close());
 
   it("reads the current stage from the ModuleStore's move_resource JSON string", async () => {
     const stage = await fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS);
-    expect(stage).to.deep.equal({ stage: 21n, stageStartTime: 1700000000n, stageEndTime: 1700100000n });
+    expect(stage).to.deep.equal({ stage: 21n, ...window });
+  });
+
+  it("reads the program's clock, and the stage advances by fund_reward_script's rule once its end passes", async () => {
+    expect(await fetchVipProgram(rest.url, MAINNET_VIP_MODULE_ADDRESS)).to.deep.equal({ stage: 21n, ...window });
+    rest.state.now = 1_700_250_000n; // two windows later: the stage moves twice, the windows stay back to back
+    expect(await fetchVipProgram(rest.url, MAINNET_VIP_MODULE_ADDRESS)).to.deep.equal({
+      stage: 23n,
+      stageStartTime: 1_700_200_000n,
+      stageEndTime: 1_700_300_000n,
+      stageInterval: 100_000n,
+    });
+  });
+
+  it("reads the base chain's time from its latest block, nanoseconds cut", async () => {
+    rest.state.now = 1_700_050_123n;
+    expect(await fetchChainTime(rest.url)).to.equal(1_700_050_123n);
+  });
+
+  it("names a block time that is not RFC 3339", async () => {
+    const server = await startServer(() => ({ status: 200, body: JSON.stringify({ block: { header: { time: "yesterday" } } }) }));
+    try {
+      expect(await failure(fetchChainTime(server.url))).to.equal(
+        `the latest block at ${server.url}/cosmos/base/tendermint/v1beta1/blocks/latest: block.header.time "yesterday" is not an RFC 3339 time`,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("names the schedule fields a ModuleStore lacks", async () => {
+    const store = { type: "x::vip::ModuleStore", data: { stage: "3", stage_end_time: "10" } };
+    const server = await startServer(() => ({ status: 200, body: JSON.stringify({ resource: { move_resource: JSON.stringify(store) } }) }));
+    try {
+      expect(await failure(fetchVipProgram(server.url, MAINNET_VIP_MODULE_ADDRESS))).to.match(
+        /\(resource\.move_resource\): data\.stage_start_time, data\.stage_interval is missing: is this the VIP module/,
+      );
+    } finally {
+      await server.close();
+    }
   });
 
   it("says which module address was not found and what to check", async () => {

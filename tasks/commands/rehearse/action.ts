@@ -91,7 +91,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
 
     baseChain.state.stage = programStage + 1n;
     step(`stage:finalize --stage ${programStage} (the program has moved on to stage ${programStage + 1n})`);
-    await runFinalize(score, signer, programStage, out);
+    await runFinalize(score, signer, programStage, journalDir, out);
 
     step("stage: the program and the contract, side by side");
     await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, score, out);

@@ -1,3 +1,5 @@
+import path from "node:path";
+
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { contractContext } from "../../contract/context.js";
@@ -8,6 +10,7 @@ import { runFinalize } from "./run.js";
 
 interface FinalizeArgs {
   stage?: string;
+  journalDir?: string;
   contract?: string;
   deploymentId?: string;
 }
@@ -16,7 +19,7 @@ const action: NewTaskActionFunction<FinalizeArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
   const { operator, signer, score } = await contractContext(hre, args);
   announceSigner(consoleOutput, operator);
-  await runFinalize(score, signer, stage, consoleOutput);
+  await runFinalize(score, signer, stage, args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"), consoleOutput);
 };
 
 export default action;

@@ -1,23 +1,25 @@
 import type { Signer } from "ethers";
 
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
-import { estimateSendAndConfirm } from "../../contract/confirm.js";
-import { preflight } from "../../contract/preflight.js";
+import { finalizeOnce } from "../../contract/finalize.js";
+import { finalizeJournalPath } from "../../journal/journal.js";
 import { field, formatNumber, type Output } from "../../output.js";
 
-/** Finalizes the open stage after the same preflight as `scores:update`; returns the stage now open. */
-export async function runFinalize(score: VipScore, signer: Signer, stage: bigint, out: Output): Promise<bigint> {
-  const from = await signer.getAddress();
-  await preflight(score, from, stage);
-  const receipt = await estimateSendAndConfirm(
-    `finalizeStage(${stage})`,
-    signer.provider!,
-    from,
-    () => score.finalizeStage.estimateGas(stage),
-    (overrides) => score.finalizeStage(stage, overrides),
-  );
+/**
+ * Finalizes the open stage after the same preflight as `scores:update`, journalled so that a run killed
+ * between the send and the receipt never sends a second finalization; returns the stage now open.
+ */
+export async function runFinalize(score: VipScore, signer: Signer, stage: bigint, journalDir: string, out: Output): Promise<bigint> {
+  const chainId = (await signer.provider!.getNetwork()).chainId;
+  const journal = finalizeJournalPath(journalDir, chainId, await score.getAddress(), stage);
+  const { receipt, resumed } = await finalizeOnce(score, signer, stage, journal);
+  if (receipt === undefined) {
+    out.line(field("already finalized", `stage ${stage} (by another transaction): nothing was sent`));
+  } else {
+    const how = resumed ? " (sent by an earlier run, found by its journal)" : "";
+    out.line(field("finalized", `stage ${stage} in tx ${receipt.hash}, block ${receipt.blockNumber}, gas ${formatNumber(receipt.gasUsed)}${how}`));
+  }
   const open = await score.openStage();
-  out.line(field("finalized", `stage ${stage} in tx ${receipt.hash}, block ${receipt.blockNumber}, gas ${formatNumber(receipt.gasUsed)}`));
   out.line(field("open stage", open));
   return open;
 }

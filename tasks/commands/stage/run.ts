@@ -1,5 +1,7 @@
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
-import { fetchVipStage } from "../../clients/l1-rest.js";
+import { DEFAULT_GRACE_SECONDS, describeTiming, openStageTiming } from "../../autopilot/schedule.js";
+import { fetchChainTime, fetchVipStage } from "../../clients/l1-rest.js";
+import { firstLine } from "../../errors.js";
 import { field, type Output } from "../../output.js";
 
 export interface StageReport {
@@ -20,6 +22,17 @@ export async function runStage(l1RestUrl: string, moduleAddress: string, score: 
   }
   const open = await score.openStage();
   out.line(field("contract open stage", `${open} (VipScore at ${await score.getAddress()})`));
+  const { stageStartTime, stageEndTime, stageInterval } = program;
+  if (stageStartTime !== undefined && stageEndTime !== undefined && stageInterval !== undefined) {
+    try {
+      const chainTime = await fetchChainTime(l1RestUrl);
+      const timing = openStageTiming({ stage: program.stage, stageStartTime, stageEndTime, stageInterval }, chainTime, open, DEFAULT_GRACE_SECONDS);
+      out.line(field("base chain time", isoTime(chainTime)));
+      out.line(field("open stage ends", describeTiming(timing)));
+    } catch (error) {
+      out.warn(`the base chain's time could not be read, so the open stage's end is not shown: ${firstLine(error)}`);
+    }
+  }
   if (open < program.stage) {
     out.warn(
       `the contract lags the program by ${program.stage - open} stage(s): the program snapshots finalized stages in order, ` +

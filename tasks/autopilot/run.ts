@@ -1,0 +1,309 @@
+import { stat } from "node:fs/promises";
+
+import type { Signer } from "ethers";
+
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { fetchChainTime, fetchVipProgram, type VipProgram } from "../clients/l1-rest.js";
+import { runScoresUpdate } from "../commands/scores-update/run.js";
+import { finalizeOnce } from "../contract/finalize.js";
+import { firstLine } from "../errors.js";
+import { finalizeJournalPath } from "../journal/journal.js";
+import { withRetry } from "../network/retry.js";
+import { field, type Output } from "../output.js";
+import { ScoreFileError, type ScoreFile } from "../scores/read.js";
+import { verifyScores } from "../scores/verify.js";
+import type { AlertLevel, AlertSink } from "./alerts.js";
+import { finalScoreFile, liveScoreFile, readStageFile } from "./score-files.js";
+import { describeTiming, nextPollSeconds, openStageTiming, type OpenStageTiming } from "./schedule.js";
+import { type AutopilotStatus, writeStatus } from "./status.js";
+
+export interface AutopilotOptions {
+  scoresDir: string;
+  /** Do what is due now and return; otherwise run until `signal` aborts. */
+  once: boolean;
+  pollSeconds: number;
+  graceSeconds: bigint;
+  statusFile: string;
+  journalDir: string;
+  l1RestUrl: string;
+  moduleAddress: string;
+  /** Batches of a push in flight at once (as `scores:update --max-in-flight`). */
+  maxInFlight?: number;
+  /** Stops the loop (SIGINT, SIGTERM, or a test). */
+  signal?: AbortSignal;
+}
+
+export interface AutopilotContext {
+  score: VipScore;
+  signer: Signer;
+  chainId: bigint;
+  out: Output;
+  alerts: AlertSink;
+}
+
+/** What one pass found and did. */
+interface PassResult {
+  timing?: OpenStageTiming;
+  finalized: bigint[];
+  /** Why a due stage could not be finalized in this pass. */
+  blocked?: string;
+  /** The pass failed before it could tell what is due (base chain, rollup). */
+  failed?: string;
+}
+
+export interface AutopilotReport {
+  finalized: bigint[];
+  /** Set when `once` ends with a due stage left undone. */
+  blocked?: string;
+}
+
+/**
+ * The stage autopilot. Each pass reads the program's clock and the base chain's time, decides from them
+ * alone whether the contract's open stage is due (`openStageTiming`), and then either pushes the live score
+ * file (only entries that differ) or, once the stage has ended, pushes the final file, verifies every score
+ * on chain against it, and finalizes; stages that fell due while it was down are caught up in order, each
+ * from its own final file. Everything it sends goes through the same journalled code as `scores:update` and
+ * `stage:finalize`, so a kill at any moment resumes exactly.
+ */
+export async function runAutopilot(ctx: AutopilotContext, options: AutopilotOptions): Promise<AutopilotReport> {
+  const contract = await ctx.score.getAddress();
+  const status: AutopilotStatus = { updatedAt: "", pid: process.pid, contract, chainId: ctx.chainId.toString() };
+  const memory = new PassMemory(options.graceSeconds, options.pollSeconds);
+  const finalized: bigint[] = [];
+  let failures = 0;
+  for (;;) {
+    const pass = await runPass(ctx, options, status, memory);
+    finalized.push(...pass.finalized);
+    failures = pass.failed === undefined ? 0 : failures + 1;
+    const sleepSeconds = pass.failed !== undefined ? Math.min(options.pollSeconds, 2 ** Math.min(failures, 10)) : nextPollSeconds(pass.timing, options.pollSeconds);
+    status.nextPollAt = options.once ? undefined : new Date(Date.now() + sleepSeconds * 1000).toISOString();
+    await saveStatus(options.statusFile, status, ctx.out);
+    if (options.once) {
+      const blocked = pass.failed ?? pass.blocked;
+      return { finalized, ...(blocked === undefined ? {} : { blocked }) };
+    }
+    if (!(await sleep(sleepSeconds * 1000, options.signal))) return { finalized };
+  }
+}
+
+/** One pass: read the clocks, then act on the open stage until nothing more can be done now. */
+async function runPass(ctx: AutopilotContext, options: AutopilotOptions, status: AutopilotStatus, memory: PassMemory): Promise<PassResult> {
+  const finalized: bigint[] = [];
+  for (;;) {
+    let program: VipProgram;
+    let chainTime: bigint;
+    let openStage: bigint;
+    try {
+      [program, chainTime] = await Promise.all([
+        withRetry("reading the VIP program", () => fetchVipProgram(options.l1RestUrl, options.moduleAddress), { retries: 3 }),
+        withRetry("reading the base chain's time", () => fetchChainTime(options.l1RestUrl), { retries: 3 }),
+      ]);
+      openStage = await ctx.score.openStage();
+    } catch (error) {
+      const text = `cannot tell what is due: ${firstLine(error)}. Retrying with backoff; check the base chain's REST endpoint (L1_REST_URL) and the rollup's JSON-RPC (JSON_RPC_URL)`;
+      const stage = memory.lastTiming?.stage ?? 0n;
+      memory.alert(ctx.alerts, memory.lastTiming?.atRisk === true ? "alert" : "warning", stage, "unreachable", text);
+      status.lastError = { at: new Date().toISOString(), text };
+      return { timing: memory.lastTiming, finalized, failed: text };
+    }
+    memory.resolve("unreachable");
+    const timing = openStageTiming(program, chainTime, openStage, options.graceSeconds);
+    const announced = `${timing.stage}:${timing.due}:${timing.atRisk}:${timing.late}`;
+    if (announced !== memory.lastAnnounced) {
+      ctx.out.line(field(`open stage ${timing.stage} ends`, describeTiming(timing)));
+      memory.lastAnnounced = announced;
+    }
+    memory.lastTiming = timing;
+    describeClocks(status, program, chainTime, timing);
+
+    if (!timing.due) {
+      await pushLiveScores(ctx, options, status, memory, timing);
+      return { timing, finalized };
+    }
+    const outcome = await finalizeDueStage(ctx, options, status, memory, timing);
+    if (outcome !== undefined) return { timing, finalized, blocked: outcome };
+    finalized.push(timing.stage);
+  }
+}
+
+/** Pushes the final file of a due stage, verifies it, and finalizes; returns why not when it cannot. */
+async function finalizeDueStage(
+  ctx: AutopilotContext,
+  options: AutopilotOptions,
+  status: AutopilotStatus,
+  memory: PassMemory,
+  timing: OpenStageTiming,
+): Promise<string | undefined> {
+  const stage = timing.stage;
+  const file = finalScoreFile(options.scoresDir, stage);
+  const ended = `stage ${stage} ended at ${iso(timing.endTime)} on the base chain's clock`;
+  const graceEnds = iso(timing.endTime + options.graceSeconds);
+  let final: ScoreFile | undefined;
+  try {
+    final = await readStageFile(file, { allowEmpty: true });
+  } catch (error) {
+    const text = `${ended}, but its final file is not valid, so nothing was pushed: ${error instanceof ScoreFileError ? error.message.replace(/\n\s*/g, "; ") : firstLine(error)}. Fix ${file} (the grace ends at ${graceEnds})`;
+    return blocked(ctx, status, memory, stage, "alert", "bad-final", text);
+  }
+  if (final === undefined) {
+    const level: AlertLevel = timing.atRisk ? "alert" : "warning";
+    const text = `${ended} and its final scores are missing: write ${file} (address,score; the header alone for a stage with no scores). The grace ends at ${graceEnds}${timing.late ? ": PAST THE GRACE, the stage is late" : ""}`;
+    return blocked(ctx, status, memory, stage, level, "missing-final", text);
+  }
+  memory.resolve("missing-final", stage);
+  memory.resolve("bad-final", stage);
+  try {
+    const out = ctx.out;
+    out.line(`${ended}: pushing its final scores from ${final.path}`);
+    if (final.table.length > 0) {
+      await runScoresUpdate(
+        ctx.score,
+        ctx.signer,
+        final,
+        { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: options.maxInFlight ?? 6, journalDir: options.journalDir, interactive: false },
+        out,
+      );
+    } else {
+      // Nothing to push; the chain must hold nothing either (an address scored earlier must be listed with 0).
+      await verifyScores(ctx.score, stage, final, out);
+    }
+    const journal = finalizeJournalPath(options.journalDir, ctx.chainId, await ctx.score.getAddress(), stage);
+    const { receipt, resumed } = await finalizeOnce(ctx.score, ctx.signer, stage, journal);
+    const how = receipt === undefined ? "by another transaction" : `in tx ${receipt.hash}, block ${receipt.blockNumber}${resumed ? " (sent before a restart, found by its journal)" : ""}`;
+    const text = `finalized ${how}, from ${final.path} (${final.table.length} scores, verified on chain)`;
+    ctx.out.line(field("finalized", `stage ${stage} ${how}`));
+    memory.resolve("failed", stage);
+    ctx.alerts.raise("ok", stage, text);
+    status.lastAction = { at: new Date().toISOString(), text: `stage ${stage} ${text}` };
+    return undefined;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/\n\s*/g, "; ") : String(error);
+    const risk = timing.atRisk ? ` The stage is at risk: the grace ends at ${graceEnds}.` : "";
+    const text = `${ended}, but pushing or finalizing it failed: ${reason}.${risk} Nothing is lost; the autopilot retries (or run it again)`;
+    return blocked(ctx, status, memory, stage, "alert", "failed", text);
+  }
+}
+
+/** Pushes the live file of a running stage when its content changed: only the entries that differ. */
+async function pushLiveScores(ctx: AutopilotContext, options: AutopilotOptions, status: AutopilotStatus, memory: PassMemory, timing: OpenStageTiming): Promise<void> {
+  const stage = timing.stage;
+  const file = liveScoreFile(options.scoresDir, stage);
+  let version: string;
+  try {
+    const { mtimeMs, size } = await stat(file);
+    version = `${stage}:${mtimeMs}:${size}`;
+  } catch {
+    return; // no live file: it is optional
+  }
+  if (version === memory.livePushed) return;
+  try {
+    const live = await readStageFile(file, { allowEmpty: true });
+    if (live === undefined) return;
+    if (live.table.length > 0) {
+      ctx.out.line(`stage ${stage} runs until ${iso(timing.endTime)}: pushing the live scores of ${live.path}`);
+      await runScoresUpdate(
+        ctx.score,
+        ctx.signer,
+        live,
+        { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: options.maxInFlight ?? 6, journalDir: options.journalDir, interactive: false },
+        ctx.out,
+      );
+      status.lastAction = { at: new Date().toISOString(), text: `stage ${stage}: live scores of ${live.path} pushed (${live.table.length} entries)` };
+    }
+    memory.livePushed = version;
+    memory.resolve("live", stage);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/\n\s*/g, "; ") : String(error);
+    const text = `the live scores of ${file} were not pushed: ${reason}. It is retried at the next poll; only the final file counts for finalizing`;
+    memory.alert(ctx.alerts, "warning", stage, "live", text);
+    status.lastError = { at: new Date().toISOString(), text };
+  }
+}
+
+function blocked(ctx: AutopilotContext, status: AutopilotStatus, memory: PassMemory, stage: bigint, level: AlertLevel, kind: string, text: string): string {
+  memory.alert(ctx.alerts, level, stage, kind, text);
+  status.lastError = { at: new Date().toISOString(), text };
+  return text;
+}
+
+function describeClocks(status: AutopilotStatus, program: VipProgram, chainTime: bigint, timing: OpenStageTiming): void {
+  status.program = {
+    stage: program.stage.toString(),
+    stageStartTime: iso(program.stageStartTime),
+    stageEndTime: iso(program.stageEndTime),
+    stageInterval: program.stageInterval.toString(),
+  };
+  status.baseChainTime = iso(chainTime);
+  status.openStage = timing.stage.toString();
+  status.due = {
+    stage: timing.stage.toString(),
+    endsAt: iso(timing.endTime),
+    basis: timing.basis,
+    due: timing.due,
+    secondsLeft: timing.secondsLeft.toString(),
+    atRisk: timing.atRisk,
+    late: timing.late,
+  };
+}
+
+/**
+ * What the autopilot remembers between passes: which alerts are standing (so a standing one repeats at a
+ * bounded rate, and an `ok` can follow once it is resolved), the live file last pushed, the last timing.
+ */
+class PassMemory {
+  readonly #standing = new Map<string, number>();
+  readonly #repeatMs: number;
+  livePushed?: string;
+  lastTiming?: OpenStageTiming;
+  lastAnnounced?: string;
+
+  constructor(graceSeconds: bigint, pollSeconds: number) {
+    // A standing alert repeats a dozen times across the grace, never more often than the autopilot polls.
+    this.#repeatMs = Math.max(pollSeconds * 1000, (Number(graceSeconds) * 1000) / 12);
+  }
+
+  alert(alerts: AlertSink, level: AlertLevel, stage: bigint, kind: string, text: string): void {
+    const key = `${stage}:${kind}:${level}`;
+    const last = this.#standing.get(key);
+    if (last !== undefined && Date.now() - last < this.#repeatMs) return;
+    this.#standing.set(key, Date.now());
+    alerts.raise(level, stage, text);
+  }
+
+  /** Forgets the standing alerts of `kind` (for `stage`, or any), so the next one is raised at once. */
+  resolve(kind: string, stage?: bigint): void {
+    for (const key of [...this.#standing.keys()]) {
+      const [keyStage, keyKind] = key.split(":");
+      if (keyKind === kind && (stage === undefined || keyStage === stage.toString())) this.#standing.delete(key);
+    }
+  }
+}
+
+async function saveStatus(file: string, status: AutopilotStatus, out: Output): Promise<void> {
+  status.updatedAt = new Date().toISOString();
+  try {
+    await writeStatus(file, status);
+  } catch (error) {
+    out.warn(`the status file ${file} could not be written: ${firstLine(error)}`);
+  }
+}
+
+/** Sleeps `ms`; false when `signal` aborted it (stop). */
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted === true) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve(true);
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+}
+
+function iso(seconds: bigint): string {
+  return new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
+}

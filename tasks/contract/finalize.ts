@@ -1,0 +1,157 @@
+import type { Provider, Signer, TransactionReceipt } from "ethers";
+
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { firstLine, VipError } from "../errors.js";
+import { findByNonce } from "../journal/find-by-nonce.js";
+import { Journal } from "../journal/journal.js";
+import { isTransient } from "../network/retry.js";
+import { maxCost, refused, transactionOverrides, withMargin } from "./confirm.js";
+import { preflight } from "./preflight.js";
+import { describeRevert } from "./revert.js";
+import { ensureFunds } from "../signer/funds.js";
+
+/** Written before the broadcast: a run killed after it finds the transaction again by this nonce. */
+interface SendingRecord {
+  type: "sending";
+  nonce: number;
+  /** The chain's height before the send: the nonce is looked for from here on. */
+  block: number;
+  at: string;
+}
+interface SentRecord {
+  type: "sent";
+  nonce: number;
+  hash: string;
+}
+interface ConfirmedRecord {
+  type: "confirmed";
+  hash: string;
+  blockNumber: number;
+  gasUsed: string;
+  status: number;
+}
+/** The journalled nonce was never broadcast, or went to another transaction: the next run may send. */
+interface UnsentRecord {
+  type: "unsent";
+  nonce: number;
+  reason: string;
+}
+type FinalizeRecord = SendingRecord | SentRecord | ConfirmedRecord | UnsentRecord;
+
+export interface FinalizeResult {
+  /** The finalization's receipt; undefined when the stage was found finalized by another transaction. */
+  receipt?: TransactionReceipt;
+  /** Whether this call found the transaction of an earlier, interrupted run instead of sending one. */
+  resumed: boolean;
+}
+
+export interface FinalizeOptions {
+  /** How often a receipt is polled for, in ms. */
+  pollMs?: number;
+  /** How long the transaction may stay unmined before this run stops (a later run resumes), in ms. */
+  receiptTimeoutMs?: number;
+}
+
+/**
+ * Finalizes `stage` at most once, journalled: the nonce is recorded before the broadcast and the hash after,
+ * so a run killed between the send and its receipt finds its transaction again (by hash, else by nonce) and
+ * waits for it instead of sending a second one. A stage the contract already shows finalized is not sent again.
+ */
+export async function finalizeOnce(
+  score: VipScore,
+  signer: Signer,
+  stage: bigint,
+  journalFile: string,
+  options: FinalizeOptions = {},
+): Promise<FinalizeResult> {
+  const provider = signer.provider!;
+  const from = await signer.getAddress();
+  const journal = await Journal.open<FinalizeRecord>(journalFile);
+  const calldata = score.interface.encodeFunctionData("finalizeStage", [stage]);
+  const contract = (await score.getAddress()).toLowerCase();
+  const ours = (to: string | null, data: string) => to?.toLowerCase() === contract && data.toLowerCase() === calldata.toLowerCase();
+
+  // 1. What an earlier run left: a confirmed finalization, or one in flight that must not be sent again.
+  const last = journal.records.at(-1);
+  if (last?.type === "confirmed" && last.status === 1) {
+    return { receipt: (await provider.getTransactionReceipt(last.hash)) ?? undefined, resumed: true };
+  }
+  let inFlight: { nonce: number; hash: string } | undefined;
+  if (last?.type === "sent") inFlight = last;
+  if (last?.type === "sending") {
+    const found = await findByNonce(provider, from, last.nonce, last.block);
+    const tx = found.state === "unused" ? undefined : found.tx;
+    if (tx !== undefined && ours(tx.to, tx.data)) {
+      inFlight = { nonce: last.nonce, hash: tx.hash };
+      await journal.append({ type: "sent", ...inFlight });
+    } else if (found.state === "pending") {
+      throw new VipError(`nonce ${last.nonce} of ${from} is pending at the node but its transaction cannot be read: run again once it is mined (journal ${journal.path})`);
+    } else {
+      await journal.append({ type: "unsent", nonce: last.nonce, reason: found.state === "unused" ? "never broadcast" : "used by another transaction" });
+    }
+  }
+  if (inFlight !== undefined) {
+    const receipt = await awaitReceipt(provider, inFlight.hash, options);
+    if (receipt !== undefined) return confirm(journal, receipt, stage, true);
+    await journal.append({ type: "unsent", nonce: inFlight.nonce, reason: `${inFlight.hash} is no longer known to the node` });
+  }
+
+  // 2. Send, unless the stage is already finalized (by another run or by hand).
+  if ((await score.stages(stage)).isFinalized) return { resumed: false };
+  await preflight(score, from, stage);
+  let gas: bigint;
+  try {
+    gas = await score.finalizeStage.estimateGas(stage);
+  } catch (error) {
+    throw refused(`finalizeStage(${stage})`, error);
+  }
+  const overrides = await transactionOverrides(provider, withMargin(gas));
+  await ensureFunds(provider, from, maxCost(overrides), `finalizeStage(${stage})`);
+  const nonce = await provider.getTransactionCount(from, "pending");
+  const block = await provider.getBlockNumber();
+  await journal.append({ type: "sending", nonce, block, at: new Date().toISOString() });
+  let hash: string;
+  try {
+    hash = (await score.finalizeStage(stage, { ...overrides, nonce })).hash;
+  } catch (error) {
+    // The answer may be lost while the transaction reached the node: look for it by nonce before giving up.
+    const found = isTransient(error) ? await findByNonce(provider, from, nonce, block) : undefined;
+    const tx = found === undefined || found.state === "unused" ? undefined : found.tx;
+    if (tx === undefined || !ours(tx.to, tx.data)) {
+      const reason = describeRevert(error) ?? firstLine(error);
+      throw new VipError(
+        `finalizeStage(${stage}) failed when sent: ${reason}. Run again: the journal ${journal.path} finds it if it reached the node`,
+        error instanceof Error ? error : undefined,
+      );
+    }
+    hash = tx.hash;
+  }
+  await journal.append({ type: "sent", nonce, hash });
+  const receipt = await awaitReceipt(provider, hash, options);
+  if (receipt === undefined) {
+    await journal.append({ type: "unsent", nonce, reason: `${hash} is no longer known to the node` });
+    throw new VipError(`finalizeStage(${stage}) ${hash} was dropped by the node before it was mined: run again to send it anew`);
+  }
+  return confirm(journal, receipt, stage, false);
+}
+
+async function confirm(journal: Journal<FinalizeRecord>, receipt: TransactionReceipt, stage: bigint, resumed: boolean): Promise<FinalizeResult> {
+  await journal.append({ type: "confirmed", hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status ?? 0 });
+  if (receipt.status !== 1) throw new VipError(`Tx failed ${receipt.hash} (finalizeStage(${stage}))`);
+  return { receipt, resumed };
+}
+
+/** The receipt of `hash`; undefined when the node no longer knows the transaction (dropped or replaced). */
+async function awaitReceipt(provider: Provider, hash: string, options: FinalizeOptions): Promise<TransactionReceipt | undefined> {
+  const timeoutMs = options.receiptTimeoutMs ?? 600_000;
+  const deadline = Date.now() + timeoutMs;
+  for (let missing = 0; ; ) {
+    const receipt = await provider.getTransactionReceipt(hash);
+    if (receipt !== null) return receipt;
+    if ((await provider.getTransaction(hash)) === null && ++missing >= 3) return undefined;
+    if (Date.now() > deadline) {
+      throw new VipError(`finalization ${hash} was not mined within ${timeoutMs / 1000} s: run again to resume (it is not sent twice)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
+  }
+}
