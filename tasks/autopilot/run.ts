@@ -142,7 +142,7 @@ async function finalizeDueStage(
   try {
     final = await readStageFile(file, { allowEmpty: true });
   } catch (error) {
-    const text = `${ended}, but its final file is not valid, so nothing was pushed: ${error instanceof ScoreFileError ? error.message.replace(/\n\s*/g, "; ") : firstLine(error)}. Fix ${file} (the grace ends at ${graceEnds})`;
+    const text = `${ended}, but its final file is not valid, so nothing was pushed: ${error instanceof ScoreFileError ? oneLine(error.message) : firstLine(error)}. Fix ${file} (the grace ends at ${graceEnds})`;
     return blocked(ctx, status, memory, stage, "alert", "bad-final", text);
   }
   if (final === undefined) {
@@ -177,7 +177,7 @@ async function finalizeDueStage(
     status.lastAction = { at: new Date().toISOString(), text: `stage ${stage} ${text}` };
     return undefined;
   } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/\n\s*/g, "; ") : String(error);
+    const reason = oneLine(error instanceof Error ? error.message : String(error));
     const risk = timing.atRisk ? ` The stage is at risk: the grace ends at ${graceEnds}.` : "";
     const text = `${ended}, but pushing or finalizing it failed: ${reason}.${risk} Nothing is lost; the autopilot retries (or run it again)`;
     return blocked(ctx, status, memory, stage, "alert", "failed", text);
@@ -213,7 +213,7 @@ async function pushLiveScores(ctx: AutopilotContext, options: AutopilotOptions, 
     memory.livePushed = version;
     memory.resolve("live", stage);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/\n\s*/g, "; ") : String(error);
+    const reason = oneLine(error instanceof Error ? error.message : String(error));
     const text = `the live scores of ${file} were not pushed: ${reason}. It is retried at the next poll; only the final file counts for finalizing`;
     memory.alert(ctx.alerts, "warning", stage, "live", text);
     status.lastError = { at: new Date().toISOString(), text };
@@ -302,6 +302,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     };
     signal?.addEventListener("abort", stop, { once: true });
   });
+}
+
+/** A multi-line message (a list of problems) as one line: an alert is one line on stderr and one JSON string. */
+function oneLine(message: string): string {
+  return message.replace(/:\n\s*/g, ": ").replace(/\n\s*/g, "; ");
 }
 
 function iso(seconds: bigint): string {

@@ -6,8 +6,8 @@ describe("rehearse", () => {
   it("runs the whole operator flow with no configuration and reports each step", async () => {
     const result = await runHardhat(["rehearse"]);
     expect(result.code, result.output).to.equal(0);
-    const steps = ["accounts", "version", "chain-id", "stage", "deploy", "registry:entry", "proposal:whitelist", "scores:update", "stage:finalize", "stage", "bridge:transfer", "bridge:transfer from the base chain"];
-    for (const [i, step] of steps.entries()) expect(result.stdout).to.include(`[${i + 1}/12] ${step}`);
+    const steps = ["accounts", "version", "chain-id", "stage", "deploy", "registry:entry", "proposal:whitelist", "scores:update", "stage:finalize", "stage", "stage:autopilot", "bridge:transfer", "bridge:transfer from the base chain"];
+    for (const [i, step] of steps.entries()) expect(result.stdout).to.include(`[${i + 1}/13] ${step}`);
     expect(result.stdout).to.match(/^tracked\s+0x[0-9a-f]{64}/m);
     expect(result.stdout).to.match(/^bridge holds\s+1000000 of the test token$/m);
     expect(result.stdout).to.match(/^base chain took\s+1 deposit, signed EIP-191; the rollup account's sequence is still 0, as the hook needs$/m);
@@ -18,6 +18,9 @@ describe("rehearse", () => {
     expect(result.stdout).to.match(/^start stage\s+15 \(the stand-in base chain's VIP stage\)$/m);
     expect(result.stdout).to.match(/^verified\s+1,000 scores on chain equal scripts\/sample-scores\.csv$/m);
     expect(result.stdout).to.match(/^contract open stage\s+16 /m);
+    expect(result.stdout).to.match(/^finalized\s+nothing: the stage has not ended on the base chain's clock$/m);
+    expect(result.stdout).to.match(/^finalized\s+stage 16 in tx 0x[0-9a-f]{64}, block \d+$/m);
+    expect(result.stdout).to.match(/^autopilot ok: stage 16: finalized in tx/m);
     expect(result.stdout).to.include("Rehearsal complete.");
     // The one warning is the op hook's, which an operator must heed.
     const warnings = result.stderr.split("\n").filter((line) => line.includes("warning"));

@@ -20,6 +20,7 @@ import { startL1RestStandIn } from "../../stand-ins/l1-rest.js";
 import { runVersion } from "../version/run.js";
 import { showAccounts } from "../accounts/run.js";
 import { startRollupRestStandIn } from "../../stand-ins/rollup-rest.js";
+import { rehearseAutopilot } from "./autopilot.js";
 import { rehearseFunding, rehearseTransfer } from "./bridge.js";
 import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
 
@@ -34,7 +35,7 @@ const PROGRAM_STAGE = 15n;
  * The operator's whole flow, onboarding included, on Hardhat's in-process network, with stand-ins for the
  * rollup's CometBFT RPC and REST API and the base chain's REST API on 127.0.0.1: accounts, version,
  * chain-id, stage, deploy, registry:entry, proposal:whitelist, scores:update (which reads every score back),
- * stage:finalize, stage, bridge:transfer (from the EVM, and from the base chain with an op hook). It needs no configuration and sends nothing off this machine.
+ * stage:finalize, stage, stage:autopilot, bridge:transfer (from the EVM, and from the base chain with an op hook). It needs no configuration and sends nothing off this machine.
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   const out = consoleOutput;
@@ -43,6 +44,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   const baseChain = await startL1RestStandIn({ stage: PROGRAM_STAGE });
   const rollupRest = await startRollupRestStandIn({ bridgeId: 16n });
   const standIns = { cometBftUrl: cometbft.url, rollupRestUrl: rollupRest.url, l1RestUrl: baseChain.url, vipModuleAddress: MAINNET_VIP_MODULE_ADDRESS };
+  const journalDir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-"));
   try {
     // The in-process chain takes the EVM chain id the registry derives from the stand-in's Cosmos chain id.
     const chainId = registryEvmChainId(COSMOS_CHAIN_ID);
@@ -52,7 +54,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     out.line(`Rehearsal on Hardhat's in-process network, with stand-ins on this machine for the rollup's CometBFT RPC`);
     out.line(`(${cometbft.url}) and REST API (${rollupRest.url}) and the base chain's REST API (${baseChain.url}).`);
     out.line("Nothing is sent anywhere else.");
-    const steps = 12;
+    const steps = 13;
     let n = 0;
     const step = (title: string) => out.line(`\n[${++n}/${steps}] ${title}`);
 
@@ -81,13 +83,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     const display = path.relative(process.cwd(), file) || file;
     step(`scores:update --stage ${programStage} --file ${display} (journalled, pipelined, read back)`);
     const scores = await readScoreFile(file);
-    const journalDir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-"));
-    try {
-      await runScoresUpdate(score, signer, { ...scores, path: display }, { stage: programStage, dryRun: false, replace: false, skipUnchanged: false, maxInFlight: 6, journalDir, interactive: false }, out);
-    } finally {
-      await rm(journalDir, { recursive: true, force: true });
-    }
-
+    await runScoresUpdate(score, signer, { ...scores, path: display }, { stage: programStage, dryRun: false, replace: false, skipUnchanged: false, maxInFlight: 6, journalDir, interactive: false }, out);
 
     baseChain.state.stage = programStage + 1n;
     step(`stage:finalize --stage ${programStage} (the program has moved on to stage ${programStage + 1n})`);
@@ -95,6 +91,9 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
 
     step("stage: the program and the contract, side by side");
     await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, score, out);
+
+    step(`stage:autopilot: stage ${programStage + 1n} finalized by the autopilot once the base chain's clock passes its end`);
+    await rehearseAutopilot(score, signer, { url: baseChain.url, state: baseChain.state, moduleAddress: MAINNET_VIP_MODULE_ADDRESS }, journalDir, out);
 
     const restUrls = { [baseChain.state.chain.chainId]: baseChain.url, [rollupRest.state.chain.chainId]: rollupRest.url };
     step("bridge:transfer: a token moved through the stand-in routing API (approval, send, track once, status)");
@@ -105,7 +104,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     await rehearseFunding(connection, operator, { base: baseChain.state.chain, rollup: rollupRest.state.chain }, restUrls, out);
     out.line(`\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`);
   } finally {
-    await Promise.all([cometbft.close(), baseChain.close(), rollupRest.close()]);
+    await Promise.all([cometbft.close(), baseChain.close(), rollupRest.close(), rm(journalDir, { recursive: true, force: true })]);
   }
 };
 
