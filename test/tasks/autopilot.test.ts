@@ -248,6 +248,23 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     }
   });
 
+  it("waits for a rollup it cannot reach at start, alerting, then does its work", async () => {
+    passEnd();
+    await write("stage-5.final.csv", [[A, 9n]]);
+    // Every eth_chainId fails for a while: longer than the network's own retries of one request.
+    rig.proxy.rules.push({ method: "eth_chainId", fault: "reset", times: 8 });
+    const { child, result } = spawnHardhat(args("--poll-interval", "2"), env());
+    try {
+      await waitFor(() => webhook.alerts.some((a) => a.level === "ok"), 120_000);
+      expect(webhook.alerts[0]).to.deep.include({ level: "warning", stage: 0 });
+      expect(webhook.alerts[0]!.text).to.match(/^the autopilot cannot start: .*; retrying with backoff$/);
+      expect(await finalizations()).to.deep.equal([5n]);
+    } finally {
+      child.kill("SIGTERM");
+      await result;
+    }
+  });
+
   it("resumes a push killed midway: every batch sent once, every score verified, the stage finalized once", async () => {
     passEnd();
     await writeFile(path.join(scoresDir, "stage-5.final.csv"), await readFile(SAMPLE));

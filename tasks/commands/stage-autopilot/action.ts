@@ -4,13 +4,14 @@ import path from "node:path";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { describeEndpoint } from "../../clients/http.js";
-import { alertSink } from "../../autopilot/alerts.js";
+import { type AlertSink, alertSink } from "../../autopilot/alerts.js";
 import { acquireLock, lockPath } from "../../autopilot/lock.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { formatDuration } from "../../autopilot/schedule.js";
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
-import { contractContext } from "../../contract/context.js";
-import { VipError } from "../../errors.js";
+import { type ContractContext, contractContext } from "../../contract/context.js";
+import { firstLine, VipError } from "../../errors.js";
+import { isTransient } from "../../network/retry.js";
 import { requiredOption } from "../../options.js";
 import { consoleOutput, field, type Output } from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
@@ -37,14 +38,14 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
   const journalDir = args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
   const statusFile = path.resolve(args.statusFile ?? path.join(journalDir, "autopilot", "status.json"));
 
-  const { connection, operator, score } = await contractContext(hre, args);
+  const out = stamped(consoleOutput);
+  const alerts = alertSink({ webhookUrl, write: (line) => out.warn(line) });
+  const { connection, operator, score, chainId } = await startUp(() => contractContext(hre, args), args.once, pollSeconds, alerts);
   const l1RestUrl = await vipUrl(connection.networkName, connection.networkConfig, "l1RestUrl");
   const moduleAddress = await vipModuleAddress(connection.networkName, connection.networkConfig);
-  const chainId = (await connection.ethers.provider.getNetwork()).chainId;
   const contract = await score.getAddress();
   const lock = await acquireLock(lockPath(journalDir, chainId, contract), contract);
 
-  const out = stamped(consoleOutput);
   // Killed by a signal, it leaves the way a SIGKILL would (every send is journalled), but gives its lock back.
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -59,7 +60,6 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
     out.line(field("grace", `${formatDuration(graceSeconds)} after a stage's end; poll every ${formatDuration(BigInt(pollSeconds))}${args.once ? " (once)" : ""}`));
     out.line(field("alerts", webhookUrl === undefined ? "stderr" : `stderr and the webhook at ${describeEndpoint(webhookUrl, "")}`));
     out.line(field("status", statusFile));
-    const alerts = alertSink({ webhookUrl, write: (line) => out.warn(line) });
     const report = await runAutopilot(
       { score, signer: operator.signer, chainId, out, alerts },
       { scoresDir, once: args.once, pollSeconds, graceSeconds, statusFile, journalDir, l1RestUrl, moduleAddress, signal: stop.signal },
@@ -73,6 +73,36 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
     await lock.release();
   }
 };
+
+/**
+ * The contract and its signer. A rollup that cannot be reached is waited for, with backoff and an alert (a
+ * service restarting in a loop would alert nobody); with --once, or for anything a retry cannot mend (no
+ * key, no contract at the address), the alert goes out and the run fails.
+ */
+async function startUp(
+  open: () => Promise<ContractContext>,
+  once: boolean,
+  pollSeconds: number,
+  alerts: AlertSink,
+): Promise<ContractContext & { chainId: bigint }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const context = await open();
+      return { ...context, chainId: (await context.connection.ethers.provider.getNetwork()).chainId };
+    } catch (error) {
+      const retrying = !once && isTransient(error);
+      // Stage 0: which stage is at stake is not known before the contract is reached.
+      if (attempt === 1 || attempt % 10 === 0 || !retrying) {
+        alerts.raise(retrying ? "warning" : "alert", 0n, `the autopilot cannot start: ${firstLine(error)}${retrying ? "; retrying with backoff" : ""}`);
+      }
+      if (!retrying) {
+        await alerts.drain(15_000);
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollSeconds, 2 ** Math.min(attempt, 10)) * 1000));
+    }
+  }
+}
 
 function wholeSeconds(raw: string, option: string, minimum: number): number {
   if (!/^\d+$/.test(raw.trim()) || Number(raw) < minimum) throw new VipError(`${option} ${raw} is not a whole number of seconds of at least ${minimum}`);
