@@ -46,6 +46,10 @@ function textOption(name: string, description: string) {
  */
 const vipScorePlugin: HardhatPlugin = definePlugin({
   id: PLUGIN_ID,
+  npmPackage: PLUGIN_ID,
+  // What the tasks build on: `connection.ethers` (signers, contracts) and the keystore (keys by name). Ignition
+  // is not among them: its engine is a plain dependency, so a project on viem keeps its own Ignition extension.
+  dependencies: () => [import("@nomicfoundation/hardhat-ethers"), import("@nomicfoundation/hardhat-keystore")],
   hookHandlers: {
     config: () => import("./hook-handlers/config.js"),
     network: () => import("./hook-handlers/network.js"),

@@ -18,6 +18,8 @@ export interface VipNetworkUserConfig {
 }
 
 export interface VipNetworkConfig {
+  /** Whether the user's config gave this network a `vip` block: only those networks are the plugin's to touch. */
+  configured: boolean;
   rollupRpcUrl?: ResolvedConfigurationVariable;
   l1RestUrl?: ResolvedConfigurationVariable;
   vipModuleAddress: ResolvedConfigurationVariable;

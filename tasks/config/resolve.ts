@@ -13,6 +13,7 @@ export function resolveVipUserConfig(
   for (const [name, network] of Object.entries(resolvedConfig.networks)) {
     const vip = userConfig.networks?.[name]?.vip;
     network.vip = {
+      configured: vip !== undefined,
       rollupRpcUrl: vip?.rollupRpcUrl === undefined ? undefined : resolve(vip.rollupRpcUrl),
       l1RestUrl: vip?.l1RestUrl === undefined ? undefined : resolve(vip.l1RestUrl),
       rollupRestUrl: vip?.rollupRestUrl === undefined ? undefined : resolve(vip.rollupRestUrl),

@@ -27,10 +27,15 @@ const READ_ONLY = new Set([
   "eth_accounts",
 ]);
 
-/** Retries transient failures of read-only requests to HTTP networks, for every task, with bounded backoff. */
+/**
+ * Retries transient failures of read-only requests to the HTTP networks that have a `vip` block (the rollups
+ * this plugin operates), for every task, with bounded backoff. Other networks of the project are left as
+ * they are.
+ */
 export default async (): Promise<Partial<NetworkHooks>> => ({
   async onRequest(context, networkConnection, jsonRpcRequest, next) {
-    if (networkConnection.networkConfig.type !== "http" || !READ_ONLY.has(jsonRpcRequest.method)) {
+    const config = networkConnection.networkConfig;
+    if (config.type !== "http" || config.vip?.configured !== true || !READ_ONLY.has(jsonRpcRequest.method)) {
       return next(context, networkConnection, jsonRpcRequest);
     }
     return withRetry(jsonRpcRequest.method, () => next(context, networkConnection, jsonRpcRequest), {

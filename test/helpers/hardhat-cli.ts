@@ -20,7 +20,13 @@ export interface CliResult {
  * Runs `hardhat <args>` in a child process, as an operator would, with only `env` added to a clean
  * environment. Every run is checked for leaked keys: none of the test keys may appear in its output.
  */
-export async function runHardhat(args: string[], env: Record<string, string | undefined> = {}, options: { nodeOptions?: string } = {}): Promise<CliResult> {
+export interface CliOptions {
+  nodeOptions?: string;
+  /** Another Hardhat project to run in (its own `node_modules/hardhat`), e.g. one that installed the package. */
+  cwd?: string;
+}
+
+export async function runHardhat(args: string[], env: Record<string, string | undefined> = {}, options: CliOptions = {}): Promise<CliResult> {
   return spawnHardhat(args, env, options).result;
 }
 
@@ -28,7 +34,7 @@ export async function runHardhat(args: string[], env: Record<string, string | un
 export function spawnHardhat(
   args: string[],
   env: Record<string, string | undefined> = {},
-  options: { nodeOptions?: string } = {},
+  options: CliOptions = {},
 ): { child: ChildProcess; result: Promise<CliResult> } {
   const childEnv: Record<string, string> = {};
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) {
@@ -36,8 +42,11 @@ export function spawnHardhat(
   }
   for (const [name, value] of Object.entries(env)) if (value !== undefined) childEnv[name] = value;
   if (options.nodeOptions !== undefined) childEnv.NODE_OPTIONS = options.nodeOptions;
-  // Typechain would rewrite types/ while other runs read them.
-  const child = spawn(process.execPath, [HARDHAT_CLI, ...args, "--no-typechain"], { cwd: PROJECT_ROOT, env: childEnv });
+  // In this project, Typechain would rewrite types/ while other runs read them; another project has no Typechain.
+  const child =
+    options.cwd === undefined
+      ? spawn(process.execPath, [HARDHAT_CLI, ...args, "--no-typechain"], { cwd: PROJECT_ROOT, env: childEnv })
+      : spawn(process.execPath, [path.join(options.cwd, "node_modules", "hardhat", "dist", "src", "cli.js"), ...args], { cwd: options.cwd, env: childEnv });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -3,6 +3,7 @@ import { configVariable } from "hardhat/config";
 import { createHardhatRuntimeEnvironment } from "hardhat/hre";
 
 import vipScorePlugin from "../../tasks/index.js";
+import { json, startServer } from "../../tasks/stand-ins/server.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../tasks/config/constants.js";
 
 async function loadError(vip: unknown): Promise<string> {
@@ -36,5 +37,34 @@ describe("plugin config", () => {
     expect(await vip.l1RestUrl!.get()).to.equal("http://127.0.0.1:1317");
     expect(await vip.vipModuleAddress.get()).to.equal(MAINNET_VIP_MODULE_ADDRESS);
     expect(vip.rollupRpcUrl).to.not.equal(undefined);
+  });
+
+  it("retries reads only on the networks it operates (those with a vip block), and leaves the project's others alone", async () => {
+    // A node whose every second connection drops without an answer.
+    let requests = 0;
+    const node = await startServer((_request, body) => {
+      requests++;
+      if (requests % 2 === 1) return { status: 0, body: "", drop: true };
+      return json({ jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result: "0x7a69" });
+    });
+    try {
+      const hre = await createHardhatRuntimeEnvironment({
+        plugins: [vipScorePlugin],
+        networks: { plain: { type: "http", url: node.url }, rollup: { type: "http", url: node.url, vip: {} } },
+      });
+      const plain = await hre.network.create({ network: "plain" });
+      requests = 0;
+      let failed = false;
+      await plain.provider.request({ method: "eth_chainId" }).catch(() => (failed = true));
+      expect(failed, "a network without a vip block is not retried").to.equal(true);
+      expect(requests).to.equal(1);
+
+      const rollup = await hre.network.create({ network: "rollup" });
+      requests = 0;
+      expect(await rollup.provider.request({ method: "eth_chainId" })).to.equal("0x7a69");
+      expect(requests).to.equal(2);
+    } finally {
+      await node.close();
+    }
   });
 });

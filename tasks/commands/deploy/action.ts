@@ -1,5 +1,6 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { ignitionPath } from "../../config/package-files.js";
 import { fetchVipStage } from "../../clients/l1-rest.js";
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
 import { deploymentDir } from "../../contract/deployment.js";
@@ -18,7 +19,7 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
   announceSigner(consoleOutput, await operatorSigner(connection));
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
   const journalDir =
-    connection.networkConfig.type === "http" ? deploymentDir(hre.config.paths.ignition, chainId, args.deploymentId) : undefined;
+    connection.networkConfig.type === "http" ? deploymentDir(ignitionPath(hre), chainId, args.deploymentId) : undefined;
 
   const fromEnvironment = parseStartStage(process.env.START_STAGE);
   const fromJournal = await journalledStartStage(journalDir);

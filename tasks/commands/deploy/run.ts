@@ -1,9 +1,10 @@
+import { deploy, type DeploymentResult, DeploymentResultType } from "@nomicfoundation/ignition-core";
 import { formatEther, getAddress, type Provider, type TransactionReceipt } from "ethers";
 
 import VipScoreModule from "../../../ignition/modules/VipScore.js";
 import { VipScore__factory } from "../../../types/ethers-contracts/index.js";
 import { maxCost, transactionOverrides, withMargin } from "../../contract/confirm.js";
-import { IGNITION_MODULE_ID } from "../../config/constants.js";
+import { IGNITION_FUTURE_ID, IGNITION_MODULE_ID } from "../../config/constants.js";
 import { deployedAddress, deploymentTransaction } from "../../contract/deployment.js";
 import { VipError } from "../../errors.js";
 import type { Connection } from "../../network/connect.js";
@@ -38,12 +39,7 @@ export async function runDeploy(connection: Connection, options: DeployOptions, 
   if (before === undefined) await ensureDeployFunds(connection, options.startStage);
   let address: string;
   try {
-    const { vipScore } = await connection.ignition.deploy(VipScoreModule, {
-      parameters: { [IGNITION_MODULE_ID]: { startStage: options.startStage } },
-      deploymentId: options.deploymentId,
-      displayUi: false,
-    });
-    address = getAddress(await vipScore.getAddress());
+    address = await deployModule(connection, options);
   } catch (error) {
     throw new VipError(`the deployment failed: ${error instanceof Error ? error.message : String(error)}`, error instanceof Error ? error : undefined);
   }
@@ -69,6 +65,51 @@ export async function runDeploy(connection: Connection, options: DeployOptions, 
     gasUsed: receipt?.gasUsed,
     alreadyDeployed,
   };
+}
+
+/**
+ * Runs the Ignition module with Ignition's own engine on the connection's provider: no Ignition plugin is
+ * needed in the project (Hardhat allows one Ignition extension, ethers or viem, and the user's project may
+ * have chosen viem), and the module deploys from the packaged artifact, so nothing is compiled.
+ */
+async function deployModule(connection: Connection, options: DeployOptions): Promise<string> {
+  const accounts = (await connection.provider.request({ method: "eth_accounts" })) as string[];
+  const result = await deploy({
+    provider: connection.provider,
+    deploymentDir: options.journalDir,
+    artifactResolver: PACKAGED_ARTIFACTS_ONLY,
+    ignitionModule: VipScoreModule,
+    deploymentParameters: { [IGNITION_MODULE_ID]: { startStage: options.startStage } },
+    accounts,
+    defaultSender: accounts[0],
+  });
+  if (result.type === DeploymentResultType.SUCCESSFUL_DEPLOYMENT) return getAddress(result.contracts[IGNITION_FUTURE_ID]!.address);
+  throw new Error(describeFailedDeployment(result));
+}
+
+/** The module deploys from an artifact object, so Ignition never needs to look one up by name. */
+const PACKAGED_ARTIFACTS_ONLY = {
+  loadArtifact: async (name: string): Promise<never> => {
+    throw new Error(`no artifact named ${name}: the VipScore module deploys from its packaged artifact`);
+  },
+  getBuildInfo: async () => undefined,
+};
+
+/** Ignition's result of a deployment that did not complete, in one line per problem. */
+function describeFailedDeployment(result: Exclude<DeploymentResult, { type: DeploymentResultType.SUCCESSFUL_DEPLOYMENT }>): string {
+  switch (result.type) {
+    case DeploymentResultType.VALIDATION_ERROR:
+    case DeploymentResultType.RECONCILIATION_ERROR:
+      return Object.entries(result.errors).map(([future, errors]) => `${future}: ${errors.join("; ")}`).join("\n");
+    case DeploymentResultType.PREVIOUS_RUN_ERROR:
+      return Object.entries(result.errors).map(([future, errors]) => `${future} failed in an earlier run: ${errors.join("; ")}`).join("\n");
+    case DeploymentResultType.EXECUTION_ERROR: {
+      const failed = result.failed.map((f) => `${f.futureId}: ${f.error}`);
+      const timedOut = result.timedOut.map((f) => `${f.futureId}: not confirmed in time; run the same command again to resume`);
+      const held = result.held.map((f) => `${f.futureId}: held (${f.reason})`);
+      return [...failed, ...timedOut, ...held].join("\n") || "Ignition stopped without a reason";
+    }
+  }
 }
 
 /** Refuses, before Ignition sends anything, a deployer that cannot pay for the deployment. */

@@ -1,5 +1,6 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { ignitionPath } from "../../config/package-files.js";
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
 import { locateScoreContract } from "../../contract/locate.js";
 import { connect } from "../../network/connect.js";
@@ -20,7 +21,7 @@ const action: NewTaskActionFunction<ProposalArgs> = async (args, hre) => {
     vipModuleAddress: await vipModuleAddress(connection.networkName, connection.networkConfig),
     score: await locateScoreContract(
       connection,
-      { contract: args.contract, deploymentId: args.deploymentId, ignitionPath: hre.config.paths.ignition },
+      { contract: args.contract, deploymentId: args.deploymentId, ignitionPath: ignitionPath(hre) },
       connection.ethers.provider,
     ),
   };

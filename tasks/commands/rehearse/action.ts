@@ -5,6 +5,9 @@ import path from "node:path";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { VipScore__factory } from "../../../types/ethers-contracts/index.js";
+import { packageFile } from "../../config/package-files.js";
+import { VipError } from "../../errors.js";
+import { selectedNetwork } from "../../network/connect.js";
 import { registryEvmChainId } from "../../registry/evm-chain-id.js";
 import { runChainId } from "../chain-id/run.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
@@ -39,7 +42,15 @@ const PROGRAM_STAGE = 15n;
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   const out = consoleOutput;
-  const file = args.file ?? path.join(hre.config.paths.root, "scripts", "sample-scores.csv");
+  // The rehearsal deploys, pushes and finalizes for real: only on a network that lives in this process.
+  const network = selectedNetwork(hre);
+  if (network.config.type !== "edr-simulated") {
+    throw new VipError(
+      `rehearse runs only on an in-process network, and "${network.name}" is an HTTP network: ` +
+        "nothing was sent. Run `npx hardhat rehearse` without --network (or with an edr-simulated network)",
+    );
+  }
+  const file = args.file ?? packageFile("scripts", "sample-scores.csv");
   const cometbft = await startCometBftStandIn({ network: COSMOS_CHAIN_ID });
   const baseChain = await startL1RestStandIn({ stage: PROGRAM_STAGE });
   const rollupRest = await startRollupRestStandIn({ bridgeId: 16n });
@@ -48,7 +59,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   try {
     // The in-process chain takes the EVM chain id the registry derives from the stand-in's Cosmos chain id.
     const chainId = registryEvmChainId(COSMOS_CHAIN_ID);
-    const connection = await hre.network.create({ network: "default", override: { chainId: Number(chainId) } });
+    const connection = await hre.network.create({ network: network.name, override: { chainId: Number(chainId) } });
     const operator = await operatorSigner(connection);
     const { signer } = operator;
     out.line(`Rehearsal on Hardhat's in-process network, with stand-ins on this machine for the rollup's CometBFT RPC`);
@@ -75,7 +86,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     const score = VipScore__factory.connect(deployed.address, signer);
 
     step("registry:entry: chain.json, assetlist.json and the profile, validated, into a scratch registry checkout");
-    await rehearseRegistryEntry(hre.config.paths.root, chainId, standIns, out);
+    await rehearseRegistryEntry(chainId, standIns, out);
 
     step("proposal:whitelist: vip::register with the deployer as operator, checked, and read back from its bytes");
     await rehearseProposal(score, operator.hex, standIns, out);

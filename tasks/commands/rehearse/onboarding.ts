@@ -5,6 +5,7 @@ import path from "node:path";
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import { fetchAbciInfo, fetchCosmosChainId } from "../../clients/cometbft.js";
 import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
+import { packageFile } from "../../config/package-files.js";
 import type { Output } from "../../output.js";
 import { runWhitelistProposal } from "../proposal-whitelist/run.js";
 import { readRegistryInput, runRegistryEntry } from "../registry-entry/run.js";
@@ -20,8 +21,8 @@ export interface OnboardingStandIns {
  * registry:entry as an operator runs it: facts from the rollup's stand-ins, the rest from the example input
  * (scripts/examples/registry-input.json), validated whole, written to a temporary registry checkout.
  */
-export async function rehearseRegistryEntry(root: string, evmChainId: bigint, standIns: OnboardingStandIns, out: Output): Promise<void> {
-  const input = await readRegistryInput(path.join(root, "scripts", "examples", "registry-input.json"));
+export async function rehearseRegistryEntry(evmChainId: bigint, standIns: OnboardingStandIns, out: Output): Promise<void> {
+  const input = await readRegistryInput(packageFile("scripts", "examples", "registry-input.json"));
   const [chainId, abci, bridge] = await Promise.all([
     fetchCosmosChainId(standIns.cometBftUrl),
     fetchAbciInfo(standIns.cometBftUrl),

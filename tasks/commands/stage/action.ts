@@ -1,5 +1,6 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { ignitionPath } from "../../config/package-files.js";
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
 import { findScoreContract } from "../../contract/locate.js";
 import { connectReadOnly } from "../../network/connect.js";
@@ -16,7 +17,7 @@ const action: NewTaskActionFunction<StageArgs> = async (args, hre) => {
   const restUrl = await vipUrl(connection.networkName, connection.networkConfig, "l1RestUrl");
   const moduleAddress = await vipModuleAddress(connection.networkName, connection.networkConfig);
   // Without --contract, a network with no deployment yet is reported, not refused.
-  const score = await findScoreContract(connection, { ...args, ignitionPath: hre.config.paths.ignition }, connection.ethers.provider);
+  const score = await findScoreContract(connection, { ...args, ignitionPath: ignitionPath(hre) }, connection.ethers.provider);
   await runStage(restUrl, moduleAddress, score, consoleOutput);
 };
 
