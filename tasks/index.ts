@@ -179,6 +179,7 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption(textOption("toDenom", "The destination denom"))
       .addOption(textOption("amount", "The amount in base units"))
       .addFlag({ name: "json", description: "Print the checked response as JSON" })
+      .addFlag({ name: "opWithdraw", description: "From a rollup: ask for the OPinit withdrawal (is_op_withdraw), as Initia's wallet does, instead of a faster bridge" })
       .setAction(() => import("./commands/bridge-route/action.js"))
       .build(),
     task("bridge:transfer", "Move tokens along a route: msgs, approvals, send, track once, follow to the end; journalled and resumable")
@@ -191,6 +192,7 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption({ name: "slippage", description: "Slippage tolerance in percent", type: ArgumentType.STRING, defaultValue: "1" })
       .addFlag({ name: "yes", description: "Sign without asking for confirmation" })
       .addFlag({ name: "new", description: "Start a new transfer although the same one is journalled as finished" })
+      .addFlag({ name: "opWithdraw", description: "From a rollup: ask for the OPinit withdrawal (is_op_withdraw), as Initia's wallet does, instead of a faster bridge" })
       .addOption(textOption("journalDir", "Where journals are kept (default: vip-journal/ in the project)"))
       .addOption(textOption("pollInterval", "Poll the status every this many seconds (default: paced by the route's estimated duration)"))
       .addOption(textOption("timeout", "Stop following after this many seconds (the transfer goes on; bridge:status resumes)"))

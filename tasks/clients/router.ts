@@ -5,21 +5,42 @@ import { isTransient, withRetry } from "../network/retry.js";
 import { describeEndpoint, joinUrl } from "./http.js";
 
 // The routing API: Skip Go API v2, extended by Initia's router with /op-hook. Every answer is checked on
-// arrival; fields this client does not know pass through, a missing or mistyped one it needs is an error
-// naming the endpoint and the field's path.
+// arrival against what the two published OpenAPI documents allow (Skip's docs/swagger.yml, Initia's
+// router-api/openapi.yaml): fields this client does not know pass through, fields it does not need are
+// optional, null where a document allows null. Only what a send cannot do without is required, and its
+// absence is an error naming the endpoint and the field's path (test/corpus/router/ replays the documents'
+// own examples).
 
 const amount = z.string().regex(/^\d+$/, "must be an amount in base units, as a decimal string");
 const chainId = z.string().min(1);
 
-/** One hop: a one-key wrapper (`transfer`, `op_init_transfer`, `swap`, …) plus the hop's amounts. */
+/**
+ * One hop: a one-key wrapper (`transfer`, `op_init_transfer`, `swap`, …) plus the hop's transaction index and
+ * amounts, which Skip's own route example leaves out. Operations go back to `msgs` verbatim.
+ */
 export const operationSchema = z
-  .object({ tx_index: z.number().int().nonnegative(), amount_in: amount, amount_out: amount })
+  .object({ tx_index: z.number().int().nonnegative().optional(), amount_in: amount.optional(), amount_out: amount.optional() })
   .passthrough();
 export type Operation = z.infer<typeof operationSchema>;
 
+const assetSchema = z.object({ denom: z.string().optional(), symbol: z.string().nullish(), chain_id: z.string().nullish(), decimals: z.number().nullish() }).passthrough();
+export type FeeAsset = z.infer<typeof assetSchema>;
+
+/** `estimated_fees[]`: Skip's `Fee` (with `fee_type`, `fee_behavior`), or Initia's (without `fee_type`). */
 const feeSchema = z
-  .object({ fee_type: z.string(), amount: amount, usd_amount: z.string().optional(), chain_id: z.string().optional(), origin_asset: z.object({ denom: z.string(), symbol: z.string().optional() }).passthrough().optional() })
+  .object({
+    fee_type: z.string().nullish(),
+    bridge_id: z.string().nullish(),
+    amount: amount.nullish(),
+    usd_amount: z.string().nullish(),
+    chain_id: z.string().nullish(),
+    origin_asset: assetSchema.nullish(),
+    tx_index: z.number().nullish(),
+    operation_index: z.number().nullish(),
+    fee_behavior: z.string().nullish(),
+  })
   .passthrough();
+export type EstimatedFee = z.infer<typeof feeSchema>;
 
 export const routeRequestSchema = z.object({
   source_asset_denom: z.string().min(1),
@@ -27,7 +48,7 @@ export const routeRequestSchema = z.object({
   dest_asset_denom: z.string().min(1),
   dest_asset_chain_id: chainId,
   amount_in: amount,
-  allow_multi_tx: z.boolean().optional(),
+  /** Initia's: force the OPinit (optimistic) withdrawal from a rollup instead of a faster bridge. */
   is_op_withdraw: z.boolean().optional(),
 });
 export type RouteRequest = z.infer<typeof routeRequestSchema>;
@@ -41,15 +62,19 @@ export const routeSchema = z
     source_asset_chain_id: chainId,
     dest_asset_denom: z.string(),
     dest_asset_chain_id: chainId,
-    operations: z.array(operationSchema).min(1, "must list at least one hop"),
-    chain_ids: z.array(chainId),
-    required_chain_addresses: z.array(chainId),
-    txs_required: z.number().int().nonnegative(),
-    estimated_route_duration_seconds: z.number().nonnegative(),
-    does_swap: z.boolean().optional(),
-    estimated_fees: z.array(feeSchema).optional(),
+    operations: z.array(operationSchema),
+    chain_ids: z.array(chainId).optional(),
+    /** Needed to send (`address_list` follows it); `msgs` refuses a route without it, naming it. */
+    required_chain_addresses: z.array(chainId).optional(),
+    txs_required: z.number().int().nonnegative().optional(),
+    /** Older answers lack it: polling then keeps a steady pace. */
+    estimated_route_duration_seconds: z.number().nonnegative().nullish(),
+    does_swap: z.boolean().nullish(),
+    usd_amount_in: z.string().nullish(),
+    usd_amount_out: z.string().nullish(),
+    estimated_fees: z.array(feeSchema).nullish(),
     warning: z.object({ type: z.string(), message: z.string() }).passthrough().nullish(),
-    required_op_hook: z.boolean().optional(),
+    required_op_hook: z.boolean().nullish(),
     extra_warnings: z.array(z.string()).nullish(),
     extra_infos: z.array(z.string()).nullish(),
   })
@@ -98,7 +123,8 @@ const evmTxSchema = z
     data: z.string().regex(/^(0x)?[0-9a-fA-F]*$/, "must be hex"),
     required_erc20_approvals: z
       .array(z.object({ amount: amount, spender: z.string().regex(/^0x[0-9a-fA-F]{40}$/), token_contract: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }).passthrough())
-      .default([]),
+      .nullish()
+      .transform((approvals) => approvals ?? []),
     signer_address: z.string().min(1),
   })
   .passthrough();
@@ -107,63 +133,82 @@ export type EvmTx = z.infer<typeof evmTxSchema>;
 const cosmosTxSchema = z
   .object({
     chain_id: chainId,
-    path: z.array(z.string()).default([]),
+    path: z.array(z.string()).nullish().transform((path) => path ?? []),
     signer_address: z.string().min(1),
     msgs: z.array(z.object({ msg_type_url: z.string().min(1), msg: z.string() }).passthrough()).min(1),
   })
   .passthrough();
 export type CosmosTx = z.infer<typeof cosmosTxSchema>;
 
-const indices = { operations_indices: z.array(z.number().int()).optional() };
+const indices = { operations_indices: z.array(z.number().int()).nullish() };
 export const msgsTxSchema = z.union([
   z.object({ evm_tx: evmTxSchema, ...indices }).passthrough(),
   z.object({ cosmos_tx: cosmosTxSchema, ...indices }).passthrough(),
   z.object({ svm_tx: z.object({ chain_id: chainId, signer_address: z.string(), tx: z.string() }).passthrough(), ...indices }).passthrough(),
 ]);
 export type MsgsTx =
-  | { evm_tx: EvmTx; operations_indices?: number[] }
-  | { cosmos_tx: CosmosTx; operations_indices?: number[] }
-  | { svm_tx: { chain_id: string; signer_address: string; tx: string }; operations_indices?: number[] };
+  | { evm_tx: EvmTx; operations_indices?: number[] | null }
+  | { cosmos_tx: CosmosTx; operations_indices?: number[] | null }
+  | { svm_tx: { chain_id: string; signer_address: string; tx: string }; operations_indices?: number[] | null };
 
 export const msgsResponseSchema = z
-  .object({ txs: z.array(msgsTxSchema).min(1, "must hold at least one transaction"), min_amount_out: amount.optional(), estimated_fees: z.array(feeSchema).optional() })
+  .object({ txs: z.array(msgsTxSchema).min(1, "must hold at least one transaction"), min_amount_out: amount.nullish(), estimated_fees: z.array(feeSchema).nullish() })
   .passthrough();
 export type MsgsResponse = Omit<z.infer<typeof msgsResponseSchema>, "txs"> & { txs: MsgsTx[] };
 
-export const trackResponseSchema = z.object({ tx_hash: z.string().min(1), explorer_link: z.string().optional() }).passthrough();
+export const trackResponseSchema = z.object({ tx_hash: z.string().nullish(), explorer_link: z.string().nullish() }).passthrough();
 export type TrackResponse = z.infer<typeof trackResponseSchema>;
+
+/** Where the assets of a transfer are, or will be: `amount` is nullable, and absent from real successful statuses. */
+const releaseSchema = z.object({ chain_id: z.string().nullish(), denom: z.string().nullish(), amount: z.string().nullish(), released: z.boolean().nullish() }).passthrough();
+export type AssetRelease = z.infer<typeof releaseSchema>;
+
+const statusErrorSchema = z.object({ type: z.string().nullish(), message: z.string().nullish() }).passthrough();
+
+/** A hop as status reports it: Skip's one-key wrapper (`ibc_transfer`, …), or Initia's flat `{src_chain_id, dst_chain_id, state}`. */
+const hopSchema = z.record(z.unknown());
 
 export const transferStatusSchema = z
   .object({
-    state: z.string(),
-    transfer_sequence: z.array(z.record(z.unknown())).default([]),
-    next_blocking_transfer: z.object({ transfer_sequence_index: z.number() }).passthrough().nullish(),
-    transfer_asset_release: z.object({ chain_id: z.string(), denom: z.string(), amount: z.string(), released: z.boolean() }).passthrough().nullish(),
-    error: z.object({ type: z.string().optional(), message: z.string().optional() }).passthrough().nullish(),
+    state: z.string().nullish(),
+    transfer_sequence: z.array(hopSchema).nullish(),
+    next_blocking_transfer: z.object({ transfer_sequence_index: z.number().nullish() }).passthrough().nullish(),
+    transfer_asset_release: releaseSchema.nullish(),
+    error: statusErrorSchema.nullish(),
   })
   .passthrough();
 export type TransferStatus = z.infer<typeof transferStatusSchema>;
 
+/**
+ * `GET /v2/tx/status`: the overall `state` and a flat (deprecated) `transfer_sequence` at the top, and, per
+ * transfer the transaction started, `transfers[]`. Either may be missing or empty in answers the documents
+ * allow (Skip's own examples carry no top-level state; Initia's carries `transfers: []`).
+ */
 export const statusResponseSchema = z
-  .object({ transfers: z.array(transferStatusSchema).min(1, "must hold at least one transfer"), state: z.string().optional(), status: z.string().optional() })
+  .object({
+    transfers: z.array(transferStatusSchema).nullish(),
+    state: z.string().nullish(),
+    transfer_sequence: z.array(hopSchema).nullish(),
+    next_blocking_transfer: z.object({ transfer_sequence_index: z.number().nullish() }).passthrough().nullish(),
+    transfer_asset_release: releaseSchema.nullish(),
+    error: statusErrorSchema.nullish(),
+    status: z.string().nullish(),
+  })
   .passthrough();
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
-
 
 /**
  * `GET /v2/info/chains`. Skip's chain entries carry no endpoints; Initia's router adds each chain's `rpc` and
  * `rest` (interwovenkit reads them as `RouterChainJson`), which is all this client needs of the list.
  */
 export const chainsResponseSchema = z.object({
-  chains: z.array(z.object({ chain_id: chainId, rest: z.string().optional() }).passthrough()),
+  chains: z.array(z.object({ chain_id: z.string().nullish(), rest: z.string().nullish() }).passthrough()),
 });
 export type RouterChain = z.infer<typeof chainsResponseSchema>["chains"][number];
 
-/** Terminal states of a transfer: success, and the three failures. */
 export const SUCCESS_STATE = "STATE_COMPLETED_SUCCESS";
-export const FAILURE_STATES = new Set(["STATE_COMPLETED_ERROR", "STATE_ABANDONED", "STATE_PENDING_ERROR"]);
 
-const errorBodySchema = z.object({ code: z.number().optional(), message: z.string(), details: z.array(z.unknown()).optional(), info: z.string().optional() }).passthrough();
+const errorBodySchema = z.object({ code: z.number().nullish(), message: z.string(), details: z.array(z.unknown()).nullish(), info: z.string().nullish() }).passthrough();
 
 /** An answer of the routing API that is an error: its HTTP status, message and Initia's `info`. */
 export class RouterError extends VipError {
@@ -259,7 +304,7 @@ export class RouterClient {
     if (!response.ok) {
       const parsed = errorBodySchema.safeParse(value);
       const message = parsed.success ? parsed.data.message : text.replace(/\s+/g, " ").trim().slice(0, 200) || "(empty body)";
-      const info = parsed.success ? parsed.data.info : undefined;
+      const info = parsed.success ? (parsed.data.info ?? undefined) : undefined;
       throw new RouterError(`${endpoint} answered HTTP ${response.status}: ${message}${info === undefined ? "" : ` (${info})`}`, response.status, info);
     }
     if (value === undefined) throw new VipError(`${endpoint} did not answer JSON: ${text.slice(0, 200) || "(empty body)"}`);

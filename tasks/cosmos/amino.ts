@@ -102,11 +102,25 @@ export interface CheckedMsg {
 export function checkMsg(msg: AminoJsonMsg, where: string): CheckedMsg {
   let value: unknown;
   try {
-    value = JSON.parse(msg.msg);
+    value = parseLossless(msg.msg);
   } catch {
     throw new VipError(`${where} (${msg.msg_type_url}): its msg is not JSON`);
   }
   return checkValue(msg.msg_type_url, value, where);
+}
+
+/**
+ * JSON.parse that keeps every digit: an integer beyond 2^53 (Skip writes IBC `timeout_timestamp` in
+ * nanoseconds as a bare number) comes back as its source text, which the u64 rules then check and sign
+ * exactly. `JSON.parse` alone would round it, and the signature would be over another timeout than the
+ * router's. (The reviver's source text needs Node 22+, which Hardhat needs anyway; without it the number
+ * stays a number and is refused as not exact.)
+ */
+export function parseLossless(text: string): unknown {
+  return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: { source?: string }) {
+    if (typeof value === "number" && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source)) return context.source;
+    return value;
+  } as Parameters<typeof JSON.parse>[1]);
 }
 
 /** Like `checkMsg`, for a message value already parsed (e.g. decoded from a transaction). */

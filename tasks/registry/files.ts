@@ -21,7 +21,9 @@ export async function readEntry(dir: string): Promise<{ files: EntryFiles; place
   const place = { networkFolder: path.basename(path.dirname(folder)), folder: path.basename(folder), profileFile: "" };
   const paths = entryPaths(path.dirname(path.dirname(folder)), place.networkFolder, place.folder);
   place.profileFile = path.relative(path.dirname(path.dirname(folder)), paths.profile);
-  return { files: { chain: await readJson(paths.chain), assetlist: await readJson(paths.assetlist), profile: await readJson(paths.profile) }, place };
+  // Testnet entries of the registry have no profile (mainnet rollups do): a missing one is for the rules to judge.
+  const profile = (await access(paths.profile).then(() => true, () => false)) ? await readJson(paths.profile) : undefined;
+  return { files: { chain: await readJson(paths.chain), assetlist: await readJson(paths.assetlist), profile }, place };
 }
 
 /** Writes the entry's three files; existing ones are kept unless `force`. Each file lands whole or not at all. */

@@ -8,6 +8,7 @@ import { l2Denom } from "./op-denom.js";
 export interface EntryFiles {
   chain: unknown;
   assetlist: unknown;
+  /** Undefined when the entry has no `profiles/<chain_name>.json`: required of mainnet entries only. */
   profile: unknown;
 }
 
@@ -29,7 +30,7 @@ export function checkEntry(files: EntryFiles, place: EntryPlace): string[] {
   const problems = [
     ...schemaProblems("chain.json", ChainSchema, files.chain),
     ...schemaProblems("assetlist.json", AssetListSchema, files.assetlist),
-    ...schemaProblems(place.profileFile, ProfileSchema, files.profile),
+    ...(files.profile === undefined ? [] : schemaProblems(place.profileFile, ProfileSchema, files.profile)),
   ];
   const chain = (files.chain ?? {}) as Record<string, any>;
   const assetlist = (files.assetlist ?? {}) as Record<string, any>;
@@ -41,7 +42,9 @@ export function checkEntry(files: EntryFiles, place: EntryPlace): string[] {
   if (expectedType === undefined) add("chain.json", "network_type", `the entry is under "${place.networkFolder}", not mainnets/, testnets/ or devnets/`);
   else if (chain.network_type !== expectedType) add("chain.json", "network_type", `is "${chain.network_type}", but the entry is under ${place.networkFolder}/: must be "${expectedType}"`);
   if (assetlist.chain_name !== chain.chain_name) add("assetlist.json", "chain_name", `is "${assetlist.chain_name}", must be "${chain.chain_name}"`);
-  if (profile.name !== chain.chain_name) add(place.profileFile, "name", `is "${profile.name}", must be the chain name "${chain.chain_name}"`);
+  if (files.profile === undefined) {
+    if (place.networkFolder === "mainnets") add(place.profileFile, "(the file)", "is missing: a mainnet entry needs its profile (testnet entries may go without)");
+  } else if (profile.name !== chain.chain_name) add(place.profileFile, "name", `is "${profile.name}", must be the chain name "${chain.chain_name}"`);
   if (typeof profile.description === "string" && profile.description.length > 140) add(place.profileFile, "description", `has ${profile.description.length} characters; at most 140`);
   if (typeof profile.summary === "string" && profile.summary.length > 50) add(place.profileFile, "summary", `has ${profile.summary.length} characters; at most 50`);
   if (typeof profile.logo === "string" && !/^https:\/\/.+\.png$/.test(profile.logo)) add(place.profileFile, "logo", "must be an https URL of a .png image");

@@ -18,7 +18,7 @@ export interface StandInRoute {
    */
   msgs?:
     | { evm: { chainId: string; bridge: string; token: string } }
-    | { cosmos: { chainId: string; message?: "deposit" | "withdrawal"; bridgeId?: string; /** The amount in this many transactions, one after the other. */ split?: number } };
+    | { cosmos: { chainId: string; message?: "deposit" | "withdrawal" | "ibc-transfer"; bridgeId?: string; /** The amount in this many transactions, one after the other. */ split?: number } };
 }
 
 /** The contract the stand-in's op hook calls on the rollup (minievm's ERC-20 wrapper, in the real router). */
@@ -51,6 +51,14 @@ export interface RouterState {
   chainList: { chain_id: string; chain_name: string; rest?: string }[];
   /** Op hooks `msgs` received: accepted, or refused with the reason. */
   hooks: { accepted: boolean; reason: string }[];
+  /**
+   * Answers served as given, by endpoint (`"GET /v2/tx/status"`), one per request, the last one repeated:
+   * the corpus of answers the published documents allow (test/corpus/router/), replayed as the real API
+   * would send them. A status answer is served only for a tracked hash.
+   */
+  canned: Record<string, { status: number; answer: unknown }[]>;
+  /** The bodies of the route requests received, in order. */
+  routeRequests: Record<string, unknown>[];
 }
 
 export interface RouterStandIn extends StandInServer {
@@ -81,6 +89,8 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
     chains: {},
     chainList: [],
     hooks: [],
+    canned: {},
+    routeRequests: [],
     ...initial,
   };
   const server = await startServer((request: IncomingMessage, body: string) => {
@@ -97,6 +107,16 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
       return { status: 500, body: "" };
     }
     if (fault === "hold") return { status: 200, body: "", hold: true };
+    if (endpoint === "POST /v2/fungible/route") state.routeRequests.push(JSON.parse(body || "{}") as Record<string, unknown>);
+    const canned = state.canned[endpoint];
+    if (canned !== undefined && canned.length > 0 && (endpoint !== "GET /v2/tx/status" || state.tracked[url.searchParams.get("tx_hash") ?? ""] !== undefined)) {
+      if (endpoint === "POST /v2/tx/track") {
+        const hash = (JSON.parse(body || "{}") as { tx_hash?: string }).tx_hash ?? "";
+        state.tracked[hash] = (state.tracked[hash] ?? 0) + 1;
+      }
+      const next = canned.length > 1 ? canned.shift()! : canned[0]!;
+      return json(next.answer, next.status);
+    }
     if (endpoint === "POST /v2/fungible/route") {
       const asked = JSON.parse(body || "{}") as Record<string, string>;
       const route = state.routes.find(
@@ -194,7 +214,13 @@ const bridgeInterface = new Interface(["function deposit(address token, uint256 
 
 /** `msgs` for a known route: the transaction(s) to sign, addressed from `address_list`. */
 function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
-  const route = state.routes.find((r) => r.source.chainId === asked.source_asset_chain_id && r.source.denom === asked.source_asset_denom);
+  const route = state.routes.find(
+    (r) =>
+      r.source.chainId === asked.source_asset_chain_id &&
+      r.source.denom === asked.source_asset_denom &&
+      r.dest.chainId === asked.dest_asset_chain_id &&
+      r.dest.denom === asked.dest_asset_denom,
+  );
   if (route?.msgs === undefined) return apiError(400, 3, "no route for these assets");
   const addresses = (asked.address_list ?? []) as string[];
   if (addresses.length !== ((route.answer.required_chain_addresses as string[] | undefined)?.length ?? 0)) {
@@ -215,7 +241,9 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
       const msg =
         message === "deposit"
           ? { msg_type_url: "/opinit.ophost.v1.MsgInitiateTokenDeposit", msg: JSON.stringify({ sender, bridge_id: Number(bridgeId), to, amount }) }
-          : { msg_type_url: "/opinit.opchild.v1.MsgInitiateTokenWithdrawal", msg: JSON.stringify({ sender, to, amount }) };
+          : message === "ibc-transfer"
+            ? { msg_type_url: "/ibc.applications.transfer.v1.MsgTransfer", msg: skipMsgTransfer(sender, to, amount) }
+            : { msg_type_url: "/opinit.opchild.v1.MsgInitiateTokenWithdrawal", msg: JSON.stringify({ sender, to, amount }) };
       return { cosmos_tx: { chain_id: chainId, path: [chainId, String(asked.dest_asset_chain_id)], signer_address: sender, msgs: [msg] }, operations_indices: [0] };
     });
     return json({ txs, min_amount_out: route.answer.amount_out, estimated_fees: [] });
@@ -240,6 +268,19 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
     min_amount_out: route.answer.amount_out,
     estimated_fees: [],
   });
+}
+
+/** The nanosecond timeout Skip puts in an IBC transfer: above 2^53, so `JSON.parse` would round its last digits. */
+export const SKIP_TIMEOUT_TIMESTAMP = "1795450000000000123";
+
+/**
+ * An IBC `MsgTransfer` as Skip's API writes it inside `msg` (its swagger's msgs example): `timeout_height` an
+ * empty object and `timeout_timestamp` a bare JSON number of nanoseconds, written here by hand so no digit
+ * is lost on the way out.
+ */
+function skipMsgTransfer(sender: string, receiver: string, token: { denom: string; amount: string }): string {
+  const head = JSON.stringify({ source_port: "transfer", source_channel: "channel-25", token, sender, receiver, timeout_height: {} });
+  return `${head.slice(0, -1)},"timeout_timestamp":${SKIP_TIMEOUT_TIMESTAMP},"memo":""}`;
 }
 
 /**

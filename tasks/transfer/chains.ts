@@ -57,8 +57,9 @@ async function fromRouterList(router: RouterClient, chainId: string, served: str
   } catch (error) {
     throw new VipError(`there is no REST endpoint for chain ${chainId} to sign on (${served}), and the router's chain list could not be read (${firstLine(error)}): ${advice}`);
   }
+  // A chain with `rest: null` (the documents allow it) has no endpoint; it fails only this chain's lookup.
   const rest = chains.find((c) => c.chain_id === chainId)?.rest;
-  if (rest === undefined || rest === "") {
+  if (rest === undefined || rest === null || rest === "") {
     throw new VipError(`there is no REST endpoint for chain ${chainId} to sign on (${served}, and the router's chain list gives none for it): ${advice}`);
   }
   if (!URL.canParse(rest) || !["http:", "https:"].includes(new URL(rest).protocol)) {

@@ -1,13 +1,13 @@
-import { FAILURE_STATES, RouterError, type RouterClient, type StatusResponse, SUCCESS_STATE, type TransferStatus } from "../clients/router.js";
+import { RouterError, type RouterClient } from "../clients/router.js";
 import { firstLine, VipError } from "../errors.js";
 import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
-import { operationKindOf } from "./hops.js";
 import { recordsOf, type TransferRecord } from "./records.js";
+import { outcomeOf, type StatusView, viewStatus } from "./status.js";
 
 export interface FollowOptions {
-  /** The route's estimated duration, which sets the polling pace. */
-  estimatedSeconds: number;
+  /** The route's estimated duration, which sets the polling pace; unknown (older answers) keeps a steady pace. */
+  estimatedSeconds?: number;
   /** A fixed poll interval instead of the adaptive one (tests, impatient operators), in ms. */
   pollMs?: number;
   /** How long to follow before giving up (the transfer goes on; `bridge:status` picks it up), in ms. */
@@ -44,7 +44,7 @@ export async function trackOnce(router: RouterClient, journal: Journal<TransferR
   for (let attempt = 1; ; attempt++) {
     try {
       const answer = await router.track(hash, chainId);
-      await journal.append({ type: "tracked", hash, explorerLink: answer.explorer_link });
+      await journal.append({ type: "tracked", hash, explorerLink: answer.explorer_link ?? undefined });
       out.line(field("tracked", `${hash}${answer.explorer_link ? ` (${answer.explorer_link})` : ""}`));
       return;
     } catch (error) {
@@ -61,7 +61,8 @@ export async function trackOnce(router: RouterClient, journal: Journal<TransferR
  * The wait before the next status poll: slow while the transfer is far from its estimated end (60 s while
  * more than 5 min remain), faster near it (5 s), every second once overdue, as Initia's wallet paces it.
  */
-export function pollInterval(elapsedMs: number, estimatedSeconds: number): number {
+export function pollInterval(elapsedMs: number, estimatedSeconds: number | undefined): number {
+  if (estimatedSeconds === undefined) return 5_000;
   const remaining = estimatedSeconds * 1000 - elapsedMs;
   if (remaining > 5 * 60_000) return 60_000;
   if (remaining > 0) return 5_000;
@@ -69,46 +70,64 @@ export function pollInterval(elapsedMs: number, estimatedSeconds: number): numbe
 }
 
 /**
- * Polls the status of `hash` until a terminal state, with a progress line per hop whenever it changes.
- * Success returns; a failure state is an error that says what failed and where the assets were released.
+ * Polls the status of `hash` until it ends, with a line per hop whenever its state changes (and its own
+ * error, where a bridge reports one). Success and failure are journalled as the end and returned (the caller
+ * says what a failure means); `STATE_ABANDONED` (the tracker gave up, the transfer may still land) and
+ * `STATE_UNKNOWN` are errors that are not journalled as the end, so `bridge:status` asks again later.
  */
-export async function followToTheEnd(router: RouterClient, journal: Journal<TransferRecord>, hash: string, chainId: string, options: FollowOptions, out: Output): Promise<TransferStatus> {
+export async function followToTheEnd(router: RouterClient, journal: Journal<TransferRecord>, hash: string, chainId: string, options: FollowOptions, out: Output): Promise<StatusView> {
   const start = Date.now();
   const notIndexedMs = options.notIndexedMs ?? 120_000;
   const seen = new Map<number, string>();
   let lastState = recordsOf(journal.records, "status").filter((r) => r.hash === hash).pop()?.state;
+  const again = `\`bridge:status --tx ${hash} --chain ${chainId}\``;
   for (;;) {
     const elapsed = Date.now() - start;
-    let status: StatusResponse | undefined;
+    let view: StatusView | undefined;
     try {
-      status = await router.status(hash, chainId);
+      view = viewStatus(await router.status(hash, chainId));
     } catch (error) {
-      if (!(error instanceof RouterError && error.status === 404 && elapsed < notIndexedMs)) throw error;
+      // A 404 right after tracking is "not indexed yet"; one that says the chain is not supported never heals.
+      const notIndexed = error instanceof RouterError && error.status === 404 && !/not supported|unsupported/i.test(error.message);
+      if (!(notIndexed && elapsed < notIndexedMs)) throw error;
     }
-    const transfer = status?.transfers[0];
-    if (transfer !== undefined) {
-      for (const [i, hop] of transfer.transfer_sequence.entries()) {
-        const { kind, body } = operationKindOf(hop);
-        const state = typeof body.state === "string" ? body.state : "?";
-        if (seen.get(i) !== state) {
-          seen.set(i, state);
-          out.line(field(`hop ${i + 1}`, `${kind} ${String(body.from_chain_id ?? "?")} → ${String(body.to_chain_id ?? "?")}: ${state}`));
+    if (view !== undefined) {
+      for (const [i, hop] of view.hops.entries()) {
+        const line = `${hop.kind} ${hop.from ?? "?"} → ${hop.to ?? "?"}: ${hop.state ?? "?"}${hop.error === undefined ? "" : ` (error: ${hop.error})`}`;
+        if (seen.get(i) !== line) {
+          seen.set(i, line);
+          out.line(field(`hop ${i + 1}`, line));
         }
       }
-      if (transfer.state !== lastState) {
-        lastState = transfer.state;
-        await journal.append({ type: "status", hash, state: transfer.state });
-        out.line(field("status", transfer.state));
+      if (view.state !== undefined && view.state !== lastState) {
+        lastState = view.state;
+        await journal.append({ type: "status", hash, state: view.state });
+        out.line(field("status", view.state));
       }
-      if (transfer.state === SUCCESS_STATE || FAILURE_STATES.has(transfer.state)) {
-        await journal.append({ type: "done", hash, state: transfer.state, release: transfer.transfer_asset_release ?? undefined, error: transfer.error ?? undefined });
-        return transfer;
+      if (view.outcome === "success" || view.outcome === "failure") {
+        await journal.append({ type: "done", hash, state: view.state!, release: view.release, error: view.error });
+        return view;
+      }
+      if (view.outcome === "abandoned") {
+        const destination = view.hops.at(-1)?.to ?? view.release?.chain_id ?? undefined;
+        const explorer = view.hops.map((h) => h.explorer).filter((l) => l !== undefined).pop();
+        throw new VipError(
+          `the routing API stopped tracking ${hash} (STATE_ABANDONED: a hop stalled for over 10 minutes, or the transaction was not seen in 5). ` +
+            `That is not a failure: the transfer may still land. Check the recipient's balance${destination === undefined ? "" : ` on ${destination}`}` +
+            `${explorer === undefined ? "" : ` (last transaction: ${explorer})`}, and run ${again} later to ask again`,
+        );
+      }
+      if (view.outcome === "unknown") {
+        throw new VipError(
+          `the routing API reports STATE_UNKNOWN for ${hash}${view.error?.message ? `: ${view.error.message}` : ""}: it cannot tell where this transfer is. ` +
+            `Check the transaction on ${chainId} and the recipient's balance; ${again} asks again`,
+        );
       }
     }
     if (Date.now() - start > options.timeoutMs) {
       throw new VipError(
         `${hash} is still ${lastState ?? "not indexed"} after ${Math.round(options.timeoutMs / 1000)} s: the transfer goes on; ` +
-          `\`bridge:status --tx ${hash} --chain ${chainId}\` follows it to its end`,
+          `${again} follows it to its end`,
       );
     }
     await sleep(options.pollMs ?? pollInterval(Date.now() - start, options.estimatedSeconds));
@@ -116,9 +135,17 @@ export async function followToTheEnd(router: RouterClient, journal: Journal<Tran
 }
 
 /** A terminal state in words; for a failure, the error and where the assets are. */
-export function describeEnd(transfer: TransferStatus): string {
-  if (transfer.state === SUCCESS_STATE) return "the transfer completed";
-  const release = transfer.transfer_asset_release;
-  const where = release ? `${release.amount} ${release.denom} ${release.released ? "released" : "to be released"} on ${release.chain_id}` : "no release reported";
-  return `the transfer ended in ${transfer.state}: ${transfer.error?.message ?? "no error message"}; assets: ${where}`;
+export function describeEnd(view: StatusView): string {
+  if (view.outcome === "success") return "the transfer completed";
+  const release = view.release;
+  const where = release
+    ? `${release.amount ?? "the"} ${release.denom ?? "assets"} ${release.released === true ? "released" : "to be released"} on ${release.chain_id ?? "an unnamed chain"}`
+    : "no release reported";
+  const hopError = view.hops.map((h) => h.error).find((e) => e !== undefined);
+  return `the transfer ended in ${view.state}: ${view.error?.message ?? hopError ?? "no error message"}; assets: ${where}`;
+}
+
+/** The end a journal recorded, as a view (a resumed run does not ask again). */
+export function recordedEnd(done: Extract<TransferRecord, { type: "done" }>): StatusView {
+  return { state: done.state, outcome: outcomeOf(done.state), hops: [], release: done.release as StatusView["release"], error: done.error as StatusView["error"] };
 }

@@ -26,6 +26,9 @@ export async function withHook(route: Route, signHook: HookSigner): Promise<Rout
  * signer elsewhere (its 0x… on EVM chains, its init1… on Initia chains: the same key).
  */
 export function addressList(route: Route, signer: { hex: string; bech32: string }, recipient: string): string[] {
+  if (route.required_chain_addresses == null) {
+    throw new VipError("the route has no required_chain_addresses, so msgs cannot be given an address per chain: nothing was signed");
+  }
   return route.required_chain_addresses.map((chainId) => {
     const evm = /^\d+$/.test(chainId);
     if (chainId === route.dest_asset_chain_id) {

@@ -12,6 +12,8 @@ export interface TransferIntent {
   amount: string;
   recipient: string;
   signer: string;
+  /** `--op-withdraw`: the route is asked for with `is_op_withdraw` (the OPinit withdrawal, not a faster bridge). */
+  opWithdraw?: true;
 }
 
 export type TransferRecord =

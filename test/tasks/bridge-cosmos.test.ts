@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { accountAddresses } from "../../tasks/signer/addresses.js";
 import { type L1RestStandIn, startL1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
 import { type RollupRestStandIn, startRollupRestStandIn } from "../../tasks/stand-ins/rollup-rest.js";
-import { opinitRoute, type RouterStandIn, startRouterStandIn } from "../../tasks/stand-ins/router.js";
+import { opinitRoute, type RouterStandIn, SKIP_TIMEOUT_TIMESTAMP, startRouterStandIn } from "../../tasks/stand-ins/router.js";
 import type { TransferRecord } from "../../tasks/transfer/records.js";
 import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
@@ -20,6 +20,8 @@ const BASE = "interwoven-1";
 const ROLLUP = "rehearsal-1";
 const L2_DENOM = "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";
 const SPLIT_DENOM = "l2/split";
+const IBC_DEST = "echelon-1";
+const IBC_DENOM = "ibc/37A3FB4FED4CA04ED6D9E5DA36C6D27248645F0E22F585576A1488B8A89C5A50";
 const AMOUNT = 1_000_000n;
 const OPERATOR = accountAddresses(DEPLOYER, "test");
 const LEDGER = accountAddresses(LEDGER_ADDRESS, "test");
@@ -63,7 +65,11 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     const split = opinitRoute({ from: ROLLUP, to: BASE, denomIn: SPLIT_DENOM, denomOut: "uinit", bridgeId: "16", amountIn: AMOUNT, opHook: false });
     split.msgs = { cosmos: { chainId: ROLLUP, message: "withdrawal", split: 2 } };
     split.answer.txs_required = 2;
-    router = await startRouterStandIn({ routes: [deposit, withdrawal, split], chains: { [ROLLUP]: rollup.state.chain } });
+    // An IBC transfer from the base chain to another Initia rollup, with the MsgTransfer Skip's API writes.
+    const ibc = opinitRoute({ from: BASE, to: IBC_DEST, denomIn: "uinit", denomOut: IBC_DENOM, bridgeId: "0", amountIn: AMOUNT, opHook: false });
+    ibc.answer.operations = [{ transfer: { port: "transfer", channel: "channel-25", from_chain_id: BASE, to_chain_id: IBC_DEST, denom_in: "uinit", denom_out: IBC_DENOM, bridge_id: "IBC", pfm_enabled: true, supports_memo: true, smart_relay: false }, tx_index: 0, amount_in: AMOUNT.toString(), amount_out: AMOUNT.toString() }];
+    ibc.msgs = { cosmos: { chainId: BASE, message: "ibc-transfer" } };
+    router = await startRouterStandIn({ routes: [deposit, withdrawal, split, ibc], chains: { [ROLLUP]: rollup.state.chain } });
     env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROUTER_URL: router.url, L1_REST_URL: base.url, ROLLUP_REST_URL: rollup.url };
   });
 
@@ -93,6 +99,24 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
 
   after(async () => {
     await Promise.all([node.close(), base.close(), rollup.close(), router.close()]);
+  });
+
+  it("signs Skip's IBC MsgTransfer with its timeout_timestamp above 2^53 to the last digit, and the chain verifies it", async () => {
+    const args = [
+      "bridge:transfer", "--network", "rollup", "--from-chain", BASE, "--from-denom", "uinit", "--to-chain", IBC_DEST, "--to-denom", IBC_DENOM,
+      "--amount", AMOUNT.toString(), "--to", OPERATOR.bech32, "--journal-dir", journalDir, "--poll-interval", "0.05", "--yes",
+    ];
+    const result = await runHardhat(args, env);
+    expect(result.code, result.output).to.equal(0);
+    expect(result.stdout).to.match(/^hops\s+1\. IBC transfer\/channel-25: interwoven-1 → echelon-1, uinit → ibc\/37A3\w+, 1000000 → 1000000 \(tx 1\)$/m);
+    expect(result.stdout).to.include(`  IBC transfer of ${AMOUNT} uinit over transfer/channel-25 to ${OPERATOR.bech32}`);
+    const included = Object.values(base.state.chain.included);
+    expect(included, "the stand-in chain took it: its EIP-191 signature verified over the exact amino JSON").to.have.length(1);
+    const [transfer] = included;
+    expect(transfer!.msgs.map((m) => m.typeUrl)).to.deep.equal(["/ibc.applications.transfer.v1.MsgTransfer"]);
+    expect(transfer!.msgs[0]!.full.timeout_timestamp).to.equal(SKIP_TIMEOUT_TIMESTAMP);
+    expect(Number(SKIP_TIMEOUT_TIMESTAMP).toString(), "a rounded number would have signed another timeout").to.not.equal(SKIP_TIMEOUT_TIMESTAMP);
+    expect(result.stdout).to.match(/^status\s+STATE_COMPLETED_SUCCESS$/m);
   });
 
   it("funds the operator on the rollup from the base chain: the op hook signed for the rollup, the deposit signed, taken once, tracked once", async () => {

@@ -118,6 +118,23 @@ describe("registry:entry and registry:check", () => {
     }
   });
 
+  it("passes real entries of initia-labs/initia-registry: a testnet entry without a profile, a mainnet one with; a mainnet entry without its profile is refused", async () => {
+    const corpus = path.join(PROJECT_ROOT, "test", "corpus", "registry");
+    const testnet = await runHardhat(["registry:check", "--dir", path.join(corpus, "testnets", "evm")]);
+    expect(testnet.code, testnet.output).to.equal(0);
+    expect(testnet.stdout).to.include("chain.json and assetlist.json (no profile, as testnet entries have none) pass the registry's schemas and rules");
+    const mainnet = await runHardhat(["registry:check", "--dir", path.join(corpus, "mainnets", "cabal")]);
+    expect(mainnet.code, mainnet.output).to.equal(0);
+    expect(mainnet.stdout).to.include("chain.json, assetlist.json and profiles/cabal.json pass");
+
+    const copy = await mkdtemp(path.join(tmpdir(), "vip-registry-no-profile-"));
+    after(() => rm(copy, { recursive: true, force: true }));
+    await cp(path.join(corpus, "mainnets"), path.join(copy, "mainnets"), { recursive: true });
+    const orphan = await runHardhat(["registry:check", "--dir", path.join(copy, "mainnets", "cabal")]);
+    expect(orphan.code).to.not.equal(0);
+    expect(orphan.stdout).to.include("profiles/cabal.json: (the file): is missing: a mainnet entry needs its profile");
+  });
+
   it("derives OP denoms from the bridge id", () => {
     expect(l2Denom(16n, "uinit")).to.match(/^l2\/[0-9a-f]{64}$/);
     expect(l2Denom(16n, "uinit")).to.not.equal(l2Denom(17n, "uinit"));

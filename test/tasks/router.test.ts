@@ -48,7 +48,7 @@ describe("the routing API client, against the stand-in router", () => {
     expect(router.state.calls["POST /v2/fungible/route"]).to.equal(4 + 4);
   });
 
-  it("reads the chain list with the REST endpoints Initia's router adds, retried, and names a malformed entry", async () => {
+  it("reads the chain list with the REST endpoints Initia's router adds, retried, and names a malformed list", async () => {
     router.state.chainList = [{ chain_id: "rehearsal-1", chain_name: "rehearsal", rest: "https://rest.rehearsal.example" }, { chain_id: "osmosis-1", chain_name: "osmosis" }];
     router.state.faults = ["500"];
     const chains = await client.chains();
@@ -57,9 +57,10 @@ describe("the routing API client, against the stand-in router", () => {
       ["osmosis-1", undefined, "cosmos"],
     ]);
     expect(router.state.calls["GET /v2/info/chains"]).to.equal(2);
-    router.state.chainList = [{ chain_id: "", chain_name: "nameless" }];
+    router.state.canned["GET /v2/info/chains"] = [{ status: 200, answer: { chains: "none" } }];
     const malformed = await client.chains().catch((e: Error) => e);
-    expect((malformed as Error).message).to.match(/\/v2\/info\/chains: chains\[0\]\.chain_id /);
+    expect((malformed as Error).message).to.match(/\/v2\/info\/chains: chains /);
+    router.state.canned = {};
     router.state.chainList = [];
   });
 
@@ -97,6 +98,14 @@ describe("bridge:route", () => {
 
   after(() => router.close());
 
+  it("asks for a route with what Initia's wallet sends: the amount and the four asset fields, and is_op_withdraw only when asked", async () => {
+    router.state.routeRequests = [];
+    expect((await runHardhat(args, env)).code).to.equal(0);
+    expect((await runHardhat([...args, "--op-withdraw"], env)).code).to.equal(0);
+    const fields = { source_asset_chain_id: "interwoven-1", source_asset_denom: "uinit", dest_asset_chain_id: "rehearsal-1", dest_asset_denom: L2_INIT, amount_in: "1000000" };
+    expect(router.state.routeRequests).to.deep.equal([fields, { ...fields, is_op_withdraw: true }]);
+  });
+
   it("prints the route as a person reads it, and never the API key", async () => {
     const result = await runHardhat(args, env);
     expect(result.code, result.output).to.equal(0);
@@ -116,7 +125,8 @@ describe("bridge:route", () => {
     expect(result.code, result.output).to.equal(0);
     expect(result.stdout).to.match(/^hops\s+1\. swap on uniswap: 1 → 1, 0xToken → 0xUsdc, 1000000 → 990000 \(tx 1\)$/m);
     expect(result.stdout).to.match(/^\s+2\. IBC transfer\/channel-7: 1 → osmosis-1, 0xUsdc → ibc\/USDC, 990000 → 990000 \(tx 1\)$/m);
-    expect(result.stdout).to.match(/^fees\s+2500 0xToken \(SMART_RELAY\)$/m);
+    expect(result.stdout).to.match(/^fees\s+2500 0xToken \(TEST\) \(SMART_RELAY\)$/m);
+    expect(result.stdout).to.match(/^beyond the amount\s+gas only$/m);
     expect(result.stdout).to.match(/^warning\s+BAD_PRICE_WARNING: the swap's price impact is 1%$/m);
     expect(result.stdout).to.match(/^estimated duration\s+10 min$/m);
   });

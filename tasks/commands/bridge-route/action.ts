@@ -14,6 +14,7 @@ interface BridgeRouteArgs {
   toDenom?: string;
   amount?: string;
   json: boolean;
+  opWithdraw: boolean;
 }
 
 /** Asks the routing API for a route and prints it as a person reads it (or, with --json, as checked). */
@@ -24,6 +25,7 @@ const action: NewTaskActionFunction<BridgeRouteArgs> = async (args, hre) => {
     dest_asset_chain_id: args.toChain,
     dest_asset_denom: args.toDenom,
     amount_in: args.amount,
+    ...(args.opWithdraw ? { is_op_withdraw: true } : {}),
   };
   const checked = routeRequestSchema.safeParse(request);
   if (!checked.success) {

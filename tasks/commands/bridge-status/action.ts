@@ -9,7 +9,7 @@ import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import { optionalSeconds } from "../../options.js";
 import { consoleOutput } from "../../output.js";
-import { describeEnd, followToTheEnd, trackOnce } from "../../transfer/follow.js";
+import { describeEnd, followToTheEnd, recordedEnd, trackOnce } from "../../transfer/follow.js";
 import { recordsOf, type TransferRecord } from "../../transfer/records.js";
 import { selectedNetwork } from "../../network/connect.js";
 import { routerFor } from "../../transfer/router.js";
@@ -49,14 +49,14 @@ const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
     if (recordsOf(journal.records, "sent").length > 0) await trackOnce(router, journal, hash, args.chain, consoleOutput);
     const route = recordsOf(journal.records, "route")[0]?.route;
     const end = await followToTheEnd(router, journal, hash, args.chain, {
-      estimatedSeconds: route?.estimated_route_duration_seconds ?? 0,
+      estimatedSeconds: route?.estimated_route_duration_seconds ?? undefined,
       pollMs,
       timeoutMs,
     }, consoleOutput);
-    if (end.state !== SUCCESS_STATE) throw new VipError(`${hash}: ${describeEnd(end)}`);
+    if (end.outcome !== "success") throw new VipError(`${hash}: ${describeEnd(end)}`);
   } else {
     consoleOutput.line(`status                ${done.state} (recorded)`);
-    if (done.state !== SUCCESS_STATE) throw new VipError(`${hash}: the transfer ended in ${done.state}`);
+    if (done.state !== SUCCESS_STATE) throw new VipError(`${hash}: ${describeEnd(recordedEnd(done))}`);
   }
   consoleOutput.line(`done                  ${hash}: ${SUCCESS_STATE}`);
 };

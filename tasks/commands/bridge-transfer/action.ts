@@ -27,6 +27,7 @@ interface BridgeTransferArgs {
   journalDir?: string;
   pollInterval?: string;
   timeout?: string;
+  opWithdraw: boolean;
 }
 
 const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
@@ -50,6 +51,7 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
     amount,
     recipient,
     signer: signer.hex,
+    ...(args.opWithdraw ? { opWithdraw: true as const } : {}),
   };
   const journalDir = args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
   const journal = await Journal.open<TransferRecord>(transferJournalPath(journalDir, intent));

@@ -9,7 +9,7 @@ import type { OperatorSigner } from "../../signer/signer.js";
 import { runCosmosTx } from "../../transfer/cosmos.js";
 import { describeRoute, describeTransactions } from "../../transfer/describe.js";
 import { runEvmTx } from "../../transfer/evm.js";
-import { describeEnd, followToTheEnd, trackOnce } from "../../transfer/follow.js";
+import { describeEnd, followToTheEnd, recordedEnd, trackOnce } from "../../transfer/follow.js";
 import { hookSequenceGuard, journalledHookSigner } from "../../transfer/hook.js";
 import { addressList, checkTransactions, msgsRequest, withHook } from "../../transfer/plan.js";
 import { recordsOf, type TransferIntent, type TransferRecord, underWay } from "../../transfer/records.js";
@@ -55,6 +55,7 @@ export async function runTransfer(intent: TransferIntent, options: TransferOptio
       dest_asset_chain_id: intent.toChain,
       dest_asset_denom: intent.toDenom,
       amount_in: intent.amount,
+      ...(intent.opWithdraw === true ? { is_op_withdraw: true } : {}),
     });
     for (const line of describeRoute(route)) out.line(line);
     await journal.append({ type: "route", route });
@@ -96,15 +97,16 @@ export async function runTransfer(intent: TransferIntent, options: TransferOptio
     }
     await trackOnce(router, journal, hash, chainOf(tx), out);
     const done = recordsOf(journal.records, "done").find((r) => r.hash === hash);
+    const estimated = route.estimated_route_duration_seconds ?? undefined;
     const end = done !== undefined
-      ? { state: done.state, transfer_asset_release: done.release as never, error: done.error as never, transfer_sequence: [] }
+      ? recordedEnd(done)
       : await followToTheEnd(router, journal, hash, chainOf(tx), {
-          estimatedSeconds: route.estimated_route_duration_seconds,
+          estimatedSeconds: estimated,
           pollMs: options.pollMs,
-          timeoutMs: options.timeoutMs ?? Math.max(30 * 60_000, route.estimated_route_duration_seconds * 3_000),
+          timeoutMs: options.timeoutMs ?? Math.max(30 * 60_000, (estimated ?? 0) * 3_000),
           notIndexedMs: options.notIndexedMs,
         }, out);
-    if (end.state !== SUCCESS_STATE) throw new VipError(`${hash}: ${describeEnd(end)}`);
+    if (end.outcome !== "success") throw new VipError(`${hash}: ${describeEnd(end)}`);
   }
   out.line(field("done", `${intent.amount} ${intent.fromDenom} on ${intent.fromChain} → ${intent.toDenom} on ${intent.toChain} for ${intent.recipient}: ${SUCCESS_STATE}`));
 }

@@ -16,7 +16,8 @@ const action: NewTaskActionFunction<RegistryCheckArgs> = async (args) => {
   const problems = checkEntry(files, place);
   for (const problem of problems) consoleOutput.line(problem);
   if (problems.length > 0) throw new VipError(`${args.dir}: ${problems.length} problem(s), listed above`);
-  consoleOutput.line(`${args.dir}: chain.json, assetlist.json and ${place.profileFile} pass the registry's schemas and rules`);
+  const checked = files.profile === undefined ? "chain.json and assetlist.json (no profile, as testnet entries have none)" : `chain.json, assetlist.json and ${place.profileFile}`;
+  consoleOutput.line(`${args.dir}: ${checked} pass the registry's schemas and rules`);
 };
 
 export default action;
