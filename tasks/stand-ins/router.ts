@@ -119,13 +119,7 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
     }
     if (endpoint === "POST /v2/fungible/route") {
       const asked = JSON.parse(body || "{}") as Record<string, string>;
-      const route = state.routes.find(
-        (r) =>
-          r.source.chainId === asked.source_asset_chain_id &&
-          r.source.denom === asked.source_asset_denom &&
-          r.dest.chainId === asked.dest_asset_chain_id &&
-          r.dest.denom === asked.dest_asset_denom,
-      );
+      const route = findRoute(state, asked);
       if (route === undefined) {
         return apiError(400, 3, `no routes found for ${asked.source_asset_denom} on ${asked.source_asset_chain_id} to ${asked.dest_asset_denom} on ${asked.dest_asset_chain_id}`, "check the denoms and chain ids");
       }
@@ -212,15 +206,20 @@ export function opinitRoute(options: { from: string; to: string; denomIn: string
 
 const bridgeInterface = new Interface(["function deposit(address token, uint256 amount, string destChain, string recipient)"]);
 
-/** `msgs` for a known route: the transaction(s) to sign, addressed from `address_list`. */
-function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
-  const route = state.routes.find(
+/** The stand-in's route between the request's source and destination assets (route and msgs ask alike). */
+function findRoute(state: RouterState, asked: Record<string, unknown>): StandInRoute | undefined {
+  return state.routes.find(
     (r) =>
       r.source.chainId === asked.source_asset_chain_id &&
       r.source.denom === asked.source_asset_denom &&
       r.dest.chainId === asked.dest_asset_chain_id &&
       r.dest.denom === asked.dest_asset_denom,
   );
+}
+
+/** `msgs` for a known route: the transaction(s) to sign, addressed from `address_list`. */
+function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
+  const route = findRoute(state, asked);
   if (route?.msgs === undefined) return apiError(400, 3, "no route for these assets");
   const addresses = (asked.address_list ?? []) as string[];
   if (addresses.length !== ((route.answer.required_chain_addresses as string[] | undefined)?.length ?? 0)) {
