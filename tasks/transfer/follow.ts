@@ -19,6 +19,14 @@ export interface FollowOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A 404 that means "not seen yet" (Skip's status answers "tx not found"), as opposed to one that will never
+ * heal: Skip's track answers "chain ID not supported" for a chain it does not index.
+ */
+function notSeenYet(error: unknown): error is RouterError {
+  return error instanceof RouterError && error.status === 404 && !/not supported|unsupported/i.test(error.message);
+}
+
+/**
  * Registers a broadcast transaction with the tracker exactly once: "tracking" is journalled before the
  * call and "tracked" after; a restart between the two asks the status endpoint first and tracks again only
  * if the tracker does not know the transaction. A 404 ("not seen yet") is retried, bounded: it registered
@@ -30,7 +38,7 @@ export async function trackOnce(router: RouterClient, journal: Journal<TransferR
     const known = await router.status(hash, chainId).then(
       () => true,
       (error: unknown) => {
-        if (error instanceof RouterError && error.status === 404) return false;
+        if (notSeenYet(error)) return false;
         throw error;
       },
     );
@@ -48,8 +56,7 @@ export async function trackOnce(router: RouterClient, journal: Journal<TransferR
       out.line(field("tracked", `${hash}${answer.explorer_link ? ` (${answer.explorer_link})` : ""}`));
       return;
     } catch (error) {
-      const notSeenYet = error instanceof RouterError && error.status === 404;
-      if (!notSeenYet || attempt >= 10) {
+      if (!notSeenYet(error) || attempt >= 10) {
         throw new VipError(`tracking ${hash} failed: ${firstLine(error)}. The transaction is sent; run \`bridge:status --tx ${hash} --chain ${chainId}\` to follow it`);
       }
       await sleep(Math.min(1_000 * attempt, 5_000));
@@ -88,8 +95,7 @@ export async function followToTheEnd(router: RouterClient, journal: Journal<Tran
       view = viewStatus(await router.status(hash, chainId));
     } catch (error) {
       // A 404 right after tracking is "not indexed yet"; one that says the chain is not supported never heals.
-      const notIndexed = error instanceof RouterError && error.status === 404 && !/not supported|unsupported/i.test(error.message);
-      if (!(notIndexed && elapsed < notIndexedMs)) throw error;
+      if (!(notSeenYet(error) && elapsed < notIndexedMs)) throw error;
     }
     if (view !== undefined) {
       for (const [i, hop] of view.hops.entries()) {

@@ -20,6 +20,8 @@ export function outcomeOf(state: string | undefined): Outcome {
       return "success";
     case "STATE_COMPLETED_ERROR":
     case "STATE_PENDING_ERROR":
+    // In no enum, but Initia's document names it as a terminal state.
+    case "STATE_FAILED":
       return "failure";
     case "STATE_ABANDONED":
       return "abandoned";
@@ -52,7 +54,7 @@ export interface StatusView {
   error?: { type?: string; message?: string };
 }
 
-const FAILED = new Set(["STATE_COMPLETED_ERROR", "STATE_PENDING_ERROR"]);
+const FAILED = new Set(["STATE_COMPLETED_ERROR", "STATE_PENDING_ERROR", "STATE_FAILED"]);
 
 /**
  * Reads a status answer in any shape the documents allow: the overall `state` at the top (Skip's schema) or

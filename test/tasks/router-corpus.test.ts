@@ -8,7 +8,10 @@ import { expect } from "chai";
 import { RouterClient, RouterError, routeSchema } from "../../tasks/clients/router.js";
 import { checkMsg } from "../../tasks/cosmos/amino.js";
 import { startRouterStandIn, type RouterStandIn } from "../../tasks/stand-ins/router.js";
+import { Journal } from "../../tasks/journal/journal.js";
 import { describeRoute } from "../../tasks/transfer/describe.js";
+import { trackOnce } from "../../tasks/transfer/follow.js";
+import type { TransferRecord } from "../../tasks/transfer/records.js";
 import { viewStatus } from "../../tasks/transfer/status.js";
 import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
@@ -137,8 +140,17 @@ describe("the routing API as the published documents allow it to answer (test/co
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.404.chain-not-supported");
     const result = await status();
-    expect(failure(result)).to.match(/answered HTTP 404: chain not supported: mystery-1$/);
+    expect(failure(result)).to.match(/answered HTTP 404: chain ID not supported$/);
     expect(router.state.calls["GET /v2/tx/status"]).to.equal(1);
+  });
+
+  it("track: Skip's documented 404 for an unsupported chain is final at once, not retried as 'not seen yet'", async () => {
+    serve("POST /v2/tx/track", "skip.v2-tx-track.404");
+    const journal = await Journal.open<TransferRecord>(path.join(journalDir, "track-404.jsonl"));
+    const silent = { line: () => {}, warn: () => {} };
+    const message = await trackOnce(client, journal, HASH, "interwoven-1", silent).then(() => "tracked", (e: Error) => e.message);
+    expect(message).to.match(/^tracking 9F2E\w+ failed: POST http:\/\/127\.0\.0\.1:\d+\/v2\/tx\/track answered HTTP 404: chain ID not supported\. The transaction is sent/);
+    expect(router.state.calls["POST /v2/tx/track"]).to.equal(1);
   });
 
   describe("route: every documented route is described, every fee with its asset and USD value", () => {
