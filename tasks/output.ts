@@ -14,6 +14,18 @@ export function field(label: string, value: string | bigint | number): string {
   return `${label.padEnd(22)}${String(value)}`;
 }
 
+/** A span of seconds as a person reads it: "42 s", "1 min 30 s", "10 min", "2 h 5 min", "3 d 4 h" (its sign dropped). */
+export function formatDuration(value: number | bigint): string {
+  const seconds = Math.abs(Number(value));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  if (minutes < 60) return `${minutes} min${rest === 0 ? "" : ` ${rest} s`}`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
 export function formatNumber(value: bigint | number): string {
   return value.toLocaleString("en-US");
 }

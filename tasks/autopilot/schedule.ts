@@ -1,4 +1,5 @@
 import type { VipProgram } from "../clients/l1-rest.js";
+import { formatDuration } from "../output.js";
 
 /** How the end of the contract's open stage is known from the program's `ModuleStore`. */
 export type EndBasis =
@@ -71,16 +72,6 @@ export function nextPollSeconds(timing: OpenStageTiming | undefined, pollSeconds
   if (timing === undefined || timing.due) return pollSeconds;
   const untilEnd = Number(timing.secondsLeft);
   return Math.max(1, Math.min(pollSeconds, untilEnd));
-}
-
-/** A span of seconds in words for people: "3 d 4 h", "2 h 5 min", "42 s". */
-export function formatDuration(seconds: bigint): string {
-  const s = seconds < 0n ? -seconds : seconds;
-  const [d, h, m] = [s / 86_400n, (s % 86_400n) / 3_600n, (s % 3_600n) / 60n];
-  if (d > 0n) return `${d} d ${h} h`;
-  if (h > 0n) return `${h} h ${m} min`;
-  if (m > 0n) return `${m} min ${s % 60n} s`;
-  return `${s} s`;
 }
 
 /** The open stage's end and what it means now, in one line: "… (in 3 h 2 min)" or "… (ended 5 min ago: due)". */

@@ -2,6 +2,7 @@ import { formatEther } from "ethers";
 
 import type { EstimatedFee, FeeAsset, MsgsTx, Route } from "../clients/router.js";
 import { checkMsg } from "../cosmos/amino.js";
+import { formatDuration } from "../output.js";
 import { operationKindOf } from "./hops.js";
 
 
@@ -139,13 +140,6 @@ export function describeOperation(route: Route, index: number): { line: string; 
   return { line: `${index + 1}. ${hopText(kind, body)}${amounts}${tx}`, fees };
 }
 
-/** A duration in seconds as a person reads it. */
-export function formatDuration(seconds: number): string {
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  const rest = seconds % 60;
-  return minutes < 60 ? `${minutes} min${rest === 0 ? "" : ` ${rest} s`}` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
 
 /** An `estimated_fees[]` item in words: amount, asset, kind, USD, and whether it comes on top of the amount. */
 function describeEstimatedFee(fee: EstimatedFee): string {

@@ -50,7 +50,7 @@ describe("the stage schedule: when the contract's open stage is due", () => {
 
   it("says the end and what it means in words", () => {
     expect(describeTiming(openStageTiming(program, END - 3_720n, 10n, GRACE))).to.equal("1970-01-13T13:46:40Z (in 1 h 2 min)");
-    expect(describeTiming(openStageTiming(program, END + 300n, 10n, GRACE))).to.equal("1970-01-13T13:46:40Z (ended 5 min 0 s ago: due)");
+    expect(describeTiming(openStageTiming(program, END + 300n, 10n, GRACE))).to.equal("1970-01-13T13:46:40Z (ended 5 min ago: due)");
     expect(describeTiming(openStageTiming(program, END + 2_000n, 10n, GRACE))).to.equal("1970-01-13T13:46:40Z (ended 33 min 20 s ago: due, at risk)");
     expect(describeTiming(openStageTiming(program, END + 10n, 11n, GRACE))).to.equal(
       "1970-01-14T13:46:40Z (in 23 h 59 min, projected: the program's counter has not reached it yet)",

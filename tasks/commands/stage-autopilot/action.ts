@@ -7,13 +7,12 @@ import { describeEndpoint } from "../../clients/http.js";
 import { type AlertSink, alertSink } from "../../autopilot/alerts.js";
 import { acquireLock, lockPath } from "../../autopilot/lock.js";
 import { runAutopilot } from "../../autopilot/run.js";
-import { formatDuration } from "../../autopilot/schedule.js";
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
 import { type ContractContext, contractContext } from "../../contract/context.js";
 import { firstLine, VipError } from "../../errors.js";
 import { isTransient } from "../../network/retry.js";
 import { requiredOption } from "../../options.js";
-import { consoleOutput, field, type Output } from "../../output.js";
+import { consoleOutput, field, formatDuration, type Output } from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
 
 interface AutopilotArgs {
@@ -57,7 +56,7 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
     announceSigner(out, operator);
     out.line(field("contract", `${contract} on chain ${chainId} (network "${connection.networkName}")`));
     out.line(field("scores", `${scoresDir}/stage-<N>.csv (live) and stage-<N>.final.csv (final)`));
-    out.line(field("grace", `${formatDuration(graceSeconds)} after a stage's end; poll every ${formatDuration(BigInt(pollSeconds))}${args.once ? " (once)" : ""}`));
+    out.line(field("grace", `${formatDuration(graceSeconds)} after a stage's end; poll every ${formatDuration(pollSeconds)}${args.once ? " (once)" : ""}`));
     out.line(field("alerts", webhookUrl === undefined ? "stderr" : `stderr and the webhook at ${describeEndpoint(webhookUrl, "")}`));
     out.line(field("status", statusFile));
     const report = await runAutopilot(
