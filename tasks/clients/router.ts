@@ -310,11 +310,29 @@ export class RouterClient {
     if (value === undefined) throw new VipError(`${endpoint} did not answer JSON: ${text.slice(0, 200) || "(empty body)"}`);
     const checked = schema.safeParse(value);
     if (!checked.success) {
-      const issue = checked.error.issues[0]!;
+      const issue = innermostIssue(checked.error.issues[0]!, value);
       const field = issue.path.length === 0 ? "the answer" : issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("").replace(/^\./, "");
       const problem = issue.code === "invalid_type" && issue.received === "undefined" ? "is missing" : issue.message;
       throw new VipError(`${endpoint}: ${field} ${problem}`);
     }
     return checked.data;
   }
+}
+
+/**
+ * For a value that matches no member of a union (a transaction that is neither a valid `evm_tx`, `cosmos_tx`
+ * nor `svm_tx`), the issue of the member whose key the value has: "txs[0].cosmos_tx.msgs must hold…" rather
+ * than "txs[0] Invalid input".
+ */
+function innermostIssue(issue: z.ZodIssue, value: unknown): z.ZodIssue {
+  if (issue.code !== "invalid_union") return issue;
+  let inner: unknown = value;
+  for (const key of issue.path) inner = (inner as Record<string | number, unknown> | undefined)?.[key];
+  const keys = typeof inner === "object" && inner !== null ? Object.keys(inner) : [];
+  for (const member of issue.unionErrors) {
+    const first = member.issues[0];
+    const memberKey = first?.path[issue.path.length];
+    if (first !== undefined && typeof memberKey === "string" && keys.includes(memberKey)) return innermostIssue(first, value);
+  }
+  return issue;
 }
