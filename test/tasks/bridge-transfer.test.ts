@@ -165,7 +165,7 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     router.state.routes.splice(1);
 
     router.state.faults = ["none", "malformed"];
-    await refused(transferArgs(tokenAddress), /POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]/);
+    await refused(transferArgs(tokenAddress), /POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]\.evm_tx\.to is missing/);
     router.state.faults = [];
 
     const badPoll = await runHardhat(transferArgs(tokenAddress).map((a) => (a === "0.05" ? "soon" : a)), env);
