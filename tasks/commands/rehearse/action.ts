@@ -83,7 +83,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     const scores = await readScoreFile(file);
     const journalDir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-"));
     try {
-      await runScoresUpdate(score, signer, { ...scores, path: display }, { stage: programStage, dryRun: false, replace: false, skipUnchanged: false, maxInFlight: 6, journalDir, interactive: false }, out);
+      await runScoresUpdate(score, signer, { ...scores, path: display }, { stage: programStage, dryRun: false, replace: false, skipUnchanged: false, maxInFlight: 0, journalDir, interactive: false }, out);
     } finally {
       await rm(journalDir, { recursive: true, force: true });
     }
