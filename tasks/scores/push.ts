@@ -42,6 +42,8 @@ export interface PushContext {
   journal: Journal;
   out: Output;
   progress?: Progress;
+  /** Told of each batch confirmed by this run or an earlier one: its entries are final (the read-back can start on them). */
+  onConfirmed?: (start: number, end: number) => void;
 }
 
 export interface PushReport {
@@ -127,6 +129,7 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
     report.addresses += batch.end - batch.start;
     report.batches++;
     ctx.progress?.update({ addresses: report.addresses, batches: report.batches, gasUsed: report.gasUsed });
+    ctx.onConfirmed?.(batch.start, batch.end);
   };
 
   /** Brings a batch that a killed run left sending to sent (or dropped), by its nonce. */
@@ -206,6 +209,7 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
         report.addresses += batch.end - batch.start;
         report.gasUsed += batch.state.gasUsed;
         report.batches++;
+        ctx.onConfirmed?.(batch.start, batch.end);
       }
     }
     for (const batch of known) if (batch.state.status === "sending") await reconcile(batch);

@@ -1,65 +1,7 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { VipError } from "../errors.js";
-import { CHANGED, NEW, SAME } from "./gas-model.js";
+import { READER_BATCH, readEntries } from "./entry-reader.js";
+import { forEachStageScore } from "./stage-pages.js";
 import type { ScoreTable } from "./table.js";
-
-/** Page size of the read-back: VipScore's `MAX_PAGE_LIMIT`, twice the VIP agent's 500, so half the calls. */
-export const READ_PAGE = 1000n;
-/** Pages asked for at once: enough to keep the node busy between answers, few enough to leave it room. */
-const PARALLEL_PAGES = 4;
-
-/**
- * Calls `visit` with every score of `stage` on chain (lowercase address, score), in no particular order. The
- * stage's `scoreCount` says how many pages there are, so pages are read several at a time; each page is
- * decoded straight from the return data (three words per entry), and nothing is kept, so memory does not grow
- * with the stage.
- */
-export async function forEachStageScore(score: VipScore, stage: bigint, visit: (address: string, score: bigint) => void): Promise<void> {
-  const count = await score.scoreCount(stage);
-  const runner = score.runner?.provider;
-  if (runner === undefined || runner === null) throw new VipError("the scoring contract has no provider to read through");
-  const to = await score.getAddress();
-  let next = 0n;
-  const worker = async () => {
-    while (next < count) {
-      const offset = next;
-      next += READ_PAGE;
-      const data = score.interface.encodeFunctionData("getScores", [stage, offset, READ_PAGE]);
-      decodePage(await runner.call({ to, data }), visit);
-    }
-  };
-  await Promise.all(Array.from({ length: PARALLEL_PAGES }, worker));
-}
-
-/** `getScores`'s return data: an offset word, a length word, then (addr, amount, index) words per entry. */
-function decodePage(result: string, visit: (address: string, score: bigint) => void): void {
-  const hex = result.startsWith("0x") ? result.slice(2) : result;
-  const length = Number.parseInt(hex.slice(64, 128), 16);
-  if (!Number.isSafeInteger(length) || hex.length < 128 + length * 192) throw new VipError(`getScores returned ${hex.length / 2} bytes, too few for its ${length} entries`);
-  for (let i = 0, at = 128; i < length; i++, at += 192) {
-    visit("0x" + hex.slice(at + 24, at + 64), BigInt("0x" + hex.slice(at + 64, at + 128)));
-  }
-}
-
-/** Every score of `stage` on chain (lowercase address → score). Memory grows with the stage: for tests and small stages. */
-export async function readStageScores(score: VipScore, stage: bigint): Promise<Map<string, bigint>> {
-  const onChain = new Map<string, bigint>();
-  await forEachStageScore(score, stage, (address, amount) => onChain.set(address, amount));
-  return onChain;
-}
-
-/**
- * What each entry of the table would do on chain now: write a new address, change a score, or write the
- * score the chain already holds (one byte per entry). A stage with no scores is not read at all.
- */
-export async function entryKinds(score: VipScore, stage: bigint, table: ScoreTable): Promise<Uint8Array> {
-  const kinds = new Uint8Array(table.length).fill(NEW);
-  await forEachStageScore(score, stage, (address, amount) => {
-    const i = table.indexOf(address);
-    if (i !== undefined) kinds[i] = amount === table.score(i) ? SAME : CHANGED;
-  });
-  return kinds;
-}
 
 export interface Difference {
   address: string;
@@ -70,32 +12,110 @@ export interface Difference {
   actual?: bigint;
 }
 
+/** Reader calls at once when the comparison ends; one at a time while a push runs, to leave the node to it. */
+const PARALLEL_AT_FINISH = 2;
+
 /**
- * Reads the stage and lists where the chain does not hold exactly the file: entries whose score differs or
- * is missing (in file order), then addresses scored on chain but absent from the file with a non-zero score
- * (absent means zero). Memory: one byte per entry, plus the differences.
+ * Compares the file with the chain, entry by entry by address (`readEntries`), and can start before the push
+ * ends: `check(start, end)` queues entries whose batch is confirmed (a later batch of the file cannot change
+ * them: it holds no duplicates), and they are read while the chain mines the next batches. `finish` reads
+ * what is left, then counts: when the stage holds more addresses than the file has on chain, the stage's pages
+ * are read to find the others. A node that runs no creation code in `eth_call` is compared through the pages
+ * alone. Memory: a byte per entry, plus the differences.
  */
-export async function compareWithChain(score: VipScore, stage: bigint, table: ScoreTable): Promise<Difference[]> {
-  const seen = new Uint8Array(table.length);
-  const differing: number[] = [];
-  const strangers: Difference[] = [];
-  const onChainScore = new Map<number, bigint>();
-  await forEachStageScore(score, stage, (address, actual) => {
-    const i = table.indexOf(address);
-    if (i === undefined) {
-      if (actual !== 0n) strangers.push({ address, expected: 0n, actual });
-      return;
+export class ChainComparison {
+  readonly #checked: Uint8Array;
+  readonly #queue: number[] = [];
+  readonly #differing: { index: number; actual?: bigint }[] = [];
+  #indexed = 0n;
+  #worker: Promise<void> = Promise.resolve();
+  #failed = false;
+
+  constructor(
+    private readonly score: VipScore,
+    private readonly stage: bigint,
+    private readonly table: ScoreTable,
+  ) {
+    this.#checked = new Uint8Array(table.length);
+  }
+
+  /** Queues entries [start, end), final on chain, to be read in the background in full reader calls. */
+  check(start: number, end: number): void {
+    for (let i = start; i < end; i++) this.#enqueue(i);
+    if (this.#queue.length >= READER_BATCH) this.#worker = this.#worker.then(() => this.#drain(READER_BATCH, 1));
+  }
+
+  /** Reads every entry not read yet, then the addresses the file lacks; the differences in file order, then the others. */
+  async finish(): Promise<Difference[]> {
+    for (let i = 0; i < this.table.length; i++) this.#enqueue(i);
+    await this.#worker;
+    await this.#drain(1, PARALLEL_AT_FINISH);
+    if (this.#failed) return this.#byPages();
+    const differences: Difference[] = this.#differing
+      .sort((a, b) => a.index - b.index)
+      .map(({ index, actual }) => ({ address: this.table.address(index), line: this.table.line(index), expected: this.table.score(index), actual }));
+    if ((await this.score.scoreCount(this.stage)) > this.#indexed) {
+      const strangers: Difference[] = [];
+      await forEachStageScore(this.score, this.stage, (address, actual) => {
+        if (actual !== 0n && this.table.indexOf(address) === undefined) strangers.push({ address, expected: 0n, actual });
+      });
+      differences.push(...strangers.sort((a, b) => a.address.localeCompare(b.address)));
     }
-    seen[i] = 1;
-    if (actual !== table.score(i)) {
-      differing.push(i);
-      onChainScore.set(i, actual);
+    return differences;
+  }
+
+  /** `#checked`: 0 for an entry not queued yet, 1 once queued (it is read once). */
+  #enqueue(i: number): void {
+    if (this.#checked[i] !== 0) return;
+    this.#checked[i] = 1;
+    this.#queue.push(i);
+  }
+
+  /** Reads queued entries in calls of READER_BATCH while at least `least` wait, `parallel` calls at a time. */
+  async #drain(least: number, parallel: number): Promise<void> {
+    const worker = async () => {
+      while (!this.#failed && this.#queue.length >= least) {
+        const indexes = this.#queue.splice(0, READER_BATCH);
+        try {
+          await readEntries(this.score, this.stage, this.table, indexes, (i, indexed, actual) => {
+            if (indexed) this.#indexed++;
+            if (!indexed) this.#differing.push({ index: i });
+            else if (actual !== this.table.score(i)) this.#differing.push({ index: i, actual });
+          });
+        } catch {
+          this.#failed = true; // finish() compares through the stage's pages instead
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: parallel }, worker));
+  }
+
+  /** The whole comparison from the stage's pages, as the VIP agent reads them. */
+  async #byPages(): Promise<Difference[]> {
+    const seen = new Uint8Array(this.table.length);
+    const differing: { index: number; actual: bigint }[] = [];
+    const strangers: Difference[] = [];
+    await forEachStageScore(this.score, this.stage, (address, actual) => {
+      const i = this.table.indexOf(address);
+      if (i === undefined) {
+        if (actual !== 0n) strangers.push({ address, expected: 0n, actual });
+        return;
+      }
+      seen[i] = 1;
+      if (actual !== this.table.score(i)) differing.push({ index: i, actual });
+    });
+    const byIndex = new Map(differing.map((d) => [d.index, d.actual]));
+    const differences: Difference[] = [];
+    for (let i = 0; i < this.table.length; i++) {
+      if (seen[i] === 0 || byIndex.has(i)) differences.push({ address: this.table.address(i), line: this.table.line(i), expected: this.table.score(i), actual: byIndex.get(i) });
     }
-  });
-  for (let i = 0; i < table.length; i++) if (seen[i] === 0) differing.push(i);
-  differing.sort((a, b) => a - b);
-  const inFile = differing.map((i) => ({ address: table.address(i), line: table.line(i), expected: table.score(i), actual: onChainScore.get(i) }));
-  return [...inFile, ...strangers.sort((a, b) => a.address.localeCompare(b.address))];
+    return [...differences, ...strangers.sort((a, b) => a.address.localeCompare(b.address))];
+  }
+}
+
+/** Where the chain does not hold exactly the file (see `ChainComparison`), read in one go. */
+export function compareWithChain(score: VipScore, stage: bigint, table: ScoreTable): Promise<Difference[]> {
+  return new ChainComparison(score, stage, table).finish();
 }
 
 export function describeDifference(d: Difference, file: string): string {

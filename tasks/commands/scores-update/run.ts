@@ -11,7 +11,8 @@ import { batchEstimator, BatchPlanner, gasLimits, planBatches } from "../../scor
 import { type EntryKind, NEW, SAME } from "../../scores/gas-model.js";
 import { createProgress } from "../../scores/progress.js";
 import { pushScores } from "../../scores/push.js";
-import { entryKinds } from "../../scores/read-back.js";
+import { entryKinds } from "../../scores/entry-reader.js";
+import { ChainComparison } from "../../scores/read-back.js";
 import type { ScoreFile } from "../../scores/read.js";
 import { verifyScores } from "../../scores/verify.js";
 
@@ -111,10 +112,12 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, file: Sco
   }
 
   const progress = createProgress(table.length, out, options.interactive);
+  // The read-back starts on each batch once it is confirmed, while the chain mines the next ones.
+  const comparison = new ChainComparison(score, options.stage, table);
   let report;
   try {
     report = await pushScores(
-      { score, signer, provider, table, journal, out, progress },
+      { score, signer, provider, table, journal, out, progress, onConfirmed: (start, end) => comparison.check(start, end) },
       { stage: options.stage, limits, maxInFlight: options.maxInFlight, maxBatchSize: options.maxBatchSize, unchanged, kinds },
     );
   } catch (error) {
@@ -127,7 +130,7 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, file: Sco
   if (report.outOfGas > 0) out.warn(`${report.outOfGas} batch(es) ran out of their predicted gas and were sent again with the node's estimate`);
 
   try {
-    const differences = await verifyScores(score, options.stage, file, out);
+    const differences = await verifyScores(score, options.stage, file, out, comparison);
     await journal.append({ type: "verified", differences: differences.length, at: new Date().toISOString() });
   } catch (error) {
     await journal.append({ type: "verified", differences: -1, at: new Date().toISOString() });
