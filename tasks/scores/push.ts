@@ -96,25 +96,29 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
   };
 
   /**
-   * A receipt whose status is not success. If the node now estimates the batch above the gas limit it was
-   * sent with, the prediction was wrong: it is dropped (to be sent again with the estimate). Otherwise the
-   * contract refused it (a stage finalized meanwhile, a permission withdrawn): the run stops.
+   * Whether a batch whose receipt failed ran out of its predicted gas: the node now estimates it above the
+   * gas limit it was sent with. Then it is journalled as dropped, to be sent again with the estimate.
    */
-  const failed = async (batch: JournalledBatch, receipt: MinedReceipt): Promise<void> => {
-    const failure = new VipError(`Tx failed ${receipt.hash} (${label(batch)})`);
-    const sentWith = (await provider.getTransaction(receipt.hash))?.gasLimit;
+  const ranOutOfGas = async (batch: JournalledBatch, hash: string, gasUsed: bigint): Promise<boolean> => {
+    const sentWith = (await provider.getTransaction(hash))?.gasLimit;
     let estimated: bigint;
     try {
       estimated = await estimate(planner.indexes(batch.start, batch.end));
     } catch {
-      throw failure;
+      return false; // the contract refuses it now: not a matter of gas
     }
-    if (sentWith === undefined || estimated <= sentWith) throw failure;
+    if (sentWith === undefined || estimated <= sentWith) return false;
     const expected = predicted.get(batch.batch);
     if (expected !== undefined) planner.observe(expected, estimated);
     report.outOfGas++;
-    ctx.out.warn(`batch ${batch.batch + 1} ran out of gas (${receipt.gasUsed} of ${sentWith}; the node estimates ${estimated}): sending it again`);
-    await dropped(batch, `ran out of gas: used ${receipt.gasUsed} of ${sentWith}, estimated ${estimated}`);
+    ctx.out.warn(`batch ${batch.batch + 1} ran out of gas (${gasUsed} of ${sentWith}; the node estimates ${estimated}): sending it again`);
+    await dropped(batch, `ran out of gas: used ${gasUsed} of ${sentWith}, estimated ${estimated}`);
+    return true;
+  };
+
+  /** A receipt whose status is not success: sent again if it ran out of gas, else the contract refused it and the run stops. */
+  const failed = async (batch: JournalledBatch, receipt: MinedReceipt): Promise<void> => {
+    if (!(await ranOutOfGas(batch, receipt.hash, receipt.gasUsed))) throw new VipError(`Tx failed ${receipt.hash} (${label(batch)})`);
   };
 
   const settle = async (batch: JournalledBatch, outcome: Outcome): Promise<void> => {
@@ -211,6 +215,11 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
         report.batches++;
         ctx.onConfirmed?.(batch.start, batch.end);
       }
+    }
+    // A failed receipt a killed run journalled but did not get to judge: one that ran out of gas is sent again.
+    for (const batch of known) {
+      const { state } = batch;
+      if (state.status === "confirmed" && !state.success) await ranOutOfGas(batch, state.hash, state.gasUsed);
     }
     for (const batch of known) if (batch.state.status === "sending") await reconcile(batch);
     for (const batch of known) {

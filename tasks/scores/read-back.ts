@@ -25,7 +25,9 @@ const PARALLEL_AT_FINISH = 2;
  */
 export class ChainComparison {
   readonly #checked: Uint8Array;
-  readonly #queue: number[] = [];
+  #queue: number[] = [];
+  /** Where the unread part of `#queue` starts (taking from the front of a million-entry array would copy it each time). */
+  #head = 0;
   readonly #differing: { index: number; actual?: bigint }[] = [];
   #indexed = 0n;
   #worker: Promise<void> = Promise.resolve();
@@ -42,7 +44,7 @@ export class ChainComparison {
   /** Queues entries [start, end), final on chain, to be read in the background in full reader calls. */
   check(start: number, end: number): void {
     for (let i = start; i < end; i++) this.#enqueue(i);
-    if (this.#queue.length >= READER_BATCH) this.#worker = this.#worker.then(() => this.#drain(READER_BATCH, 1));
+    if (this.#waiting >= READER_BATCH) this.#worker = this.#worker.then(() => this.#drain(READER_BATCH, 1));
   }
 
   /** Reads every entry not read yet, then the addresses the file lacks; the differences in file order, then the others. */
@@ -64,6 +66,10 @@ export class ChainComparison {
     return differences;
   }
 
+  get #waiting(): number {
+    return this.#queue.length - this.#head;
+  }
+
   /** `#checked`: 0 for an entry not queued yet, 1 once queued (it is read once). */
   #enqueue(i: number): void {
     if (this.#checked[i] !== 0) return;
@@ -74,8 +80,10 @@ export class ChainComparison {
   /** Reads queued entries in calls of READER_BATCH while at least `least` wait, `parallel` calls at a time. */
   async #drain(least: number, parallel: number): Promise<void> {
     const worker = async () => {
-      while (!this.#failed && this.#queue.length >= least) {
-        const indexes = this.#queue.splice(0, READER_BATCH);
+      while (!this.#failed && this.#waiting >= least) {
+        const indexes = this.#queue.slice(this.#head, this.#head + READER_BATCH);
+        this.#head += indexes.length;
+        if (this.#head === this.#queue.length) [this.#queue, this.#head] = [[], 0];
         try {
           await readEntries(this.score, this.stage, this.table, indexes, (i, indexed, actual) => {
             if (indexed) this.#indexed++;

@@ -97,6 +97,52 @@ describe("sending contract calls", () => {
     }
   });
 
+  it("sends a batch that ran out of gas again after a restart, when the killed run journalled only its receipt", async () => {
+    const [operator] = await ethers.getSigners();
+    const score = await deployVipScore(ethers, 5n);
+    const dir = await mkdtemp(path.join(tmpdir(), "vip-out-of-gas-resume-"));
+    try {
+      const file = path.join(dir, "scores.csv");
+      const addresses = sampleAddresses(200, "short-resume");
+      await writeFile(file, "address,score\n" + addresses.map((a, i) => `${a},${i + 1}`).join("\n") + "\n");
+      const scores = await readScoreFile(file);
+      const journal = await Journal.open(journalPath(dir, 31337n, await score.getAddress(), 5n));
+      const startBlock = await ethers.provider.getBlockNumber();
+      await journal.append({ type: "start", chainId: "31337", contract: await score.getAddress(), stage: "5", signer: operator!.address, file, sha256: scores.sha256, entries: 200, startBlock, at: "" });
+      // What a killed run left: the first batch confirmed, the second mined out of gas, then the kill.
+      const batches = [
+        { start: 0, end: 100, gasLimit: 5_000_000n },
+        { start: 100, end: 200, gasLimit: 500_000n },
+      ];
+      for (const [batch, { start, end, gasLimit }] of batches.entries()) {
+        const nonce = await ethers.provider.getTransactionCount(operator!.address, "pending");
+        const tx = await score.updateScores(5n, addresses.slice(start, end), Array.from({ length: end - start }, (_, i) => BigInt(start + i + 1)), { gasLimit, nonce });
+        const receipt = (await ethers.provider.getTransactionReceipt(tx.hash))!;
+        await journal.append(
+          { type: "batch", batch, start, end, gasLimit: gasLimit.toString() },
+          { type: "sending", batch, nonce },
+          { type: "sent", batch, nonce, hash: tx.hash },
+          { type: "confirmed", batch, hash: tx.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status ?? 0 },
+        );
+      }
+      expect((journal.records.at(-1) as ConfirmedRecord).status).to.equal(0);
+      const nonceBefore = await ethers.provider.getTransactionCount(operator!.address);
+
+      const resumed = await Journal.open(journal.path);
+      const report = await pushScores(
+        { score, signer: operator!, provider: ethers.provider, table: scores.table, journal: resumed, out: { line: () => {}, warn: () => {} } },
+        { stage: 5n, limits: await gasLimits(ethers.provider), maxInFlight: 1, maxBatchSize: 100, pollMs: 20 },
+      );
+
+      expect(report.outOfGas).to.equal(1);
+      expect(await ethers.provider.getTransactionCount(operator!.address)).to.equal(nonceBefore + 1);
+      expect(resumed.records.slice(-4).map((r) => r.type)).to.deep.equal(["dropped", "sending", "sent", "confirmed"]);
+      expect(await compareWithChain(score, 5n, scores.table)).to.deep.equal([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("reports a receipt whose status is not success as `Tx failed <hash>`", async () => {
     const score = await deployVipScore(ethers, 5n);
     let message = "";
