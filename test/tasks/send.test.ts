@@ -13,9 +13,21 @@ import { pushScores } from "../../tasks/scores/push.js";
 import { SAME } from "../../tasks/scores/gas-model.js";
 import { readScoreFile } from "../../tasks/scores/read.js";
 import { compareWithChain } from "../../tasks/scores/read-back.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
 
 // A node that mines failing transactions instead of refusing them, as a rollup node does.
 const { ethers } = await network.create({ network: "default", override: { throwOnTransactionFailures: false } });
+
+/** A score file of `addresses` (scores 1, 2, …) in `dir`, and a fresh journal for `score`'s stage 5 started on it. */
+async function pushSetup(dir: string, score: VipScore, signer: string, addresses: string[]) {
+  const file = path.join(dir, "scores.csv");
+  await writeFile(file, "address,score\n" + addresses.map((a, i) => `${a},${i + 1}`).join("\n") + "\n");
+  const scores = await readScoreFile(file);
+  const journal = await Journal.open(journalPath(dir, 31337n, await score.getAddress(), 5n));
+  const startBlock = await ethers.provider.getBlockNumber();
+  await journal.append({ type: "start", chainId: "31337", contract: await score.getAddress(), stage: "5", signer, file, sha256: scores.sha256, entries: addresses.length, startBlock, at: "" });
+  return { scores, journal };
+}
 
 describe("sending contract calls", () => {
   it("stops a push at a batch mined with a failed receipt: Tx failed <hash>, recorded in the journal", async () => {
@@ -64,11 +76,7 @@ describe("sending contract calls", () => {
     const score = await deployVipScore(ethers, 5n);
     const dir = await mkdtemp(path.join(tmpdir(), "vip-out-of-gas-"));
     try {
-      const file = path.join(dir, "scores.csv");
-      await writeFile(file, "address,score\n" + sampleAddresses(200, "short").map((a, i) => `${a},${i + 1}`).join("\n") + "\n");
-      const scores = await readScoreFile(file);
-      const journal = await Journal.open(journalPath(dir, 31337n, await score.getAddress(), 5n));
-      await journal.append({ type: "start", chainId: "31337", contract: await score.getAddress(), stage: "5", signer: operator!.address, file, sha256: scores.sha256, entries: 200, startBlock: await ethers.provider.getBlockNumber(), at: "" });
+      const { scores, journal } = await pushSetup(dir, score, operator!.address, sampleAddresses(200, "short"));
       const warnings: string[] = [];
       // The model is told the second hundred already hold their scores (as if the stage was read before
       // someone else changed it): the first batch, checked by an estimate, is right; the second is predicted
@@ -102,13 +110,8 @@ describe("sending contract calls", () => {
     const score = await deployVipScore(ethers, 5n);
     const dir = await mkdtemp(path.join(tmpdir(), "vip-out-of-gas-resume-"));
     try {
-      const file = path.join(dir, "scores.csv");
       const addresses = sampleAddresses(200, "short-resume");
-      await writeFile(file, "address,score\n" + addresses.map((a, i) => `${a},${i + 1}`).join("\n") + "\n");
-      const scores = await readScoreFile(file);
-      const journal = await Journal.open(journalPath(dir, 31337n, await score.getAddress(), 5n));
-      const startBlock = await ethers.provider.getBlockNumber();
-      await journal.append({ type: "start", chainId: "31337", contract: await score.getAddress(), stage: "5", signer: operator!.address, file, sha256: scores.sha256, entries: 200, startBlock, at: "" });
+      const { scores, journal } = await pushSetup(dir, score, operator!.address, addresses);
       // What a killed run left: the first batch confirmed, the second mined out of gas, then the kill.
       const batches = [
         { start: 0, end: 100, gasLimit: 5_000_000n },
