@@ -1,40 +1,76 @@
 /**
- * Sending benchmark: pushes 100,000 fresh addresses to a local `npx hardhat node` over HTTP, pipelined,
- * then the same addresses to a second contract with a send-and-wait loop (one batch in flight), and prints
- * addresses per second, batches, gas and the ratio. The node mines a block every BENCH_BLOCK_MS (default
- * 500, a rollup's pace) with a BENCH_BLOCK_GAS block gas limit (default 150,000,000); BENCH_ADDRESSES and
- * BENCH_IN_FLIGHT (default 8) set the rest. Run with `npm run bench:pipeline`.
+ * Sending benchmark: pushes BENCH_ADDRESSES (100,000) fresh addresses to a local `npx hardhat node` over HTTP
+ * three times, each to a new contract on the same node in the same run:
+ * - a perfect client: every batch pre-signed with a fixed gas limit and an explicit nonce before the clock
+ *   starts, all sent raw at once (one JSON-RPC batch), one wait for the last receipt; what the node can take;
+ * - `scores:update` as the task runs it (pre-flight, journal, the push, the read-back of every score), with
+ *   its default batches in flight (BENCH_IN_FLIGHT to set another);
+ * - the same with one batch in flight (send and wait).
+ * For each: chain-side throughput (the gas of the blocks holding the push over the time those blocks took to
+ * appear, timed from the node's own "Mined block" lines, so measuring adds no requests) and the whole time,
+ * both as ratios to the perfect client's. The node mines a block every BENCH_BLOCK_MS (500, a rollup's pace)
+ * with a BENCH_BLOCK_GAS block gas limit (150,000,000). Run with `npm run bench:pipeline`.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import { JsonRpcProvider, Wallet } from "ethers";
 import { network } from "hardhat";
 
-import { Journal, journalPath } from "../tasks/journal/journal.js";
+import { runScoresUpdate } from "../tasks/commands/scores-update/run.js";
 import type { Output } from "../tasks/output.js";
 import { gasLimits } from "../tasks/scores/batches.js";
-import { createProgress } from "../tasks/scores/progress.js";
-import { pushScores } from "../tasks/scores/push.js";
-import { compareScores, readStageScores } from "../tasks/scores/read-back.js";
 import { readScoreFile } from "../tasks/scores/read.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../test/helpers/keys.js";
-import { VipScore__factory } from "../types/ethers-contracts/index.js";
+import { type VipScore, VipScore__factory } from "../types/ethers-contracts/index.js";
 import { sampleAddresses, sampleScores } from "./gas/scenarios.js";
 
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 100_000);
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 500);
 const BLOCK_GAS = BigInt(process.env.BENCH_BLOCK_GAS ?? 150_000_000);
-const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 8);
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 0);
 
-const quiet: Output = { line: (text) => console.error(text), warn: (text) => console.error(`warning: ${text}`) };
+// The command's own lines, on stderr, each with the seconds since its run started: where the time goes.
+let runStarted = performance.now();
+const stamp = () => `[${((performance.now() - runStarted) / 1000).toFixed(1).padStart(5)} s] `;
+const quiet: Output = { line: (text) => console.error(stamp() + text), warn: (text) => console.error(`${stamp()}warning: ${text}`) };
 const dir = await mkdtemp(path.join(tmpdir(), "vip-bench-pipeline-"));
-const node = await startHardhatNode();
+
+// When each block appeared, from the node's log: no polling, so the measurement costs the node nothing.
+const minedAt = new Map<number, number>();
+let partial = "";
+const node = await startHardhatNode({
+  onOutput: (text) => {
+    const now = performance.now();
+    const lines = (partial + text).split("\n");
+    partial = lines.pop()!;
+    for (const line of lines) {
+      const single = /Mined (?:empty )?block #(\d+)/.exec(line);
+      const range = /Mined empty block range #(\d+) to #(\d+)/.exec(line);
+      if (range !== null) for (let n = Number(range[1]); n <= Number(range[2]); n++) minedAt.set(n, minedAt.get(n) ?? now);
+      else if (single !== null) minedAt.set(Number(single[1]), now);
+    }
+  },
+});
+
+interface Row {
+  label: string;
+  inFlight: string;
+  batches: number;
+  gas: bigint;
+  /** From the first request to the last receipt (perfect client) or the whole command (scores:update). */
+  seconds: number;
+  /** The blocks that hold the push: their gas over the time from the block before the first to the last. */
+  chainSeconds: number;
+  chainBlocks: number;
+}
+
 try {
-  await fetchRpc(node.url, "evm_setBlockGasLimit", [`0x${BLOCK_GAS.toString(16)}`]);
-  await fetchRpc(node.url, "evm_setAutomine", [false]);
-  await fetchRpc(node.url, "evm_setIntervalMining", [BLOCK_MS]);
+  await rpc("evm_setBlockGasLimit", [`0x${BLOCK_GAS.toString(16)}`]);
+  await rpc("evm_setAutomine", [false]);
+  await rpc("evm_setIntervalMining", [BLOCK_MS]);
   process.env.JSON_RPC_URL = node.url;
   process.env.PRIVATE_KEY = DEPLOYER_KEY; // Hardhat's public test key, on a throwaway local node
   const connection = await network.create("rollup");
@@ -50,41 +86,130 @@ try {
     for (let i = 0; i < n; i++) rows.push(`${addresses[i]},${scores[i]}`);
   }
   await writeFile(file, `address,score\n${rows.join("\n")}\n`);
-  const scores = await readScoreFile(file);
+  const scoreFile = await readScoreFile(file);
   const limits = await gasLimits(provider);
-
-  const run = async (label: string, maxInFlight: number) => {
+  const deploy = async () => {
     const score = await new VipScore__factory(signer).deploy(1n);
     await score.waitForDeployment();
-    const journal = await Journal.open(journalPath(path.join(dir, label), node.chainId, await score.getAddress(), 1n));
-    await journal.append({ type: "start", chainId: String(node.chainId), contract: await score.getAddress(), stage: "1", signer: signer.address, file, sha256: scores.sha256, entries: scores.table.length, startBlock: await provider.getBlockNumber(), at: new Date().toISOString() });
-    const progress = createProgress(scores.table.length, quiet, false);
-    const started = performance.now();
-    const report = await pushScores({ score, signer, provider, table: scores.table, journal, out: quiet, progress }, { stage: 1n, limits, maxInFlight });
-    const seconds = (performance.now() - started) / 1000;
-    progress.stop();
-    const differences = compareScores(scores.table, await readStageScores(score, 1n));
-    if (differences.length > 0) throw new Error(`${label}: ${differences.length} scores differ after the push`);
-    return { label, maxInFlight, seconds, ...report };
+    return score;
   };
 
-  const pipelined = await run("pipelined", IN_FLIGHT);
-  const sendAndWait = await run("send-and-wait", 1);
+  /** The push's blocks: those from `fromBlock` holding transactions to the contract. */
+  const chainSide = async (score: VipScore, fromBlock: number) => {
+    const contract = (await score.getAddress()).toLowerCase();
+    const latest = await provider.getBlockNumber();
+    let first: number | undefined;
+    let last = 0;
+    let gas = 0n;
+    let batches = 0;
+    for (let n = fromBlock + 1; n <= latest; n++) {
+      const block = await provider.getBlock(n, true);
+      const ours = block!.prefetchedTransactions.filter((tx) => tx.to?.toLowerCase() === contract);
+      if (ours.length === 0) continue;
+      first ??= n;
+      last = n;
+      batches += ours.length;
+      gas += block!.gasUsed;
+    }
+    if (first === undefined) throw new Error("no block holds the push");
+    const seconds = (minedAt.get(last)! - minedAt.get(first - 1)!) / 1000;
+    return { gas, batches, chainSeconds: seconds, chainBlocks: last - first + 1 };
+  };
 
-  console.log(`\n${ADDRESSES.toLocaleString("en-US")} fresh addresses to a hardhat node over HTTP (block every ${BLOCK_MS} ms, block gas limit ${BLOCK_GAS.toLocaleString("en-US")}, ${limits.budget.toLocaleString("en-US")} gas per batch budget); every score read back and equal\n`);
-  console.log(["mode", "in flight", "batches", "total gas", "seconds", "addresses/s"].map((h, i) => (i === 0 ? h.padEnd(16) : h.padStart(16))).join(""));
-  for (const r of [pipelined, sendAndWait]) {
+  const perfect = async (): Promise<Row> => {
+    const score = await deploy();
+    const wallet = new Wallet(DEPLOYER_KEY, new JsonRpcProvider(node.url, undefined, { staticNetwork: true, cacheTimeout: -1 }));
+    // Batches as large as fit a block's share exactly (found by estimating before the clock starts).
+    const estimate = (n: number, from = 0) => {
+      const { addresses, scores } = scoreFile.table.slice(from, from + n);
+      return score.updateScores.estimateGas(1n, addresses, scores);
+    };
+    let size = Math.floor(Number(limits.target) / 30_000);
+    while ((await estimate(size + 10)) < (limits.target * 995n) / 1000n) size += 10;
+    while ((await estimate(size)) > (limits.target * 995n) / 1000n) size -= 1;
+    const block = (await provider.getBlock("latest"))!;
+    const nonce = await provider.getTransactionCount(signer.address, "pending");
+    const chainId = (await provider.getNetwork()).chainId;
+    const signed: string[] = [];
+    for (let from = 0, i = 0; from < scoreFile.table.length; from += size, i++) {
+      const { addresses, scores } = scoreFile.table.slice(from, Math.min(from + size, scoreFile.table.length));
+      const data = score.interface.encodeFunctionData("updateScores", [1n, addresses, scores]);
+      signed.push(
+        await wallet.signTransaction({
+          type: 2, chainId, nonce: nonce + i, to: await score.getAddress(), data, gasLimit: limits.target,
+          // Full blocks raise the base fee 12.5% a block: a fee cap far above it keeps every batch includable.
+          maxFeePerGas: block.baseFeePerGas! * 40n + 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n,
+        }),
+      );
+    }
+    const fromBlock = await provider.getBlockNumber();
+    const started = performance.now();
+    const answers = (await rpcBatch(signed.map((tx) => ["eth_sendRawTransaction", [tx]]))) as { result?: string; error?: unknown }[];
+    const failedSend = answers.find((a) => a.result === undefined);
+    if (failedSend !== undefined) throw new Error(`perfect client: a send failed: ${JSON.stringify(failedSend.error)}`);
+    const lastHash = answers.at(-1)!.result!;
+    while ((await rpc("eth_getTransactionReceipt", [lastHash])) === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    const seconds = (performance.now() - started) / 1000;
+    const chain = await chainSide(score, fromBlock);
+    if ((await score.scoreCount(1n)) !== BigInt(ADDRESSES)) throw new Error("perfect client: not every address was written");
+    return { label: "perfect client", inFlight: "all", batches: chain.batches, gas: chain.gas, seconds, chainSeconds: chain.chainSeconds, chainBlocks: chain.chainBlocks };
+  };
+
+  const scoresUpdate = async (label: string, maxInFlight: number): Promise<Row> => {
+    const score = await deploy();
+    const fromBlock = await provider.getBlockNumber();
+    const started = performance.now();
+    runStarted = started;
+    const report = await runScoresUpdate(
+      score, signer, scoreFile,
+      { stage: 1n, dryRun: false, replace: false, skipUnchanged: false, maxInFlight, journalDir: path.join(dir, label), interactive: false },
+      quiet,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const chain = await chainSide(score, fromBlock);
+    return { label, inFlight: maxInFlight === 0 ? `${2 * limits.perBlock} (default)` : String(maxInFlight), batches: report.batches, gas: chain.gas, seconds, chainSeconds: chain.chainSeconds, chainBlocks: chain.chainBlocks };
+  };
+
+  const results = [await perfect(), await scoresUpdate("scores:update", IN_FLIGHT), await scoresUpdate("send-and-wait", 1)];
+  const reference = results[0]!;
+  const throughput = (r: Row) => Number(r.gas) / r.chainSeconds;
+
+  console.log(
+    `\n${ADDRESSES.toLocaleString("en-US")} fresh addresses to a hardhat node over HTTP (block every ${BLOCK_MS} ms, block gas limit ` +
+      `${BLOCK_GAS.toLocaleString("en-US")}: ${(Number(BLOCK_GAS) / BLOCK_MS / 1000).toFixed(0)} M gas/s of capacity; ${limits.perBlock} batches of ` +
+      `${limits.target.toLocaleString("en-US")} gas per block); every score read back and equal\n`,
+  );
+  const header = ["mode", "in flight", "batches", "blocks", "chain M gas/s", "share of capacity", "vs perfect", "seconds", "vs perfect push"];
+  console.log(header.map((h, i) => (i === 0 ? h.padEnd(16) : h.padStart(18))).join(""));
+  for (const r of results) {
+    const share = throughput(r) / ((Number(BLOCK_GAS) * 1000) / BLOCK_MS);
     console.log(
-      [r.label.padEnd(16), String(r.maxInFlight).padStart(16), String(r.batches).padStart(16), r.gasUsed.toLocaleString("en-US").padStart(16), r.seconds.toFixed(1).padStart(16), Math.round(r.addresses / r.seconds).toLocaleString("en-US").padStart(16)].join(""),
+      [
+        r.label.padEnd(16),
+        r.inFlight.padStart(18),
+        String(r.batches).padStart(18),
+        String(r.chainBlocks).padStart(18),
+        (throughput(r) / 1e6).toFixed(1).padStart(18),
+        `${(share * 100).toFixed(1)} %`.padStart(18),
+        (throughput(r) / throughput(reference)).toFixed(2).padStart(18),
+        r.seconds.toFixed(1).padStart(18),
+        `${(r.seconds / reference.seconds).toFixed(2)}x`.padStart(18),
+      ].join(""),
     );
   }
-  console.log(`\npipelined / send-and-wait: ${(sendAndWait.seconds / pipelined.seconds).toFixed(2)}x the throughput`);
+  console.log("\nscores:update's seconds are the whole command (pre-flight, journal, push, read-back of every score), in process; the perfect client's, its push alone.");
 } finally {
   await node.close();
   await rm(dir, { recursive: true, force: true });
 }
 
-async function fetchRpc(url: string, method: string, params: unknown[]): Promise<unknown> {
-  const answer = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+async function rpc(method: string, params: unknown[]): Promise<unknown> {
+  const answer = await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
   return ((await answer.json()) as { result: unknown }).result;
+}
+
+async function rpcBatch(calls: [string, unknown[]][]): Promise<unknown[]> {
+  const body = JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: "2.0", id, method, params })));
+  const answer = await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body });
+  return ((await answer.json()) as { id: number }[]).sort((a, b) => a.id - b.id);
 }

@@ -78,9 +78,9 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addFlag({ name: "replace", description: "Push this file although the stage's journal records another one" })
       .addOption({
         name: "maxInFlight",
-        description: "Batches sent ahead of their receipts (1: send and wait)",
+        description: "Batches sent ahead of their receipts (1: send and wait; 0: enough to fill two blocks)",
         type: ArgumentType.INT,
-        defaultValue: 6,
+        defaultValue: 0,
       })
       .addOption({
         name: "batchSize",

@@ -160,7 +160,7 @@ async function finalizeDueStage(
         ctx.score,
         ctx.signer,
         final,
-        { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: options.maxInFlight ?? 6, journalDir: options.journalDir, interactive: false },
+        { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: options.maxInFlight ?? 0, journalDir: options.journalDir, interactive: false },
         out,
       );
     } else {
@@ -205,7 +205,7 @@ async function pushLiveScores(ctx: AutopilotContext, options: AutopilotOptions, 
         ctx.score,
         ctx.signer,
         live,
-        { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: options.maxInFlight ?? 6, journalDir: options.journalDir, interactive: false },
+        { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: options.maxInFlight ?? 0, journalDir: options.journalDir, interactive: false },
         ctx.out,
       );
       status.lastAction = { at: new Date().toISOString(), text: `stage ${stage}: live scores of ${live.path} pushed (${live.table.length} entries)` };

@@ -3,35 +3,40 @@ import type { Provider } from "ethers";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { refused } from "../contract/confirm.js";
 import { VipError } from "../errors.js";
+import { BatchGas, type EntryKind } from "./gas-model.js";
 import type { ScoreTable } from "./table.js";
 
 /** The per-transaction gas cap of chains with EIP-7825 (Osaka), Hardhat's simulated network among them. */
 export const TX_GAS_CAP = 16_777_216n;
 
-/** Batches are sized to 90% of the limit, so a batch estimated on one state still fits on the next. */
-const BUDGET_PERCENT = 90n;
-const FIRST_PROBE = 100;
-
 export interface GasLimits {
   /** What one transaction may use: the lower of the block gas limit and the per-transaction cap. */
   hardLimit: bigint;
-  /** What a batch is sized to. */
-  budget: bigint;
+  /**
+   * What a batch's gas limit is sized to: the block gas limit shared evenly by the fewest batches that each
+   * stay under `hardLimit`. A block takes transactions while their gas limits fit, so `perBlock` batches of
+   * `target` fill it (150,000,000 and the 16,777,216 cap: 9 of 16,666,666), where batches of the cap would
+   * leave a ninth of it empty.
+   */
+  target: bigint;
+  perBlock: number;
 }
 
 export async function gasLimits(provider: Provider): Promise<GasLimits> {
   const block = await provider.getBlock("latest");
   if (block === null) throw new VipError("the node returned no latest block");
   const hardLimit = block.gasLimit < TX_GAS_CAP ? block.gasLimit : TX_GAS_CAP;
-  return { hardLimit, budget: (hardLimit * BUDGET_PERCENT) / 100n };
+  const perBlock = (block.gasLimit + hardLimit - 1n) / hardLimit;
+  return { hardLimit, target: block.gasLimit / perBlock, perBlock: Number(perBlock) };
 }
 
-/** A decided batch: file entries [start, end), of which `indexes` are sent, estimated at `gas`. */
+/** A decided batch: file entries [start, end), of which `indexes` are sent, predicted at `gas`, sent with `gasLimit`. */
 export interface SizedBatch {
   start: number;
   end: number;
   indexes: number[];
   gas: bigint;
+  gasLimit: bigint;
 }
 
 /** `updateScores` gas for some entries of a table, with the contract's reason when the node refuses. */
@@ -48,24 +53,28 @@ export function batchEstimator(score: VipScore, stage: bigint, table: ScoreTable
   };
 }
 
+/** Parts per million: the model's prediction times this is the gas limit sent. */
+const PPM = 1_000_000n;
+/** 1% above the model, for what it does not see (memory growth past the measured sizes, a chain's own rules). */
+const START_FACTOR = 1_010_000n;
+
 /**
- * Decides batches one after the other by estimating against the node: a batch is sized from the last one's
- * gas per entry, then re-estimated until it fits the budget and is within 5% of the size the budget allows
- * (or reaches the end of the file, or `maxBatchSize`).
+ * Decides batches from the contract's cost model (`gas-model.ts`), without asking the node: entries are added
+ * while the predicted gas, times a safety factor, stays under `limits.target` (and `maxBatchSize`). The
+ * factor starts 1% above the model and only grows: `observe` raises it when an estimate or a receipt shows
+ * the chain charging more than predicted (a rollup with other gas rules), so later batches are sized right.
  */
-export class BatchSizer {
-  #size: number;
+export class BatchPlanner {
+  #factor = START_FACTOR;
 
   constructor(
-    private readonly estimate: (indexes: number[]) => Promise<bigint>,
-    private readonly limits: GasLimits,
     private readonly table: ScoreTable,
+    private readonly limits: GasLimits,
+    private readonly kindOf: (index: number) => EntryKind,
     private readonly maxBatchSize = Number.MAX_SAFE_INTEGER,
     /** Entries not to send (`--skip-unchanged`). */
     private readonly skip: (index: number) => boolean = () => false,
-  ) {
-    this.#size = Math.min(FIRST_PROBE, maxBatchSize);
-  }
+  ) {}
 
   /** The entries of [start, end) that are sent. */
   indexes(start: number, end: number): number[] {
@@ -74,40 +83,71 @@ export class BatchSizer {
     return indexes;
   }
 
+  /** "lines a–b" of a batch, for messages. */
+  lines(batch: { start: number; end: number }): string {
+    return `lines ${this.table.line(batch.start)}–${this.table.line(batch.end - 1)}`;
+  }
+
+  /** The gas limit a batch predicted at `gas` is sent with. */
+  gasLimit(gas: bigint): bigint {
+    const limit = (gas * this.#factor + PPM - 1n) / PPM;
+    return limit < this.limits.hardLimit ? limit : this.limits.hardLimit;
+  }
+
+  /** Takes in what the chain really charged (an estimate, or a receipt's gas used) for a batch predicted at `predicted`. */
+  observe(predicted: bigint, actual: bigint): void {
+    const needed = (actual * START_FACTOR + predicted - 1n) / predicted;
+    if (needed > this.#factor) this.#factor = needed;
+  }
+
   /** The next batch from entry `start` on, or undefined when nothing is left to send. */
-  async next(start: number): Promise<SizedBatch | undefined> {
+  next(start: number): SizedBatch | undefined {
     const total = this.table.length;
-    while (start < total) {
-      const end = Math.min(total, start + this.#size);
-      const indexes = this.indexes(start, end);
-      if (indexes.length === 0) {
-        start = end; // all unchanged: nothing to send here
-        continue;
-      }
-      const gas = await this.estimate(indexes);
-      const fitting = Math.max(1, Math.floor((indexes.length * Number(this.limits.budget) * 0.97) / Number(gas)));
-      if (gas > this.limits.budget) {
-        if (end - start === 1) {
-          throw new VipError(`line ${this.table.line(start)} alone needs ${gas} gas, over the ${this.limits.budget} budget per transaction`);
+    while (start < total && this.skip(start)) start++;
+    if (start >= total) return undefined;
+    const gas = new BatchGas(this.table);
+    const indexes: number[] = [];
+    let predicted = 0n;
+    let end = start;
+    for (; end < total && indexes.length < this.maxBatchSize; end++) {
+      if (this.skip(end)) continue;
+      gas.add(end, this.kindOf(end));
+      const withEntry = gas.total;
+      if (this.gasLimit(withEntry) > this.limits.target || (withEntry * this.#factor) / PPM > this.limits.hardLimit) {
+        if (indexes.length === 0) {
+          throw new VipError(`line ${this.table.line(end)} alone needs ${this.gasLimit(withEntry)} gas, over the ${this.limits.target} a transaction may use here`);
         }
-        this.#size = Math.max(1, Math.min(end - start - 1, Math.floor(((end - start) * fitting) / indexes.length)));
-        continue;
+        break;
       }
-      if (end < total && end - start < this.maxBatchSize && fitting > indexes.length * 1.05) {
-        this.#size = Math.min(this.maxBatchSize, Math.max(this.#size + 1, Math.floor(((end - start) * fitting) / indexes.length)));
-        continue;
-      }
-      return { start, end, indexes, gas };
+      indexes.push(end);
+      predicted = withEntry;
     }
-    return undefined;
+    return { start, end, indexes, gas: predicted, gasLimit: this.gasLimit(predicted) };
+  }
+}
+
+/**
+ * Checks the model against the node once, on the first batch from `start`: its estimate raises the factor
+ * if the chain charges more than predicted, and the batch is planned again until the estimate fits.
+ */
+export async function calibratedFirst(planner: BatchPlanner, estimate: (indexes: number[]) => Promise<bigint>, start: number): Promise<SizedBatch | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const batch = planner.next(start);
+    if (batch === undefined) return undefined;
+    const estimated = await estimate(batch.indexes);
+    planner.observe(batch.gas, estimated);
+    if (estimated <= batch.gasLimit) return batch;
+    if (attempt >= 3) throw new VipError(`the node estimates ${estimated} gas for ${planner.lines(batch)} though ${batch.gasLimit} was planned: the gas model does not fit this chain`);
   }
 }
 
 /** All batches of a table, decided without sending anything (`--dry-run`). */
-export async function planBatches(sizer: BatchSizer, total: number): Promise<SizedBatch[]> {
-  const batches: SizedBatch[] = [];
-  for (let start = 0; start < total; ) {
-    const batch = await sizer.next(start);
+export async function planBatches(planner: BatchPlanner, estimate: (indexes: number[]) => Promise<bigint>, total: number): Promise<SizedBatch[]> {
+  const first = await calibratedFirst(planner, estimate, 0);
+  if (first === undefined) return [];
+  const batches: SizedBatch[] = [first];
+  for (let start = first.end; start < total; ) {
+    const batch = planner.next(start);
     if (batch === undefined) break;
     batches.push(batch);
     start = batch.end;

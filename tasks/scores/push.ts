@@ -1,4 +1,5 @@
-import type { Provider, Signer, TransactionReceipt } from "ethers";
+import type { HardhatEthersProvider } from "@nomicfoundation/hardhat-ethers/types";
+import { type Signer, toQuantity } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { transactionOverrides, withMargin } from "../contract/confirm.js";
@@ -9,20 +10,24 @@ import type { BatchRecord, Journal } from "../journal/journal.js";
 import { batchesOf, type JournalledBatch } from "../journal/state.js";
 import { isTransient } from "../network/retry.js";
 import type { Output } from "../output.js";
-import { batchEstimator, BatchSizer, type GasLimits, type SizedBatch } from "./batches.js";
+import { batchEstimator, BatchPlanner, calibratedFirst, type GasLimits } from "./batches.js";
+import { type EntryKind, NEW } from "./gas-model.js";
 import type { Progress } from "./progress.js";
+import { type MinedReceipt, type Outcome, ReceiptWatcher } from "./receipts.js";
 import type { ScoreTable } from "./table.js";
 
 export interface PushOptions {
   stage: bigint;
   limits: GasLimits;
-  /** Batches awaiting their receipts at once; 1 is send-and-wait. */
-  maxInFlight: number;
+  /** Batches awaiting their receipts at once; 1 is send-and-wait; 0 (or unset): two blocks' worth. */
+  maxInFlight?: number;
   /** At most this many addresses per batch, whatever the gas allows. */
   maxBatchSize?: number;
   /** Entries to leave out because the chain already holds their score (`--skip-unchanged`). */
   unchanged?: (index: number) => boolean;
-  /** How often a receipt is polled for, in ms. */
+  /** What each entry does on chain (`entryKinds`); without it every entry counts as new, the dearest kind. */
+  kinds?: Uint8Array;
+  /** How often the node is asked for new blocks, in ms. */
   pollMs?: number;
   /** How long a transaction may stay unmined before the run stops (it resumes later), in ms. */
   receiptTimeoutMs?: number;
@@ -31,11 +36,14 @@ export interface PushOptions {
 export interface PushContext {
   score: VipScore;
   signer: Signer;
-  provider: Provider;
+  /** Hardhat's provider: its `eth_sendTransaction` is signed with the configured key, or by hardhat-ledger on the device. */
+  provider: HardhatEthersProvider;
   table: ScoreTable;
   journal: Journal;
   out: Output;
   progress?: Progress;
+  /** Told of each batch confirmed by this run or an earlier one: its entries are final (the read-back can start on them). */
+  onConfirmed?: (start: number, end: number) => void;
 }
 
 export interface PushReport {
@@ -44,90 +52,127 @@ export interface PushReport {
   resumed: number;
   gasUsed: bigint;
   addresses: number;
+  /** Batches whose predicted gas was too low: they ran out of gas and were sent again with an estimate. */
+  outOfGas: number;
+}
+
+/** Batches in flight when none is given: enough to fill the block being built and the next one. */
+export function defaultInFlight(limits: GasLimits): number {
+  return Math.max(2, 2 * limits.perBlock);
 }
 
 /**
  * Pushes a score table to the open stage, resumably. Every step is journalled before it is taken: the batch
  * (file entries [start, end)), the nonce it goes out with, the hash, the receipt. On start, batches a killed
  * run left behind are reconciled with the chain (mined, pending or dropped). Batches then go out in order
- * with explicit nonces, up to `maxInFlight` awaiting their receipts; a batch is sized from the last one's
- * gas per entry and estimated before it is sent.
+ * with explicit nonces, up to `maxInFlight` awaiting their receipts. A batch is sized by the contract's cost
+ * model, not by the node: the node estimates only the run's first batch (to check the model on this chain)
+ * and a batch the model got wrong, which ran out of gas; that one is journalled as dropped and sent again.
  */
 export async function pushScores(ctx: PushContext, options: PushOptions): Promise<PushReport> {
   const { journal, provider, signer, score, table } = ctx;
   const from = await signer.getAddress();
   const contract = await score.getAddress();
   const startBlock = journal.start!.startBlock;
-  const report: PushReport = { batches: 0, sent: 0, resumed: 0, gasUsed: 0n, addresses: 0 };
+  const report: PushReport = { batches: 0, sent: 0, resumed: 0, gasUsed: 0n, addresses: 0, outOfGas: 0 };
   const known = batchesOf(journal.records);
+  const maxInFlight = options.maxInFlight || defaultInFlight(options.limits);
+  const label = (batch: JournalledBatch) => `batch ${batch.batch + 1}, lines ${table.line(batch.start)}–${table.line(batch.end - 1)}`;
 
   const estimate = batchEstimator(score, options.stage, table);
-  const sizer = new BatchSizer(estimate, options.limits, table, options.maxBatchSize, options.unchanged);
+  const kinds = options.kinds;
+  const kindOf = (i: number): EntryKind => (kinds === undefined ? NEW : (kinds[i] as EntryKind));
+  const planner = new BatchPlanner(table, options.limits, kindOf, options.maxBatchSize, options.unchanged);
+  /** The model's gas for batches sent by this run, to check against their receipts. */
+  const predicted = new Map<number, bigint>();
   // A transaction found by nonce is this push's when it calls updateScores(stage, …) on the contract: the
   // selector and the stage word open its calldata.
   const callPrefix = score.interface.encodeFunctionData("updateScores", [options.stage, [], []]).slice(0, 2 + 8 + 64);
   const ours = (data: string, to: string | null) => to?.toLowerCase() === contract.toLowerCase() && data.startsWith(callPrefix);
-
-  const confirmed = async (batch: JournalledBatch, receipt: TransactionReceipt) => {
-    await journal.append({ type: "confirmed", batch: batch.batch, hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status ?? 0 });
-    batch.state = { status: "confirmed", hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, success: receipt.status === 1 };
-    if (receipt.status !== 1) throw new VipError(`Tx failed ${receipt.hash} (batch ${batch.batch + 1}, lines ${table.line(batch.start)}–${table.line(batch.end - 1)})`);
-    report.gasUsed += receipt.gasUsed;
-    report.addresses += batch.end - batch.start;
-    report.batches++;
-    ctx.progress?.update({ addresses: report.addresses, batches: report.batches, gasUsed: report.gasUsed });
-  };
 
   const dropped = async (batch: JournalledBatch, reason: string) => {
     await journal.append({ type: "dropped", batch: batch.batch, reason });
     batch.state = { status: "dropped" };
   };
 
-  /** Waits for `hash` to be mined; a transaction the node forgets is dropped (and sent again). */
-  const awaitReceipt = async (batch: JournalledBatch, hash: string): Promise<void> => {
-    const timeoutMs = options.receiptTimeoutMs ?? 600_000;
-    const deadline = Date.now() + timeoutMs;
-    let missing = 0;
-    for (;;) {
-      const receipt = await provider.getTransactionReceipt(hash);
-      if (receipt !== null) return confirmed(batch, receipt);
-      if ((await provider.getTransaction(hash)) === null && ++missing >= 3) {
-        return dropped(batch, `${hash} is no longer known to the node`);
-      }
-      if (Date.now() > deadline) {
-        throw new VipError(`${hash} (batch ${batch.batch + 1}) was not mined within ${timeoutMs / 1000} s: run the same command again to resume`);
-      }
-      await sleep(options.pollMs ?? 250);
+  /**
+   * Whether a batch whose receipt failed ran out of its predicted gas: the node now estimates it above the
+   * gas limit it was sent with. Then it is journalled as dropped, to be sent again with the estimate.
+   */
+  const ranOutOfGas = async (batch: JournalledBatch, hash: string, gasUsed: bigint): Promise<boolean> => {
+    const sentWith = (await provider.getTransaction(hash))?.gasLimit;
+    let estimated: bigint;
+    try {
+      estimated = await estimate(planner.indexes(batch.start, batch.end));
+    } catch {
+      return false; // the contract refuses it now: not a matter of gas
     }
+    if (sentWith === undefined || estimated <= sentWith) return false;
+    const expected = predicted.get(batch.batch);
+    if (expected !== undefined) planner.observe(expected, estimated);
+    report.outOfGas++;
+    ctx.out.warn(`batch ${batch.batch + 1} ran out of gas (${gasUsed} of ${sentWith}; the node estimates ${estimated}): sending it again`);
+    await dropped(batch, `ran out of gas: used ${gasUsed} of ${sentWith}, estimated ${estimated}`);
+    return true;
   };
 
-  /** Brings a batch that a killed run left sending or sent to a final state. */
+  /** A receipt whose status is not success: sent again if it ran out of gas, else the contract refused it and the run stops. */
+  const failed = async (batch: JournalledBatch, receipt: MinedReceipt): Promise<void> => {
+    if (!(await ranOutOfGas(batch, receipt.hash, receipt.gasUsed))) throw new VipError(`Tx failed ${receipt.hash} (${label(batch)})`);
+  };
+
+  const settle = async (batch: JournalledBatch, outcome: Outcome): Promise<void> => {
+    if ("dropped" in outcome) return dropped(batch, outcome.dropped);
+    const receipt = outcome.mined;
+    await journal.append({ type: "confirmed", batch: batch.batch, hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status });
+    batch.state = { status: "confirmed", hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, success: receipt.status === 1 };
+    if (receipt.status !== 1) return failed(batch, receipt);
+    const expected = predicted.get(batch.batch);
+    if (expected !== undefined) planner.observe(expected, receipt.gasUsed);
+    report.gasUsed += receipt.gasUsed;
+    report.addresses += batch.end - batch.start;
+    report.batches++;
+    ctx.progress?.update({ addresses: report.addresses, batches: report.batches, gasUsed: report.gasUsed });
+    ctx.onConfirmed?.(batch.start, batch.end);
+  };
+
+  /** Brings a batch that a killed run left sending to sent (or dropped), by its nonce. */
   const reconcile = async (batch: JournalledBatch): Promise<void> => {
-    if (batch.state.status === "sending") {
-      const found = await findByNonce(provider, from, batch.state.nonce, startBlock);
-      if (found.state === "unused") return dropped(batch, `nonce ${batch.state.nonce} was never broadcast`);
-      if (found.tx === undefined) return dropped(batch, `nonce ${batch.state.nonce} is pending but its transaction cannot be found`);
-      if (!ours(found.tx.data, found.tx.to)) return dropped(batch, `nonce ${batch.state.nonce} was used by another transaction`);
-      await journal.append({ type: "sent", batch: batch.batch, nonce: batch.state.nonce, hash: found.tx.hash });
-      batch.state = { status: "sent", nonce: batch.state.nonce, hash: found.tx.hash };
+    if (batch.state.status !== "sending") return;
+    const found = await findByNonce(provider, from, batch.state.nonce, startBlock);
+    if (found.state === "unused") return dropped(batch, `nonce ${batch.state.nonce} was never broadcast`);
+    if (found.tx === undefined) return dropped(batch, `nonce ${batch.state.nonce} is pending but its transaction cannot be found`);
+    if (!ours(found.tx.data, found.tx.to)) return dropped(batch, `nonce ${batch.state.nonce} was used by another transaction`);
+    await journal.append({ type: "sent", batch: batch.batch, nonce: batch.state.nonce, hash: found.tx.hash });
+    batch.state = { status: "sent", nonce: batch.state.nonce, hash: found.tx.hash };
+  };
+
+  // Fees move slowly against a batch's lifetime: fetched at most every 2 s, not for every batch.
+  let feeCache: { at: number; fees: Record<string, string> } | undefined;
+  const fees = async (): Promise<Record<string, string>> => {
+    if (feeCache === undefined || Date.now() - feeCache.at > 2_000) {
+      const overrides = await transactionOverrides(provider, 0n);
+      const fields: Record<string, string> = {};
+      for (const key of ["maxFeePerGas", "maxPriorityFeePerGas", "gasPrice"] as const) {
+        const value = overrides[key];
+        if (value !== undefined && value !== null) fields[key] = toQuantity(value as bigint);
+      }
+      feeCache = { at: Date.now(), fees: fields };
     }
-    if (batch.state.status === "sent") {
-      report.resumed++;
-      return awaitReceipt(batch, batch.state.hash);
-    }
+    return feeCache.fees;
   };
 
   /** Sends `indexes` as `batch` with `nonce`; a send whose answer was lost is found by its nonce, not resent. */
   const broadcast = async (batch: JournalledBatch, indexes: number[], nonce: number, gasLimit: bigint, decided?: BatchRecord): Promise<string> => {
     await journal.append(...(decided === undefined ? [] : [decided]), { type: "sending", batch: batch.batch, nonce });
     batch.state = { status: "sending", nonce };
-    const overrides = { nonce, ...(await fees(gasLimit)) };
-    const addresses = indexes.map((i) => table.addressHex(i));
-    const amounts = indexes.map((i) => table.score(i));
+    const data = score.interface.encodeFunctionData("updateScores", [options.stage, indexes.map((i) => table.addressHex(i)), indexes.map((i) => table.score(i))]);
+    // Through Hardhat's `eth_sendTransaction`: it signs with the configured key, or hardhat-ledger asks the
+    // device, so both paths send the same fully specified transaction, and no lookup follows the send.
+    const request = { from, to: contract, data, nonce: toQuantity(nonce), gas: toQuantity(gasLimit), ...(await fees()) };
     for (let attempt = 1; ; attempt++) {
       try {
-        const tx = await score.updateScores(options.stage, addresses, amounts, overrides);
-        return tx.hash;
+        return (await provider.send("eth_sendTransaction", [request])) as string;
       } catch (error) {
         const maybeArrived = isTransient(error) || /already known|known transaction|nonce too low|replacement/i.test(String(error));
         if (!maybeArrived) throw new VipError(`batch ${batch.batch + 1} was refused when sent: ${describeRevert(error) ?? brief(error)}`);
@@ -142,86 +187,106 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
     }
   };
 
-  // Fees move slowly against a batch's lifetime: fetched at most every 2 s, not for every batch.
-  let feeCache: { at: number; overrides: Awaited<ReturnType<typeof transactionOverrides>> } | undefined;
-  const fees = async (gasLimit: bigint) => {
-    if (feeCache === undefined || Date.now() - feeCache.at > 2_000) feeCache = { at: Date.now(), overrides: await transactionOverrides(provider, gasLimit) };
-    return { ...feeCache.overrides, gasLimit };
-  };
-
-  // 1. What earlier runs confirmed, then what a killed run left in flight (`confirmed` counts those).
-  for (const batch of known) {
-    if (batch.state.status === "confirmed" && batch.state.success) {
-      report.addresses += batch.end - batch.start;
-      report.gasUsed += batch.state.gasUsed;
-      report.batches++;
-    }
-  }
-  for (const batch of known) if (batch.state.status === "sending" || batch.state.status === "sent") await reconcile(batch);
-  ctx.progress?.update({ addresses: report.addresses, batches: report.batches, gasUsed: report.gasUsed });
-
-  // 2. Send: first batches that were decided but not confirmed, then new ones to the end of the file.
-  const retryQueue = known.filter((b) => b.state.status === "planned" || b.state.status === "dropped");
-  let nextStart = known.length === 0 ? 0 : known[known.length - 1]!.end;
-  let nonce = await provider.getTransactionCount(from, "pending");
+  const watcher = await ReceiptWatcher.start(provider, { pollMs: options.pollMs, timeoutMs: options.receiptTimeoutMs });
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-
-  // The next new batch is sized (estimated) while the current one is being sent.
-  let upcoming: Promise<SizedBatch | undefined> | undefined;
-  const nextBatch = async (): Promise<{ batch: JournalledBatch; indexes: number[]; gas: bigint } | undefined> => {
-    const resend = retryQueue.shift();
-    if (resend !== undefined) {
-      const indexes = sizer.indexes(resend.start, resend.end);
-      return indexes.length === 0 ? nextBatch() : { batch: resend, indexes, gas: await estimate(indexes) };
-    }
-    const sized = await (upcoming ?? sizer.next(nextStart));
-    upcoming = undefined;
-    if (sized === undefined) return undefined;
-    const batch: JournalledBatch = { batch: known.length, start: sized.start, end: sized.end, state: { status: "planned" } };
-    known.push(batch);
-    nextStart = sized.end;
-    upcoming = sizer.next(nextStart);
-    upcoming.catch(() => undefined); // a failure surfaces when the batch is taken
-    return { batch, indexes: sized.indexes, gas: sized.gas };
+  const retryQueue: JournalledBatch[] = [];
+  /** Follows a sent batch to its receipt; a dropped one goes back to the queue. */
+  const track = (batch: JournalledBatch, hash: string) => {
+    const tracked: Promise<void> = watcher
+      .wait(hash, label(batch))
+      .then((outcome) => settle(batch, outcome))
+      .then(() => {
+        if (batch.state.status === "dropped") retryQueue.push(batch);
+      })
+      .catch((error) => {
+        failure ??= error;
+      })
+      .finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
   };
 
   try {
+    // 1. What earlier runs confirmed, then what a killed run left in flight (followed while new batches go out).
+    for (const batch of known) {
+      if (batch.state.status === "confirmed" && batch.state.success) {
+        report.addresses += batch.end - batch.start;
+        report.gasUsed += batch.state.gasUsed;
+        report.batches++;
+        ctx.onConfirmed?.(batch.start, batch.end);
+      }
+    }
+    // A failed receipt a killed run journalled but did not get to judge: one that ran out of gas is sent again.
+    for (const batch of known) {
+      const { state } = batch;
+      if (state.status === "confirmed" && !state.success) await ranOutOfGas(batch, state.hash, state.gasUsed);
+    }
+    for (const batch of known) if (batch.state.status === "sending") await reconcile(batch);
+    for (const batch of known) {
+      if (batch.state.status === "sent") {
+        report.resumed++;
+        track(batch, batch.state.hash);
+      }
+    }
+    ctx.progress?.update({ addresses: report.addresses, batches: report.batches, gasUsed: report.gasUsed });
+
+    // 2. Send: first batches that were decided but not confirmed, then new ones to the end of the file.
+    retryQueue.push(...known.filter((b) => b.state.status === "planned" || b.state.status === "dropped"));
+    let nextStart = known.length === 0 ? 0 : known[known.length - 1]!.end;
+    let nonce = await provider.getTransactionCount(from, "pending");
+    let calibrated = false;
+
+    const nextBatch = async (): Promise<{ batch: JournalledBatch; indexes: number[]; gasLimit: bigint } | undefined> => {
+      const resend = retryQueue.shift();
+      if (resend !== undefined) {
+        // Sent again with the node's estimate: the model's prediction may be what failed it.
+        const indexes = planner.indexes(resend.start, resend.end);
+        if (indexes.length === 0) return nextBatch();
+        const estimated = await estimate(indexes);
+        if (estimated > options.limits.hardLimit) {
+          throw new VipError(`${label(resend)} needs ${estimated} gas by the node's estimate, over the ${options.limits.hardLimit} one transaction may use: the gas model does not fit this chain`);
+        }
+        const margin = withMargin(estimated);
+        return { batch: resend, indexes, gasLimit: margin < options.limits.hardLimit ? margin : options.limits.hardLimit };
+      }
+      const sized = calibrated ? planner.next(nextStart) : await calibratedFirst(planner, estimate, nextStart);
+      calibrated = true;
+      if (sized === undefined) return undefined;
+      const batch: JournalledBatch = { batch: known.length, start: sized.start, end: sized.end, state: { status: "planned" } };
+      known.push(batch);
+      predicted.set(batch.batch, sized.gas);
+      nextStart = sized.end;
+      return { batch, indexes: sized.indexes, gasLimit: sized.gasLimit };
+    };
+
     for (;;) {
-      while (inFlight.size >= options.maxInFlight && failure === undefined) await Promise.race(inFlight);
+      while (inFlight.size >= maxInFlight && failure === undefined) await Promise.race(inFlight);
       if (failure !== undefined) break;
       const next = await nextBatch();
       if (next === undefined) {
         if (inFlight.size === 0 && retryQueue.length === 0) break;
-        await Promise.race(inFlight);
+        if (inFlight.size > 0) await Promise.race(inFlight);
         continue;
       }
-      const { batch, indexes, gas } = next;
-      const limit = withMargin(gas) < options.limits.hardLimit ? withMargin(gas) : options.limits.hardLimit;
+      const { batch, indexes, gasLimit } = next;
       const decided: BatchRecord | undefined =
         batch.state.status === "planned" && !journal.records.some((r) => r.type === "batch" && r.batch === batch.batch)
-          ? { type: "batch", batch: batch.batch, start: batch.start, end: batch.end, gasLimit: limit.toString() }
+          ? { type: "batch", batch: batch.batch, start: batch.start, end: batch.end, gasLimit: gasLimit.toString() }
           : undefined;
-      const hash = await broadcast(batch, indexes, nonce, limit, decided);
+      const hash = await broadcast(batch, indexes, nonce, gasLimit, decided);
       await journal.append({ type: "sent", batch: batch.batch, nonce, hash });
       batch.state = { status: "sent", nonce, hash };
       nonce++;
       report.sent++;
-      const tracked: Promise<void> = awaitReceipt(batch, hash)
-        .then(() => {
-          if (batch.state.status === "dropped") retryQueue.push(batch);
-        })
-        .catch((error) => {
-          failure ??= error;
-        })
-        .finally(() => inFlight.delete(tracked));
-      inFlight.add(tracked);
+      track(batch, hash);
     }
   } catch (error) {
     failure ??= error;
+  } finally {
+    await Promise.allSettled(inFlight);
+    watcher.stop();
+    await journal.flush();
   }
-  await Promise.allSettled(inFlight);
-  await journal.flush();
   if (failure !== undefined) throw failure;
   return report;
 }

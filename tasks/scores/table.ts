@@ -54,6 +54,13 @@ export class ScoreTable {
     return "0x" + Buffer.from(this.#addresses.buffer, this.#addresses.byteOffset + index * ADDRESS_BYTES, ADDRESS_BYTES).toString("hex");
   }
 
+  /** How many of the address's 20 bytes are not zero (calldata prices zero bytes lower). */
+  nonZeroAddressBytes(index: number): number {
+    let count = 0;
+    for (let i = index * ADDRESS_BYTES; i < (index + 1) * ADDRESS_BYTES; i++) if (this.#addresses[i] !== 0) count++;
+    return count;
+  }
+
   score(index: number): bigint {
     return this.#scores[index]!;
   }

@@ -1,15 +1,17 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { VipError } from "../errors.js";
 import { field, formatNumber, type Output } from "../output.js";
-import { compareScores, describeDifference, readStageScores, type Difference } from "./read-back.js";
+import { type ChainComparison, compareWithChain, describeDifference, type Difference } from "./read-back.js";
 import type { ScoreFile } from "./read.js";
 
 const SHOWN = 20;
 
-/** Reads every score of `stage` back and compares it with the file; any difference fails, listed. */
-export async function verifyScores(score: VipScore, stage: bigint, file: ScoreFile, out: Output): Promise<Difference[]> {
-  const onChain = await readStageScores(score, stage);
-  const differences = compareScores(file.table, onChain);
+/**
+ * Reads every score of `stage` back and compares it with the file; any difference fails, listed. A comparison
+ * the push already started (`ChainComparison`) is finished instead of starting over.
+ */
+export async function verifyScores(score: VipScore, stage: bigint, file: ScoreFile, out: Output, started?: ChainComparison): Promise<Difference[]> {
+  const differences = await (started?.finish() ?? compareWithChain(score, stage, file.table));
   if (differences.length === 0) {
     out.line(field("verified", `${formatNumber(file.table.length)} scores on chain equal ${file.path}`));
     return differences;

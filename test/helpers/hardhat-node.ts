@@ -15,7 +15,7 @@ export interface HardhatNode {
  * Starts `npx hardhat node` on 127.0.0.1 with a free port and a chain id of its own (so Ignition journals
  * of different tests never share a folder; or `chainId`), and waits until it answers JSON-RPC.
  */
-export async function startHardhatNode(options: { chainId?: bigint } = {}): Promise<HardhatNode> {
+export async function startHardhatNode(options: { chainId?: bigint; onOutput?: (text: string) => void } = {}): Promise<HardhatNode> {
   const port = await freePort();
   const chainId = options.chainId ?? 31_337_000n + BigInt(Math.floor(Math.random() * 1000));
   const child: ChildProcess = spawn(
@@ -24,7 +24,10 @@ export async function startHardhatNode(options: { chainId?: bigint } = {}): Prom
     { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
   let log = "";
-  child.stdout?.on("data", (c: Buffer) => (log += c.toString()));
+  child.stdout?.on("data", (c: Buffer) => {
+    log += c.toString();
+    options.onOutput?.(c.toString());
+  });
   child.stderr?.on("data", (c: Buffer) => (log += c.toString()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

@@ -40,7 +40,8 @@ describe("scores:update through a faulty RPC", () => {
     const score = await deploy(7n);
     const address = await score.getAddress();
     proxy.rules.push(
-      { method: "eth_estimateGas", fault: "reset", times: 2, after: 1 },
+      // The push estimates once (its first batch checks the gas model): that estimate meets two resets.
+      { method: "eth_estimateGas", fault: "reset", times: 2 },
       { method: "eth_getTransactionReceipt", fault: "429", times: 3 },
       { method: "eth_call", fault: "503", times: 2, after: 2 },
       { method: "eth_sendRawTransaction", fault: "slow", times: 1, delayMs: 1500 },

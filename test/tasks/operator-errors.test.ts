@@ -174,7 +174,6 @@ describe("operator tasks refuse bad input and broken peers", () => {
       expect(failure(await sendsNothing(["scores:update", "--file", SAMPLE]))).to.match(/^--stage is required/);
       expect(failure(await sendsNothing(["scores:update", "--stage", "5"]))).to.match(/^--file is required/);
       expect(failure(await sendsNothing(["scores:verify", "--stage", "5"]))).to.match(/^--file is required: the score file the stage should hold$/);
-      expect(failure(await sendsNothing(["scores:update", "--stage", "5", "--file", SAMPLE, "--max-in-flight", "0"]))).to.equal("--max-in-flight 0 must be a whole number of at least 1");
       // Hardhat's own parser refuses a negative INT before the task runs.
       const negative = await sendsNothing(["scores:update", "--stage", "5", "--file", SAMPLE, "--batch-size", "-3"]);
       expect(negative.code).to.not.equal(0);

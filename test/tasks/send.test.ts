@@ -7,13 +7,27 @@ import path from "node:path";
 
 import { deployVipScore, sampleAddresses } from "../../scripts/gas/scenarios.js";
 import { estimateSendAndConfirm, sendAndConfirm } from "../../tasks/contract/confirm.js";
-import { Journal, journalPath } from "../../tasks/journal/journal.js";
+import { type ConfirmedRecord, Journal, journalPath } from "../../tasks/journal/journal.js";
 import { gasLimits } from "../../tasks/scores/batches.js";
 import { pushScores } from "../../tasks/scores/push.js";
+import { SAME } from "../../tasks/scores/gas-model.js";
 import { readScoreFile } from "../../tasks/scores/read.js";
+import { compareWithChain } from "../../tasks/scores/read-back.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
 
 // A node that mines failing transactions instead of refusing them, as a rollup node does.
 const { ethers } = await network.create({ network: "default", override: { throwOnTransactionFailures: false } });
+
+/** A score file of `addresses` (scores 1, 2, …) in `dir`, and a fresh journal for `score`'s stage 5 started on it. */
+async function pushSetup(dir: string, score: VipScore, signer: string, addresses: string[]) {
+  const file = path.join(dir, "scores.csv");
+  await writeFile(file, "address,score\n" + addresses.map((a, i) => `${a},${i + 1}`).join("\n") + "\n");
+  const scores = await readScoreFile(file);
+  const journal = await Journal.open(journalPath(dir, 31337n, await score.getAddress(), 5n));
+  const startBlock = await ethers.provider.getBlockNumber();
+  await journal.append({ type: "start", chainId: "31337", contract: await score.getAddress(), stage: "5", signer, file, sha256: scores.sha256, entries: addresses.length, startBlock, at: "" });
+  return { scores, journal };
+}
 
 describe("sending contract calls", () => {
   it("stops a push at a batch mined with a failed receipt: Tx failed <hash>, recorded in the journal", async () => {
@@ -53,6 +67,81 @@ describe("sending contract calls", () => {
       expect(await score.scoreCount(5n)).to.equal(0n);
     } finally {
       await ethers.provider.send("evm_setAutomine", [true]);
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("sends a batch whose predicted gas was too low again, with the node's estimate, and journals both", async () => {
+    const [operator] = await ethers.getSigners();
+    const score = await deployVipScore(ethers, 5n);
+    const dir = await mkdtemp(path.join(tmpdir(), "vip-out-of-gas-"));
+    try {
+      const { scores, journal } = await pushSetup(dir, score, operator!.address, sampleAddresses(200, "short"));
+      const warnings: string[] = [];
+      // The model is told the second hundred already hold their scores (as if the stage was read before
+      // someone else changed it): the first batch, checked by an estimate, is right; the second is predicted
+      // at a sixth of its gas.
+      const kinds = new Uint8Array(200).fill(SAME, 100);
+
+      const report = await pushScores(
+        { score, signer: operator!, provider: ethers.provider, table: scores.table, journal, out: { line: () => {}, warn: (w) => warnings.push(w) } },
+        { stage: 5n, limits: await gasLimits(ethers.provider), maxInFlight: 1, maxBatchSize: 100, kinds, pollMs: 20 },
+      );
+
+      expect(report.outOfGas).to.equal(1);
+      expect(await score.scoreCount(5n)).to.equal(200n);
+      const second = journal.records.filter((r) => "batch" in r && r.batch === 1).map((r) => r.type);
+      expect(second).to.deep.equal(["batch", "sending", "sent", "confirmed", "dropped", "sending", "sent", "confirmed"]);
+      const [failed, landed] = journal.records.filter((r) => r.type === "confirmed" && r.batch === 1) as ConfirmedRecord[];
+      expect(failed!.status).to.equal(0);
+      expect(landed!.status).to.equal(1);
+      expect(journal.records.find((r) => r.type === "dropped")).to.deep.include({ batch: 1 });
+      expect((journal.records.find((r) => r.type === "dropped") as { reason: string }).reason).to.match(/^ran out of gas: used \d+ of \d+, estimated \d+$/);
+      expect(warnings.join("\n")).to.match(/batch 2 ran out of gas .*: sending it again/);
+      const differences = await compareWithChain(score, 5n, scores.table);
+      expect(differences).to.deep.equal([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("sends a batch that ran out of gas again after a restart, when the killed run journalled only its receipt", async () => {
+    const [operator] = await ethers.getSigners();
+    const score = await deployVipScore(ethers, 5n);
+    const dir = await mkdtemp(path.join(tmpdir(), "vip-out-of-gas-resume-"));
+    try {
+      const addresses = sampleAddresses(200, "short-resume");
+      const { scores, journal } = await pushSetup(dir, score, operator!.address, addresses);
+      // What a killed run left: the first batch confirmed, the second mined out of gas, then the kill.
+      const batches = [
+        { start: 0, end: 100, gasLimit: 5_000_000n },
+        { start: 100, end: 200, gasLimit: 500_000n },
+      ];
+      for (const [batch, { start, end, gasLimit }] of batches.entries()) {
+        const nonce = await ethers.provider.getTransactionCount(operator!.address, "pending");
+        const tx = await score.updateScores(5n, addresses.slice(start, end), Array.from({ length: end - start }, (_, i) => BigInt(start + i + 1)), { gasLimit, nonce });
+        const receipt = (await ethers.provider.getTransactionReceipt(tx.hash))!;
+        await journal.append(
+          { type: "batch", batch, start, end, gasLimit: gasLimit.toString() },
+          { type: "sending", batch, nonce },
+          { type: "sent", batch, nonce, hash: tx.hash },
+          { type: "confirmed", batch, hash: tx.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status ?? 0 },
+        );
+      }
+      expect((journal.records.at(-1) as ConfirmedRecord).status).to.equal(0);
+      const nonceBefore = await ethers.provider.getTransactionCount(operator!.address);
+
+      const resumed = await Journal.open(journal.path);
+      const report = await pushScores(
+        { score, signer: operator!, provider: ethers.provider, table: scores.table, journal: resumed, out: { line: () => {}, warn: () => {} } },
+        { stage: 5n, limits: await gasLimits(ethers.provider), maxInFlight: 1, maxBatchSize: 100, pollMs: 20 },
+      );
+
+      expect(report.outOfGas).to.equal(1);
+      expect(await ethers.provider.getTransactionCount(operator!.address)).to.equal(nonceBefore + 1);
+      expect(resumed.records.slice(-4).map((r) => r.type)).to.deep.equal(["dropped", "sending", "sent", "confirmed"]);
+      expect(await compareWithChain(score, 5n, scores.table)).to.deep.equal([]);
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -94,7 +94,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     const display = path.relative(process.cwd(), file) || file;
     step(`scores:update --stage ${programStage} --file ${display} (journalled, pipelined, read back)`);
     const scores = await readScoreFile(file);
-    await runScoresUpdate(score, signer, { ...scores, path: display }, { stage: programStage, dryRun: false, replace: false, skipUnchanged: false, maxInFlight: 6, journalDir, interactive: false }, out);
+    await runScoresUpdate(score, signer, { ...scores, path: display }, { stage: programStage, dryRun: false, replace: false, skipUnchanged: false, maxInFlight: 0, journalDir, interactive: false }, out);
 
     baseChain.state.stage = programStage + 1n;
     step(`stage:finalize --stage ${programStage} (the program has moved on to stage ${programStage + 1n})`);

@@ -26,7 +26,7 @@ interface ScoresUpdateArgs {
 const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
   if (args.file === undefined) throw new VipError("--file is required: a CSV (address,score) or JSON score file");
-  if (!Number.isInteger(args.maxInFlight) || args.maxInFlight < 1) throw new VipError(`--max-in-flight ${args.maxInFlight} must be a whole number of at least 1`);
+  if (!Number.isInteger(args.maxInFlight) || args.maxInFlight < 0) throw new VipError(`--max-in-flight ${args.maxInFlight} must be 0 (two blocks' worth) or a whole number of at least 1`);
   if (!Number.isInteger(args.batchSize) || args.batchSize < 0) throw new VipError(`--batch-size ${args.batchSize} must be 0 (as many as gas allows) or more`);
   // The file is checked before the network is touched, so a bad file never waits on a node or a Ledger.
   const file = await readScoreFile(args.file);

@@ -1,3 +1,4 @@
+import type { HardhatEthersProvider } from "@nomicfoundation/hardhat-ethers/types";
 import { formatEther, type Provider, type Signer } from "ethers";
 
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
@@ -6,10 +7,12 @@ import { VipError } from "../../errors.js";
 import { Journal, journalPath } from "../../journal/journal.js";
 import { batchesOf } from "../../journal/state.js";
 import { field, formatNumber, type Output } from "../../output.js";
-import { batchEstimator, BatchSizer, gasLimits, planBatches } from "../../scores/batches.js";
+import { batchEstimator, BatchPlanner, gasLimits, planBatches } from "../../scores/batches.js";
+import { type EntryKind, NEW, SAME } from "../../scores/gas-model.js";
 import { createProgress } from "../../scores/progress.js";
 import { pushScores } from "../../scores/push.js";
-import { readStageScores } from "../../scores/read-back.js";
+import { entryKinds } from "../../scores/entry-reader.js";
+import { ChainComparison } from "../../scores/read-back.js";
 import type { ScoreFile } from "../../scores/read.js";
 import { verifyScores } from "../../scores/verify.js";
 
@@ -21,6 +24,7 @@ export interface ScoresUpdateOptions {
   /** Start over with this file although the stage's journal records another. */
   replace: boolean;
   skipUnchanged: boolean;
+  /** Batches awaiting receipts at once; 0: two blocks' worth. */
   maxInFlight: number;
   maxBatchSize?: number;
   /** A progress bar (terminal) instead of plain lines. */
@@ -43,7 +47,8 @@ export interface ScoresUpdateReport {
 export async function runScoresUpdate(score: VipScore, signer: Signer, file: ScoreFile, options: ScoresUpdateOptions, out: Output): Promise<ScoresUpdateReport> {
   const { table } = file;
   out.line(field("score file", `${file.path}: ${formatNumber(table.length)} addresses, total score ${formatNumber(table.totalScore())}, sha256 ${file.sha256.slice(0, 16)}…`));
-  const provider = signer.provider!;
+  // Hardhat's provider, whose eth_sendTransaction the configured key or the Ledger signs.
+  const provider = signer.provider as HardhatEthersProvider;
   const signerAddress = await signer.getAddress();
   const contract = await score.getAddress();
   await preflight(score, signerAddress, options.stage);
@@ -51,21 +56,22 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, file: Sco
 
   await warnIfShortOfFunds(provider, signerAddress, table.length, out);
   const limits = await gasLimits(provider);
+  // What each entry would do on chain decides its gas: an empty stage (the usual case) is not read at all.
+  const kinds = (await score.scoreCount(options.stage)) === 0n ? undefined : await entryKinds(score, options.stage, table);
   let unchanged: ((index: number) => boolean) | undefined;
   if (options.skipUnchanged) {
-    const onChain = await readStageScores(score, options.stage);
-    unchanged = (i) => onChain.get(table.addressHex(i)) === table.score(i);
+    unchanged = (i) => kinds?.[i] === SAME;
     let count = 0;
     for (let i = 0; i < table.length; i++) if (unchanged(i)) count++;
     out.line(field("unchanged", `${formatNumber(count)} of ${formatNumber(table.length)} scores already on chain: skipped`));
   }
 
   if (options.dryRun) {
-    const sizer = new BatchSizer(batchEstimator(score, options.stage, table), limits, table, options.maxBatchSize, unchanged);
-    const batches = await planBatches(sizer, table.length);
+    const planner = new BatchPlanner(table, limits, (i) => (kinds?.[i] ?? NEW) as EntryKind, options.maxBatchSize, unchanged);
+    const batches = await planBatches(planner, batchEstimator(score, options.stage, table), table.length);
     const gas = batches.reduce((sum, b) => sum + b.gas, 0n);
     const largest = Math.max(0, ...batches.map((b) => b.indexes.length));
-    out.line(field("plan", `${batches.length} batch(es) of up to ${formatNumber(largest)} addresses, ~${formatNumber(gas)} gas (budget ${formatNumber(limits.budget)} per transaction)`));
+    out.line(field("plan", `${batches.length} batch(es) of up to ${formatNumber(largest)} addresses, ~${formatNumber(gas)} gas (${formatNumber(limits.target)} per transaction, ${limits.perBlock} per block)`));
     out.line("dry run: nothing was sent");
     return { addresses: table.length, batches: batches.length, sent: 0, gasUsed: 0n };
   }
@@ -106,11 +112,13 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, file: Sco
   }
 
   const progress = createProgress(table.length, out, options.interactive);
+  // The read-back starts on each batch once it is confirmed, while the chain mines the next ones.
+  const comparison = new ChainComparison(score, options.stage, table);
   let report;
   try {
     report = await pushScores(
-      { score, signer, provider, table, journal, out, progress },
-      { stage: options.stage, limits, maxInFlight: options.maxInFlight, maxBatchSize: options.maxBatchSize, unchanged },
+      { score, signer, provider, table, journal, out, progress, onConfirmed: (start, end) => comparison.check(start, end) },
+      { stage: options.stage, limits, maxInFlight: options.maxInFlight, maxBatchSize: options.maxBatchSize, unchanged, kinds },
     );
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -119,9 +127,10 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, file: Sco
     progress.stop();
   }
   out.line(field("sent", `${formatNumber(report.addresses)} addresses in ${report.batches} batch(es) (${report.sent} sent by this run, ${report.resumed} found after a restart), ${formatNumber(report.gasUsed)} gas`));
+  if (report.outOfGas > 0) out.warn(`${report.outOfGas} batch(es) ran out of their predicted gas and were sent again with the node's estimate`);
 
   try {
-    const differences = await verifyScores(score, options.stage, file, out);
+    const differences = await verifyScores(score, options.stage, file, out, comparison);
     await journal.append({ type: "verified", differences: differences.length, at: new Date().toISOString() });
   } catch (error) {
     await journal.append({ type: "verified", differences: -1, at: new Date().toISOString() });

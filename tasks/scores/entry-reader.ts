@@ -1,0 +1,64 @@
+import { ScoreReader__factory, type VipScore } from "../../types/ethers-contracts/index.js";
+import { VipError } from "../errors.js";
+import { CHANGED, NEW, SAME } from "./gas-model.js";
+import { forEachStageScore } from "./stage-pages.js";
+import type { ScoreTable } from "./table.js";
+
+/** Addresses per reader call: its arguments (32 bytes each) stay under the 49,152-byte limit of creation code. */
+export const READER_BATCH = 1400;
+const bytecode = ScoreReader__factory.bytecode;
+
+/** What the chain holds for one entry: whether its address is scored in the stage, and its score. */
+export type EntryVisitor = (index: number, indexed: boolean, amount: bigint) => void;
+
+/**
+ * Reads what the chain holds for some entries of the table (at most READER_BATCH) in one `eth_call`:
+ * `ScoreReader`'s creation code (contracts/read/ScoreReader.sol) runs with no `to`, reads each address's
+ * storage slot through `scores(stage, addr)` and returns 9 bytes per address.
+ */
+export async function readEntries(score: VipScore, stage: bigint, table: ScoreTable, indexes: readonly number[], visit: EntryVisitor): Promise<void> {
+  const provider = score.runner?.provider;
+  if (provider === undefined || provider === null) throw new VipError("the scoring contract has no provider to read through");
+  // The creation code, then its arguments ABI-encoded by hand (the contract, the stage, the array's offset and
+  // length, one word per address): ethers' coder takes longer than the call itself for 1,400 addresses.
+  const parts = [bytecode, word((await score.getAddress()).slice(2)), word(stage.toString(16)), word("60"), word(indexes.length.toString(16))];
+  for (const i of indexes) parts.push(word(table.addressHex(i).slice(2)));
+  const result = await provider.call({ data: parts.join("") });
+  const hex = result.startsWith("0x") ? result.slice(2) : result;
+  if (hex.length !== indexes.length * 18) throw new VipError(`the score reader returned ${hex.length / 2} bytes for ${indexes.length} addresses`);
+  indexes.forEach((i, k) => visit(i, hex[k * 18 + 1] === "1", BigInt("0x" + hex.slice(k * 18 + 2, k * 18 + 18))));
+}
+
+function word(hex: string): string {
+  return hex.toLowerCase().padStart(64, "0");
+}
+
+/**
+ * What each entry of the table would do on chain now (for the gas model): write a new address, change a
+ * score, or write the score the chain already holds. One byte per entry; read two calls at a time.
+ */
+export async function entryKinds(score: VipScore, stage: bigint, table: ScoreTable): Promise<Uint8Array> {
+  const kinds = new Uint8Array(table.length).fill(NEW);
+  let next = 0;
+  const worker = async () => {
+    while (next < table.length) {
+      const from = next;
+      next = Math.min(table.length, from + READER_BATCH);
+      const indexes = Array.from({ length: next - from }, (_, k) => from + k);
+      await readEntries(score, stage, table, indexes, (i, indexed, amount) => {
+        if (indexed) kinds[i] = amount === table.score(i) ? SAME : CHANGED;
+      });
+    }
+  };
+  try {
+    await Promise.all([worker(), worker()]);
+  } catch {
+    // A node that runs no creation code in eth_call: the stage's pages say the same, at more cost.
+    kinds.fill(NEW);
+    await forEachStageScore(score, stage, (address, amount) => {
+      const i = table.indexOf(address);
+      if (i !== undefined) kinds[i] = amount === table.score(i) ? SAME : CHANGED;
+    });
+  }
+  return kinds;
+}
