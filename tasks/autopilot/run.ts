@@ -9,12 +9,12 @@ import { finalizeOnce } from "../contract/finalize.js";
 import { firstLine } from "../errors.js";
 import { finalizeJournalPath } from "../journal/journal.js";
 import { withRetry } from "../network/retry.js";
-import { field, type Output } from "../output.js";
+import { field, formatUnixTime as iso, type Output } from "../output.js";
 import { ScoreFileError, type ScoreFile } from "../scores/read.js";
 import { verifyScores } from "../scores/verify.js";
 import type { AlertLevel, AlertSink } from "./alerts.js";
 import { finalScoreFile, liveScoreFile, readStageFile } from "./score-files.js";
-import { describeTiming, nextPollSeconds, openStageTiming, type OpenStageTiming } from "./schedule.js";
+import { backoffSeconds, describeTiming, nextPollSeconds, openStageTiming, type OpenStageTiming } from "./schedule.js";
 import { type AutopilotStatus, writeStatus } from "./status.js";
 
 export interface AutopilotOptions {
@@ -27,10 +27,6 @@ export interface AutopilotOptions {
   journalDir: string;
   l1RestUrl: string;
   moduleAddress: string;
-  /** Batches of a push in flight at once (as `scores:update --max-in-flight`). */
-  maxInFlight?: number;
-  /** Stops the loop (SIGINT, SIGTERM, or a test). */
-  signal?: AbortSignal;
 }
 
 export interface AutopilotContext {
@@ -75,14 +71,15 @@ export async function runAutopilot(ctx: AutopilotContext, options: AutopilotOpti
     const pass = await runPass(ctx, options, status, memory);
     finalized.push(...pass.finalized);
     failures = pass.failed === undefined ? 0 : failures + 1;
-    const sleepSeconds = pass.failed !== undefined ? Math.min(options.pollSeconds, 2 ** Math.min(failures, 10)) : nextPollSeconds(pass.timing, options.pollSeconds);
+    const sleepSeconds = pass.failed !== undefined ? backoffSeconds(failures, options.pollSeconds) : nextPollSeconds(pass.timing, options.pollSeconds);
     status.nextPollAt = options.once ? undefined : new Date(Date.now() + sleepSeconds * 1000).toISOString();
     await saveStatus(options.statusFile, status, ctx.out);
     if (options.once) {
       const blocked = pass.failed ?? pass.blocked;
       return { finalized, ...(blocked === undefined ? {} : { blocked }) };
     }
-    if (!(await sleep(sleepSeconds * 1000, options.signal))) return { finalized };
+    // Until stopped: SIGINT and SIGTERM end the process (the action gives the lock back first).
+    await new Promise((resolve) => setTimeout(resolve, sleepSeconds * 1000));
   }
 }
 
@@ -156,13 +153,7 @@ async function finalizeDueStage(
     const out = ctx.out;
     out.line(`${ended}: pushing its final scores from ${final.path}`);
     if (final.table.length > 0) {
-      await runScoresUpdate(
-        ctx.score,
-        ctx.signer,
-        final,
-        { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: options.maxInFlight ?? 0, journalDir: options.journalDir, interactive: false },
-        out,
-      );
+      await pushFile(ctx, options, final, stage);
     } else {
       // Nothing to push; the chain must hold nothing either (an address scored earlier must be listed with 0).
       await verifyScores(ctx.score, stage, final, out);
@@ -201,23 +192,29 @@ async function pushLiveScores(ctx: AutopilotContext, options: AutopilotOptions, 
     if (live === undefined) return;
     if (live.table.length > 0) {
       ctx.out.line(`stage ${stage} runs until ${iso(timing.endTime)}: pushing the live scores of ${live.path}`);
-      await runScoresUpdate(
-        ctx.score,
-        ctx.signer,
-        live,
-        { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: options.maxInFlight ?? 0, journalDir: options.journalDir, interactive: false },
-        ctx.out,
-      );
+      await pushFile(ctx, options, live, stage);
       status.lastAction = { at: new Date().toISOString(), text: `stage ${stage}: live scores of ${live.path} pushed (${live.table.length} entries)` };
     }
     memory.livePushed = version;
     memory.resolve("live", stage);
   } catch (error) {
     const reason = oneLine(error instanceof Error ? error.message : String(error));
-    const text = `the live scores of ${file} were not pushed: ${reason}. It is retried at the next poll; only the final file counts for finalizing`;
-    memory.alert(ctx.alerts, "warning", stage, "live", text);
-    status.lastError = { at: new Date().toISOString(), text };
+    blocked(ctx, status, memory, stage, "warning", "live", `the live scores of ${file} were not pushed: ${reason}. It is retried at the next poll; only the final file counts for finalizing`);
   }
+}
+
+/**
+ * A score file to the stage as `scores:update --replace --skip-unchanged` pushes it: only the entries the
+ * chain does not hold yet, journalled, read back whole. A new content replaces the stage's earlier journal.
+ */
+function pushFile(ctx: AutopilotContext, options: AutopilotOptions, file: ScoreFile, stage: bigint): Promise<unknown> {
+  return runScoresUpdate(
+    ctx.score,
+    ctx.signer,
+    file,
+    { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: 0, journalDir: options.journalDir, interactive: false },
+    ctx.out,
+  );
 }
 
 function blocked(ctx: AutopilotContext, status: AutopilotStatus, memory: PassMemory, stage: bigint, level: AlertLevel, kind: string, text: string): string {
@@ -288,27 +285,7 @@ async function saveStatus(file: string, status: AutopilotStatus, out: Output): P
   }
 }
 
-/** Sleeps `ms`; false when `signal` aborted it (stop). */
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted === true) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", stop);
-      resolve(true);
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal?.addEventListener("abort", stop, { once: true });
-  });
-}
-
 /** A multi-line message (a list of problems) as one line: an alert is one line on stderr and one JSON string. */
 function oneLine(message: string): string {
   return message.replace(/:\n\s*/g, ": ").replace(/\n\s*/g, "; ");
-}
-
-function iso(seconds: bigint): string {
-  return new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
 }

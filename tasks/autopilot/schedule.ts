@@ -1,5 +1,5 @@
 import type { VipProgram } from "../clients/l1-rest.js";
-import { formatDuration } from "../output.js";
+import { formatDuration, formatUnixTime } from "../output.js";
 
 /** How the end of the contract's open stage is known from the program's `ModuleStore`. */
 export type EndBasis =
@@ -64,6 +64,11 @@ export function openStageTiming(program: VipProgram, chainTime: bigint, openStag
   };
 }
 
+/** The wait after `failures` failed passes in a row: 2, 4, 8 … seconds, never longer than the poll interval. */
+export function backoffSeconds(failures: number, pollSeconds: number): number {
+  return Math.min(pollSeconds, 2 ** Math.min(failures, 10));
+}
+
 /**
  * How long to sleep before the next poll, in seconds: the poll interval, but no later than the open stage's
  * end (so a stage is acted on within seconds of ending), and at least a second.
@@ -76,7 +81,7 @@ export function nextPollSeconds(timing: OpenStageTiming | undefined, pollSeconds
 
 /** The open stage's end and what it means now, in one line: "… (in 3 h 2 min)" or "… (ended 5 min ago: due)". */
 export function describeTiming(timing: OpenStageTiming): string {
-  const end = new Date(Number(timing.endTime) * 1000).toISOString().replace(".000Z", "Z");
+  const end = formatUnixTime(timing.endTime);
   const basis = timing.basis === "projected" ? ", projected: the program's counter has not reached it yet" : "";
   if (!timing.due) return `${end} (in ${formatDuration(timing.secondsLeft)}${basis})`;
   const state = timing.late ? "due, past the grace" : timing.atRisk ? "due, at risk" : "due";

@@ -83,6 +83,16 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
   const write = (name: string, rows: [string, bigint][]) => writeFile(path.join(scoresDir, name), csv(rows));
   const statusFile = () => path.join(rig.journalDir, "autopilot", "status.json");
   const passEnd = (seconds = 10n) => (baseChain.state.now = baseChain.state.stageEndTime + seconds);
+  /** Runs an autopilot until `body` is done, then stops it as a service manager does (SIGTERM); its result. */
+  const whileRunning = async (extra: string[], body: () => Promise<void>): Promise<CliResult> => {
+    const { child, result } = spawnHardhat(args(...extra), env());
+    try {
+      await body();
+    } finally {
+      child.kill("SIGTERM");
+    }
+    return result;
+  };
   /** The contract's calls of `name` in the chain's blocks, in order. */
   const calls = async (name: string) => {
     const found = [];
@@ -183,8 +193,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
 
   it("alerts a loopback webhook when the final file is missing, escalates by half the grace, and finalizes once it appears", async () => {
     passEnd(5n);
-    const { child, result } = spawnHardhat(args("--poll-interval", "1", "--grace", "60"), env());
-    try {
+    const ended = await whileRunning(["--poll-interval", "1", "--grace", "60"], async () => {
       await waitFor(() => webhook.alerts.length >= 1, 60_000);
       expect(webhook.alerts[0]).to.deep.include({ level: "warning", stage: 5 });
       expect(webhook.alerts[0]!.text).to.match(/stage 5 ended at 2027-01-15T08:16:40Z on the base chain's clock and its final scores are missing: write .*stage-5\.final\.csv .*The grace ends at 2027-01-15T08:17:40Z$/);
@@ -198,10 +207,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       expect(await score.openStage()).to.equal(6n);
       const status = JSON.parse(await readFile(statusFile(), "utf8")) as { lastAction: { text: string }; openStage: string };
       expect(status.lastAction.text).to.match(/^stage 5 finalized in tx/);
-    } finally {
-      child.kill("SIGTERM");
-    }
-    const ended = await result;
+    });
     expect(ended.code).to.equal(143);
     expect(existsSync(path.join(rig.journalDir, "autopilot", `chain-${rig.node.chainId}`, `${contract.toLowerCase()}.lock`))).to.equal(false);
     expect(ended.output).to.not.include(DEPLOYER_KEY.slice(2));
@@ -235,17 +241,13 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     const status = JSON.parse(await readFile(statusFile(), "utf8")) as { lastError: { text: string } };
     expect(status.lastError.text).to.match(/^cannot tell what is due/);
 
-    const { child, result } = spawnHardhat(args("--poll-interval", "2"), env());
-    try {
+    await whileRunning(["--poll-interval", "2"], async () => {
       await waitFor(() => webhook.alerts.some((a) => /cannot tell what is due/.test(a.text)), 60_000);
       baseChain.state.offline = false;
       passEnd();
       await waitFor(() => webhook.alerts.some((a) => a.level === "ok"), 60_000);
       expect(await finalizations()).to.deep.equal([5n]);
-    } finally {
-      child.kill("SIGTERM");
-      await result;
-    }
+    });
   });
 
   it("waits for a rollup it cannot reach at start, alerting, then does its work", async () => {
@@ -253,16 +255,12 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     await write("stage-5.final.csv", [[A, 9n]]);
     // Every eth_chainId fails for a while: longer than the network's own retries of one request.
     rig.proxy.rules.push({ method: "eth_chainId", fault: "reset", times: 8 });
-    const { child, result } = spawnHardhat(args("--poll-interval", "2"), env());
-    try {
+    await whileRunning(["--poll-interval", "2"], async () => {
       await waitFor(() => webhook.alerts.some((a) => a.level === "ok"), 120_000);
       expect(webhook.alerts[0]).to.deep.include({ level: "warning", stage: 0 });
       expect(webhook.alerts[0]!.text).to.match(/^the autopilot cannot start: .*; retrying with backoff$/);
       expect(await finalizations()).to.deep.equal([5n]);
-    } finally {
-      child.kill("SIGTERM");
-      await result;
-    }
+    });
   });
 
   it("resumes a push killed midway: every batch sent once, every score verified, the stage finalized once", async () => {

@@ -7,6 +7,7 @@ import { describeEndpoint } from "../../clients/http.js";
 import { type AlertSink, alertSink } from "../../autopilot/alerts.js";
 import { acquireLock, lockPath } from "../../autopilot/lock.js";
 import { runAutopilot } from "../../autopilot/run.js";
+import { backoffSeconds } from "../../autopilot/schedule.js";
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
 import { type ContractContext, contractContext } from "../../contract/context.js";
 import { firstLine, VipError } from "../../errors.js";
@@ -46,7 +47,6 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
   const lock = await acquireLock(lockPath(journalDir, chainId, contract), contract);
 
   // Killed by a signal, it leaves the way a SIGKILL would (every send is journalled), but gives its lock back.
-  const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     void lock.release().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   };
@@ -61,7 +61,7 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
     out.line(field("status", statusFile));
     const report = await runAutopilot(
       { score, signer: operator.signer, chainId, out, alerts },
-      { scoresDir, once: args.once, pollSeconds, graceSeconds, statusFile, journalDir, l1RestUrl, moduleAddress, signal: stop.signal },
+      { scoresDir, once: args.once, pollSeconds, graceSeconds, statusFile, journalDir, l1RestUrl, moduleAddress },
     );
     await alerts.drain(15_000);
     if (report.blocked !== undefined) throw new VipError(`a due stage was left undone: ${report.blocked}`);
@@ -98,7 +98,7 @@ async function startUp(
         await alerts.drain(15_000);
         throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pollSeconds, 2 ** Math.min(attempt, 10)) * 1000));
+      await new Promise((resolve) => setTimeout(resolve, backoffSeconds(attempt, pollSeconds) * 1000));
     }
   }
 }
