@@ -12,7 +12,7 @@ let root: string | undefined;
  * `node_modules/hardhat-vip-score` in a project that installed it. Files the tasks ship with are read from
  * here, never from the user's project root.
  */
-export function packageRoot(): string {
+function packageRoot(): string {
   if (root !== undefined) return root;
   for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, "package.json");

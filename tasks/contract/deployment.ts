@@ -6,6 +6,17 @@ import { listTransactions, type TransactionInfo } from "@nomicfoundation/ignitio
 
 import { IGNITION_FUTURE_ID } from "../config/constants.js";
 
+/**
+ * Ignition's artifact resolver for this package: the VipScore module deploys from its packaged artifact object,
+ * so Ignition never needs to look one up by name, neither to deploy nor to list a deployment's transactions.
+ */
+export const PACKAGED_ARTIFACTS_ONLY = {
+  loadArtifact: async (name: string): Promise<never> => {
+    throw new Error(`no artifact named ${name}: the VipScore module deploys from its packaged artifact`);
+  },
+  getBuildInfo: async () => undefined,
+};
+
 /** Where Ignition keeps a deployment's journal: `ignition/deployments/<id>/`, id `chain-<chainId>` by default. */
 export function deploymentDir(ignitionPath: string, chainId: bigint, deploymentId?: string): string {
   return path.join(ignitionPath, "deployments", deploymentId ?? `chain-${chainId}`);
@@ -22,13 +33,6 @@ export async function deployedAddress(dir: string): Promise<string | undefined> 
 /** The scoring contract's deployment transaction in a journal (sent, possibly not yet confirmed). */
 export async function deploymentTransaction(dir: string): Promise<TransactionInfo | undefined> {
   if (!existsSync(path.join(dir, "journal.jsonl"))) return undefined;
-  // The artifact resolver is not consulted for deployments (only for calls), so none is loaded.
-  const unused = {
-    loadArtifact: async () => {
-      throw new Error("not needed");
-    },
-    getBuildInfo: async () => undefined,
-  };
-  const transactions = await listTransactions(dir, unused);
+  const transactions = await listTransactions(dir, PACKAGED_ARTIFACTS_ONLY);
   return transactions.find((t) => t.type === "DEPLOYMENT_EXECUTION_STATE" && t.name === "VipScore");
 }

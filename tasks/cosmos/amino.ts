@@ -116,7 +116,7 @@ export function checkMsg(msg: AminoJsonMsg, where: string): CheckedMsg {
  * router's. (The reviver's source text needs Node 22+, which Hardhat needs anyway; without it the number
  * stays a number and is refused as not exact.)
  */
-export function parseLossless(text: string): unknown {
+function parseLossless(text: string): unknown {
   return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: { source?: string }) {
     if (typeof value === "number" && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source)) return context.source;
     return value;

@@ -129,7 +129,7 @@ function hopFees(route: Route, index: number): HopFee[] {
 }
 
 /** One hop of a route in words, and its fees: the bridge or venue, from → to chain, denom in → out, amounts. */
-export function describeOperation(route: Route, index: number): { line: string; fees: string[] } {
+function describeOperation(route: Route, index: number): { line: string; fees: string[] } {
   const operation = route.operations[index]!;
   const { kind, body } = operationKindOf(operation);
   const amounts = operation.amount_in === undefined && operation.amount_out === undefined ? "" : `, ${operation.amount_in ?? "?"} → ${operation.amount_out ?? "?"}`;

@@ -5,7 +5,7 @@ import VipScoreModule from "../../../ignition/modules/VipScore.js";
 import { VipScore__factory } from "../../../types/ethers-contracts/index.js";
 import { maxCost, transactionOverrides, withMargin } from "../../contract/confirm.js";
 import { IGNITION_FUTURE_ID, IGNITION_MODULE_ID } from "../../config/constants.js";
-import { deployedAddress, deploymentTransaction } from "../../contract/deployment.js";
+import { deployedAddress, deploymentTransaction, PACKAGED_ARTIFACTS_ONLY } from "../../contract/deployment.js";
 import { VipError } from "../../errors.js";
 import type { Connection } from "../../network/connect.js";
 import { field, formatNumber, type Output } from "../../output.js";
@@ -86,14 +86,6 @@ async function deployModule(connection: Connection, options: DeployOptions): Pro
   if (result.type === DeploymentResultType.SUCCESSFUL_DEPLOYMENT) return getAddress(result.contracts[IGNITION_FUTURE_ID]!.address);
   throw new Error(describeFailedDeployment(result));
 }
-
-/** The module deploys from an artifact object, so Ignition never needs to look one up by name. */
-const PACKAGED_ARTIFACTS_ONLY = {
-  loadArtifact: async (name: string): Promise<never> => {
-    throw new Error(`no artifact named ${name}: the VipScore module deploys from its packaged artifact`);
-  },
-  getBuildInfo: async () => undefined,
-};
 
 /** Ignition's result of a deployment that did not complete, in one line per problem. */
 function describeFailedDeployment(result: Exclude<DeploymentResult, { type: DeploymentResultType.SUCCESSFUL_DEPLOYMENT }>): string {
