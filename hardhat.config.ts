@@ -36,7 +36,11 @@ if (ledgerAccount !== undefined && hardhatLedger === undefined) {
 }
 
 export default defineConfig({
-  plugins: [hardhatToolboxMochaEthers, vipScorePlugin, ...(hardhatLedger === undefined ? [] : [hardhatLedger])],
+  plugins: [
+    hardhatToolboxMochaEthers,
+    vipScorePlugin,
+    ...(hardhatLedger === undefined ? [] : [hardhatLedger]),
+  ],
   solidity: {
     profiles: {
       default: compiler,
@@ -64,12 +68,17 @@ export default defineConfig({
     rollup: {
       type: "http",
       url: configVariable("JSON_RPC_URL"),
-      accounts: ledgerAccount === undefined ? [configVariable("PRIVATE_KEY")] : [],
-      ...(ledgerAccount === undefined ? {} : { ledgerAccounts: [ledgerAccount] }),
+      accounts:
+        ledgerAccount === undefined ? [configVariable("PRIVATE_KEY")] : [],
+      ...(ledgerAccount === undefined
+        ? {}
+        : { ledgerAccounts: [ledgerAccount] }),
       vip: {
         rollupRpcUrl: configVariable("ROLLUP_RPC_URL"),
         l1RestUrl: configVariable("L1_REST_URL"),
-        vipModuleAddress: configVariable("VIP_MODULE_ADDRESS", { default: MAINNET_VIP_MODULE_ADDRESS }),
+        vipModuleAddress: configVariable("VIP_MODULE_ADDRESS", {
+          default: MAINNET_VIP_MODULE_ADDRESS,
+        }),
         rollupRestUrl: configVariable("ROLLUP_REST_URL"),
         routerUrl: configVariable("ROUTER_URL"),
         routerApiKey: configVariable("ROUTER_API_KEY"),

@@ -4,7 +4,12 @@
  */
 import { network } from "hardhat";
 
-import { deployVipScore, measureGas, sampleAddresses, sampleScores } from "./gas/scenarios.js";
+import {
+  deployVipScore,
+  measureGas,
+  sampleAddresses,
+  sampleScores,
+} from "./gas/scenarios.js";
 
 /** The reference contract's figures, measured on the same network and compiler (shared/notes/facts.md §2). */
 const REFERENCE: Record<string, Record<number, bigint>> = {
@@ -24,14 +29,34 @@ const TX_GAS_CAP = 16_777_216n;
 const { ethers } = await network.create();
 const rows = await measureGas(ethers, [100, 300]);
 
-const fmt = (n: bigint | undefined) => (n === undefined ? "" : n.toLocaleString("en-US"));
-const header = ["operation", "addresses", "gas", "per address", "reference", "target"];
+const fmt = (n: bigint | undefined) =>
+  n === undefined ? "" : n.toLocaleString("en-US");
+const header = [
+  "operation",
+  "addresses",
+  "gas",
+  "per address",
+  "reference",
+  "target",
+];
 const table = rows.map((r) => {
   const per = r.addresses > 0 ? r.gas / BigInt(r.addresses) : r.gas;
-  return [r.operation, String(r.addresses || ""), fmt(r.gas), fmt(r.addresses ? per : undefined), fmt(REFERENCE[r.operation]?.[r.addresses]), TARGET[r.operation] ? "≤ " + fmt(TARGET[r.operation]) : ""];
+  return [
+    r.operation,
+    String(r.addresses || ""),
+    fmt(r.gas),
+    fmt(r.addresses ? per : undefined),
+    fmt(REFERENCE[r.operation]?.[r.addresses]),
+    TARGET[r.operation] ? "≤ " + fmt(TARGET[r.operation]) : "",
+  ];
 });
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+const widths = header.map((h, i) =>
+  Math.max(h.length, ...table.map((row) => row[i]!.length)),
+);
+const line = (cells: string[]) =>
+  cells
+    .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+    .join("  ");
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const row of table) console.log(line(row));
@@ -40,10 +65,12 @@ for (const row of table) console.log(line(row));
 const score = await deployVipScore(ethers, 1n);
 // Past the cap the node refuses to estimate at all, which also means "does not fit".
 const fits = async (n: number) =>
-  score.updateScores.estimateGas(1n, sampleAddresses(n, "cap"), sampleScores(n, "cap")).then(
-    (gas) => gas <= TX_GAS_CAP,
-    () => false,
-  );
+  score.updateScores
+    .estimateGas(1n, sampleAddresses(n, "cap"), sampleScores(n, "cap"))
+    .then(
+      (gas) => gas <= TX_GAS_CAP,
+      () => false,
+    );
 let low = 1;
 let high = 2_000;
 while (low < high) {
@@ -51,4 +78,6 @@ while (low < high) {
   if (await fits(mid)) low = mid;
   else high = mid - 1;
 }
-console.log(`\nlargest batch of new addresses under the ${fmt(TX_GAS_CAP)} per-transaction cap: ${low} (reference: about 570 under a 30M block limit)`);
+console.log(
+  `\nlargest batch of new addresses under the ${fmt(TX_GAS_CAP)} per-transaction cap: ${low} (reference: about 570 under a 30M block limit)`,
+);

@@ -24,7 +24,10 @@ import { gasLimits } from "../tasks/scores/batches.js";
 import { readScoreFile } from "../tasks/scores/read.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../test/helpers/keys.js";
-import { type VipScore, VipScore__factory } from "../types/ethers-contracts/index.js";
+import {
+  type VipScore,
+  VipScore__factory,
+} from "../types/ethers-contracts/index.js";
 import { sampleAddresses, sampleScores } from "./gas/scenarios.js";
 
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 100_000);
@@ -34,8 +37,12 @@ const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 0);
 
 // The command's own lines, on stderr, each with the seconds since its run started: where the time goes.
 let runStarted = performance.now();
-const stamp = () => `[${((performance.now() - runStarted) / 1000).toFixed(1).padStart(5)} s] `;
-const quiet: Output = { line: (text) => console.error(stamp() + text), warn: (text) => console.error(`${stamp()}warning: ${text}`) };
+const stamp = () =>
+  `[${((performance.now() - runStarted) / 1000).toFixed(1).padStart(5)} s] `;
+const quiet: Output = {
+  line: (text) => console.error(stamp() + text),
+  warn: (text) => console.error(`${stamp()}warning: ${text}`),
+};
 const dir = await mkdtemp(path.join(tmpdir(), "vip-bench-pipeline-"));
 
 // When each block appeared, from the node's log: no polling, so the measurement costs the node nothing.
@@ -49,7 +56,9 @@ const node = await startHardhatNode({
     for (const line of lines) {
       const single = /Mined (?:empty )?block #(\d+)/.exec(line);
       const range = /Mined empty block range #(\d+) to #(\d+)/.exec(line);
-      if (range !== null) for (let n = Number(range[1]); n <= Number(range[2]); n++) minedAt.set(n, minedAt.get(n) ?? now);
+      if (range !== null)
+        for (let n = Number(range[1]); n <= Number(range[2]); n++)
+          minedAt.set(n, minedAt.get(n) ?? now);
       else if (single !== null) minedAt.set(Number(single[1]), now);
     }
   },
@@ -104,7 +113,9 @@ try {
     let batches = 0;
     for (let n = fromBlock + 1; n <= latest; n++) {
       const block = await provider.getBlock(n, true);
-      const ours = block!.prefetchedTransactions.filter((tx) => tx.to?.toLowerCase() === contract);
+      const ours = block!.prefetchedTransactions.filter(
+        (tx) => tx.to?.toLowerCase() === contract,
+      );
       if (ours.length === 0) continue;
       first ??= n;
       last = n;
@@ -113,64 +124,136 @@ try {
     }
     if (first === undefined) throw new Error("no block holds the push");
     const seconds = (minedAt.get(last)! - minedAt.get(first - 1)!) / 1000;
-    return { gas, batches, chainSeconds: seconds, chainBlocks: last - first + 1 };
+    return {
+      gas,
+      batches,
+      chainSeconds: seconds,
+      chainBlocks: last - first + 1,
+    };
   };
 
   const perfect = async (): Promise<Row> => {
     const score = await deploy();
-    const wallet = new Wallet(DEPLOYER_KEY, new JsonRpcProvider(node.url, undefined, { staticNetwork: true, cacheTimeout: -1 }));
+    const wallet = new Wallet(
+      DEPLOYER_KEY,
+      new JsonRpcProvider(node.url, undefined, {
+        staticNetwork: true,
+        cacheTimeout: -1,
+      }),
+    );
     // Batches as large as fit a block's share exactly (found by estimating before the clock starts).
     const estimate = (n: number, from = 0) => {
       const { addresses, scores } = scoreFile.table.slice(from, from + n);
       return score.updateScores.estimateGas(1n, addresses, scores);
     };
     let size = Math.floor(Number(limits.target) / 30_000);
-    while ((await estimate(size + 10)) < (limits.target * 995n) / 1000n) size += 10;
+    while ((await estimate(size + 10)) < (limits.target * 995n) / 1000n)
+      size += 10;
     while ((await estimate(size)) > (limits.target * 995n) / 1000n) size -= 1;
     const block = (await provider.getBlock("latest"))!;
     const nonce = await provider.getTransactionCount(signer.address, "pending");
     const chainId = (await provider.getNetwork()).chainId;
     const signed: string[] = [];
-    for (let from = 0, i = 0; from < scoreFile.table.length; from += size, i++) {
-      const { addresses, scores } = scoreFile.table.slice(from, Math.min(from + size, scoreFile.table.length));
-      const data = score.interface.encodeFunctionData("updateScores", [1n, addresses, scores]);
+    for (
+      let from = 0, i = 0;
+      from < scoreFile.table.length;
+      from += size, i++
+    ) {
+      const { addresses, scores } = scoreFile.table.slice(
+        from,
+        Math.min(from + size, scoreFile.table.length),
+      );
+      const data = score.interface.encodeFunctionData("updateScores", [
+        1n,
+        addresses,
+        scores,
+      ]);
       signed.push(
         await wallet.signTransaction({
-          type: 2, chainId, nonce: nonce + i, to: await score.getAddress(), data, gasLimit: limits.target,
+          type: 2,
+          chainId,
+          nonce: nonce + i,
+          to: await score.getAddress(),
+          data,
+          gasLimit: limits.target,
           // Full blocks raise the base fee 12.5% a block: a fee cap far above it keeps every batch includable.
-          maxFeePerGas: block.baseFeePerGas! * 40n + 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n,
+          maxFeePerGas: block.baseFeePerGas! * 40n + 2_000_000_000n,
+          maxPriorityFeePerGas: 1_000_000_000n,
         }),
       );
     }
     const fromBlock = await provider.getBlockNumber();
     const started = performance.now();
-    const answers = (await rpcBatch(signed.map((tx) => ["eth_sendRawTransaction", [tx]]))) as { result?: string; error?: unknown }[];
+    const answers = (await rpcBatch(
+      signed.map((tx) => ["eth_sendRawTransaction", [tx]]),
+    )) as { result?: string; error?: unknown }[];
     const failedSend = answers.find((a) => a.result === undefined);
-    if (failedSend !== undefined) throw new Error(`perfect client: a send failed: ${JSON.stringify(failedSend.error)}`);
+    if (failedSend !== undefined)
+      throw new Error(
+        `perfect client: a send failed: ${JSON.stringify(failedSend.error)}`,
+      );
     const lastHash = answers.at(-1)!.result!;
-    while ((await rpc("eth_getTransactionReceipt", [lastHash])) === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await rpc("eth_getTransactionReceipt", [lastHash])) === null)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const seconds = (performance.now() - started) / 1000;
     const chain = await chainSide(score, fromBlock);
-    if ((await score.scoreCount(1n)) !== BigInt(ADDRESSES)) throw new Error("perfect client: not every address was written");
-    return { label: "perfect client", inFlight: "all", batches: chain.batches, gas: chain.gas, seconds, chainSeconds: chain.chainSeconds, chainBlocks: chain.chainBlocks };
+    if ((await score.scoreCount(1n)) !== BigInt(ADDRESSES))
+      throw new Error("perfect client: not every address was written");
+    return {
+      label: "perfect client",
+      inFlight: "all",
+      batches: chain.batches,
+      gas: chain.gas,
+      seconds,
+      chainSeconds: chain.chainSeconds,
+      chainBlocks: chain.chainBlocks,
+    };
   };
 
-  const scoresUpdate = async (label: string, maxInFlight: number): Promise<Row> => {
+  const scoresUpdate = async (
+    label: string,
+    maxInFlight: number,
+  ): Promise<Row> => {
     const score = await deploy();
     const fromBlock = await provider.getBlockNumber();
     const started = performance.now();
     runStarted = started;
     const report = await runScoresUpdate(
-      score, signer, scoreFile,
-      { stage: 1n, dryRun: false, replace: false, skipUnchanged: false, maxInFlight, journalDir: path.join(dir, label), interactive: false },
+      score,
+      signer,
+      scoreFile,
+      {
+        stage: 1n,
+        dryRun: false,
+        replace: false,
+        skipUnchanged: false,
+        maxInFlight,
+        journalDir: path.join(dir, label),
+        interactive: false,
+      },
       quiet,
     );
     const seconds = (performance.now() - started) / 1000;
     const chain = await chainSide(score, fromBlock);
-    return { label, inFlight: maxInFlight === 0 ? `${2 * limits.perBlock} (default)` : String(maxInFlight), batches: report.batches, gas: chain.gas, seconds, chainSeconds: chain.chainSeconds, chainBlocks: chain.chainBlocks };
+    return {
+      label,
+      inFlight:
+        maxInFlight === 0
+          ? `${2 * limits.perBlock} (default)`
+          : String(maxInFlight),
+      batches: report.batches,
+      gas: chain.gas,
+      seconds,
+      chainSeconds: chain.chainSeconds,
+      chainBlocks: chain.chainBlocks,
+    };
   };
 
-  const results = [await perfect(), await scoresUpdate("scores:update", IN_FLIGHT), await scoresUpdate("send-and-wait", 1)];
+  const results = [
+    await perfect(),
+    await scoresUpdate("scores:update", IN_FLIGHT),
+    await scoresUpdate("send-and-wait", 1),
+  ];
   const reference = results[0]!;
   const throughput = (r: Row) => Number(r.gas) / r.chainSeconds;
 
@@ -179,8 +262,20 @@ try {
       `${BLOCK_GAS.toLocaleString("en-US")}: ${(Number(BLOCK_GAS) / BLOCK_MS / 1000).toFixed(0)} M gas/s of capacity; ${limits.perBlock} batches of ` +
       `${limits.target.toLocaleString("en-US")} gas per block); every score read back and equal\n`,
   );
-  const header = ["mode", "in flight", "batches", "blocks", "chain M gas/s", "share of capacity", "vs perfect", "seconds", "vs perfect push"];
-  console.log(header.map((h, i) => (i === 0 ? h.padEnd(16) : h.padStart(18))).join(""));
+  const header = [
+    "mode",
+    "in flight",
+    "batches",
+    "blocks",
+    "chain M gas/s",
+    "share of capacity",
+    "vs perfect",
+    "seconds",
+    "vs perfect push",
+  ];
+  console.log(
+    header.map((h, i) => (i === 0 ? h.padEnd(16) : h.padStart(18))).join(""),
+  );
   for (const r of results) {
     const share = throughput(r) / ((Number(BLOCK_GAS) * 1000) / BLOCK_MS);
     console.log(
@@ -197,19 +292,38 @@ try {
       ].join(""),
     );
   }
-  console.log("\nscores:update's seconds are the whole command (pre-flight, journal, push, read-back of every score), in process; the perfect client's, its push alone.");
+  console.log(
+    "\nscores:update's seconds are the whole command (pre-flight, journal, push, read-back of every score), in process; the perfect client's, its push alone.",
+  );
 } finally {
   await node.close();
   await rm(dir, { recursive: true, force: true });
 }
 
 async function rpc(method: string, params: unknown[]): Promise<unknown> {
-  const answer = await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const answer = await fetch(node.url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   return ((await answer.json()) as { result: unknown }).result;
 }
 
 async function rpcBatch(calls: [string, unknown[]][]): Promise<unknown[]> {
-  const body = JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: "2.0", id, method, params })));
-  const answer = await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body });
-  return ((await answer.json()) as { id: number }[]).sort((a, b) => a.id - b.id);
+  const body = JSON.stringify(
+    calls.map(([method, params], id) => ({
+      jsonrpc: "2.0",
+      id,
+      method,
+      params,
+    })),
+  );
+  const answer = await fetch(node.url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  return ((await answer.json()) as { id: number }[]).sort(
+    (a, b) => a.id - b.id,
+  );
 }

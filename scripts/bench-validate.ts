@@ -18,9 +18,16 @@ const [, , mode, file] = process.argv;
 if (mode === "--child") {
   // One measurement: read `file` (or nothing, for the baseline) and report.
   const started = performance.now();
-  const rows = file === undefined ? 0 : (await readScoreFile(file)).table.length;
+  const rows =
+    file === undefined ? 0 : (await readScoreFile(file)).table.length;
   const ms = performance.now() - started;
-  console.log(JSON.stringify({ rows, ms, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  console.log(
+    JSON.stringify({
+      rows,
+      ms,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+    }),
+  );
   process.exit(0);
 }
 
@@ -37,7 +44,12 @@ try {
       const n = Math.min(chunk, size - start);
       const addresses = sampleAddresses(n, "validate", start);
       const scores = sampleScores(n, "validate", start);
-      if (!out.write(addresses.map((a, i) => `${a},${scores[i]}`).join("\n") + "\n")) await once(out, "drain");
+      if (
+        !out.write(
+          addresses.map((a, i) => `${a},${scores[i]}`).join("\n") + "\n",
+        )
+      )
+        await once(out, "drain");
     }
     out.end();
     await once(out, "finish");
@@ -45,12 +57,38 @@ try {
   }
   const measure = (target?: string) =>
     JSON.parse(
-      execFileSync(process.execPath, ["--import", "tsx", import.meta.filename, "--child", ...(target === undefined ? [] : [target])], { encoding: "utf8" }).trim().split("\n").at(-1)!,
+      execFileSync(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          import.meta.filename,
+          "--child",
+          ...(target === undefined ? [] : [target]),
+        ],
+        { encoding: "utf8" },
+      )
+        .trim()
+        .split("\n")
+        .at(-1)!,
     ) as { rows: number; ms: number; maxRssMb: number };
 
   const baseline = measure();
-  console.log(`validation of CSV score files (checksummed addresses), each in a fresh process; modules alone: ${baseline.maxRssMb.toFixed(0)} MB peak RSS\n`);
-  console.log(["rows", "seconds", "rows/s", "peak RSS", "above modules", "bytes/row above modules"].map((h, i) => (i === 0 ? h.padEnd(10) : h.padStart(i === 5 ? 26 : 16))).join(""));
+  console.log(
+    `validation of CSV score files (checksummed addresses), each in a fresh process; modules alone: ${baseline.maxRssMb.toFixed(0)} MB peak RSS\n`,
+  );
+  console.log(
+    [
+      "rows",
+      "seconds",
+      "rows/s",
+      "peak RSS",
+      "above modules",
+      "bytes/row above modules",
+    ]
+      .map((h, i) => (i === 0 ? h.padEnd(10) : h.padStart(i === 5 ? 26 : 16)))
+      .join(""),
+  );
   for (const size of SIZES) {
     const r = measure(files.get(size));
     const above = r.maxRssMb - baseline.maxRssMb;
@@ -58,10 +96,14 @@ try {
       [
         r.rows.toLocaleString("en-US").padEnd(10),
         (r.ms / 1000).toFixed(1).padStart(16),
-        Math.round(r.rows / (r.ms / 1000)).toLocaleString("en-US").padStart(16),
+        Math.round(r.rows / (r.ms / 1000))
+          .toLocaleString("en-US")
+          .padStart(16),
         `${r.maxRssMb.toFixed(0)} MB`.padStart(16),
         `${above.toFixed(0)} MB`.padStart(16),
-        Math.round((above * 1024 * 1024) / r.rows).toLocaleString("en-US").padStart(26),
+        Math.round((above * 1024 * 1024) / r.rows)
+          .toLocaleString("en-US")
+          .padStart(26),
       ].join(""),
     );
   }

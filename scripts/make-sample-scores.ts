@@ -10,6 +10,8 @@ const count = Number(process.argv[2] ?? 1000);
 const file = process.argv[3] ?? "scripts/sample-scores.csv";
 const addresses = sampleAddresses(count, "sample");
 const scores = sampleScores(count, "sample");
-const rows = addresses.map((address, i) => `${address},${scores[i]! % 100_000n}`);
+const rows = addresses.map(
+  (address, i) => `${address},${scores[i]! % 100_000n}`,
+);
 await writeFile(file, ["address,score", ...rows].join("\n") + "\n");
 console.log(`wrote ${count} scores to ${file}`);

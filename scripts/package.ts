@@ -13,20 +13,48 @@ import { copyFile, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+const run = (command: string, args: string[]) =>
+  execFileSync(command, args, {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
 
-const hardhat = path.join(root, "node_modules", "hardhat", "dist", "src", "cli.js");
+const hardhat = path.join(
+  root,
+  "node_modules",
+  "hardhat",
+  "dist",
+  "src",
+  "cli.js",
+);
 run(process.execPath, [hardhat, "build"]);
 await rm(path.join(root, "dist"), { recursive: true, force: true });
-run(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"]);
+run(process.execPath, [
+  path.join(root, "node_modules", "typescript", "bin", "tsc"),
+  "-p",
+  "tsconfig.build.json",
+]);
 
-const artifact = path.join("artifacts", "contracts", "VipScore.sol", "VipScore.json");
-await mkdir(path.dirname(path.join(root, "dist", artifact)), { recursive: true });
+const artifact = path.join(
+  "artifacts",
+  "contracts",
+  "VipScore.sol",
+  "VipScore.json",
+);
+await mkdir(path.dirname(path.join(root, "dist", artifact)), {
+  recursive: true,
+});
 await copyFile(path.join(root, artifact), path.join(root, "dist", artifact));
 
 const packed = JSON.parse(
-  execFileSync("npm", ["pack", "--json", "--pack-destination", path.join(root, "dist")], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
+  execFileSync(
+    "npm",
+    ["pack", "--json", "--pack-destination", path.join(root, "dist")],
+    { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+  ),
 ) as { filename: string; files: { path: string }[]; size: number }[];
 const tarball = path.join(root, "dist", packed[0]!.filename);
-console.log(`packed ${packed[0]!.files.length} files, ${packed[0]!.size} bytes`);
+console.log(
+  `packed ${packed[0]!.files.length} files, ${packed[0]!.size} bytes`,
+);
 console.log(tarball);

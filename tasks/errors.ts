@@ -4,7 +4,9 @@ export const PLUGIN_ID = "hardhat-vip-score";
 
 /** The first line of an error's message: enough to say what happened, in a warning or a wrapping error. */
 export function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+  return (error instanceof Error ? error.message : String(error)).split(
+    "\n",
+  )[0]!;
 }
 
 /**

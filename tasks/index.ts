@@ -9,7 +9,8 @@ import { PLUGIN_ID } from "./errors.js";
 
 const contractOption = {
   name: "contract",
-  description: "The VipScore address (default: the address recorded by `deploy` for this chain)",
+  description:
+    "The VipScore address (default: the address recorded by `deploy` for this chain)",
   type: ArgumentType.STRING_WITHOUT_DEFAULT,
   defaultValue: undefined,
 } as const;
@@ -23,21 +24,28 @@ const deploymentIdOption = {
 
 const stageOption = {
   name: "stage",
-  description: "The stage number: the contract's open stage (see `npx hardhat stage`)",
+  description:
+    "The stage number: the contract's open stage (see `npx hardhat stage`)",
   type: ArgumentType.STRING_WITHOUT_DEFAULT,
   defaultValue: undefined,
 } as const;
 
 const fileOption = {
   name: "file",
-  description: "The score file: CSV with the header address,score, or a JSON array of {address, score}",
+  description:
+    "The score file: CSV with the header address,score, or a JSON array of {address, score}",
   type: ArgumentType.STRING_WITHOUT_DEFAULT,
   defaultValue: undefined,
 } as const;
 
 /** An optional text option; the action says when a required one is missing and what it must be. */
 function textOption(name: string, description: string) {
-  return { name, description, type: ArgumentType.STRING_WITHOUT_DEFAULT, defaultValue: undefined } as const;
+  return {
+    name,
+    description,
+    type: ArgumentType.STRING_WITHOUT_DEFAULT,
+    defaultValue: undefined,
+  } as const;
 }
 
 /**
@@ -49,48 +57,80 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
   npmPackage: PLUGIN_ID,
   // What the tasks build on: `connection.ethers` (signers, contracts) and the keystore (keys by name). Ignition
   // is not among them: its engine is a plain dependency, so a project on viem keeps its own Ignition extension.
-  dependencies: () => [import("@nomicfoundation/hardhat-ethers"), import("@nomicfoundation/hardhat-keystore")],
+  dependencies: () => [
+    import("@nomicfoundation/hardhat-ethers"),
+    import("@nomicfoundation/hardhat-keystore"),
+  ],
   hookHandlers: {
     config: () => import("./hook-handlers/config.js"),
     network: () => import("./hook-handlers/network.js"),
   },
   tasks: [
-    task("version", "Print the rollup's application, version, height and app hash (CometBFT abci_info)")
+    task(
+      "version",
+      "Print the rollup's application, version, height and app hash (CometBFT abci_info)",
+    )
       .setAction(() => import("./commands/version/action.js"))
       .build(),
-    task("chain-id", "Print the rollup's EVM chain id and check it against the config and the registry rule")
+    task(
+      "chain-id",
+      "Print the rollup's EVM chain id and check it against the config and the registry rule",
+    )
       .setAction(() => import("./commands/chain-id/action.js"))
       .build(),
-    task("stage", "Print the VIP program's current stage on the base chain beside the contract's open stage")
+    task(
+      "stage",
+      "Print the VIP program's current stage on the base chain beside the contract's open stage",
+    )
       .addOption(contractOption)
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/stage/action.js"))
       .build(),
-    task("deploy", "Deploy VipScore with the start stage from START_STAGE or the base chain (resumes an interrupted deployment)")
+    task(
+      "deploy",
+      "Deploy VipScore with the start stage from START_STAGE or the base chain (resumes an interrupted deployment)",
+    )
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/deploy/action.js"))
       .build(),
-    task("scores:update", "Write a score file to the open stage: validated, batched, pipelined, journalled, read back")
+    task(
+      "scores:update",
+      "Write a score file to the open stage: validated, batched, pipelined, journalled, read back",
+    )
       .addOption(stageOption)
       .addOption(fileOption)
-      .addFlag({ name: "dryRun", description: "Validate and plan the batches without sending anything" })
-      .addFlag({ name: "skipUnchanged", description: "Read the stage first and send only the scores that differ" })
-      .addFlag({ name: "replace", description: "Push this file although the stage's journal records another one" })
+      .addFlag({
+        name: "dryRun",
+        description: "Validate and plan the batches without sending anything",
+      })
+      .addFlag({
+        name: "skipUnchanged",
+        description:
+          "Read the stage first and send only the scores that differ",
+      })
+      .addFlag({
+        name: "replace",
+        description:
+          "Push this file although the stage's journal records another one",
+      })
       .addOption({
         name: "maxInFlight",
-        description: "Batches sent ahead of their receipts (1: send and wait; 0: enough to fill two blocks)",
+        description:
+          "Batches sent ahead of their receipts (1: send and wait; 0: enough to fill two blocks)",
         type: ArgumentType.INT,
         defaultValue: 0,
       })
       .addOption({
         name: "batchSize",
-        description: "At most this many addresses per transaction (0: as many as the gas limits allow)",
+        description:
+          "At most this many addresses per transaction (0: as many as the gas limits allow)",
         type: ArgumentType.INT,
         defaultValue: 0,
       })
       .addOption({
         name: "journalDir",
-        description: "Where journals are kept (default: vip-journal/ in the project)",
+        description:
+          "Where journals are kept (default: vip-journal/ in the project)",
         type: ArgumentType.STRING_WITHOUT_DEFAULT,
         defaultValue: undefined,
       })
@@ -98,36 +138,90 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/scores-update/action.js"))
       .build(),
-    task("scores:verify", "Read every score of a stage back and compare it with a score file")
+    task(
+      "scores:verify",
+      "Read every score of a stage back and compare it with a score file",
+    )
       .addOption(stageOption)
       .addOption(fileOption)
       .addOption(contractOption)
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/scores-verify/action.js"))
       .build(),
-    task("stage:finalize", "Finalize the open stage, which opens the next one (journalled: never sent twice)")
+    task(
+      "stage:finalize",
+      "Finalize the open stage, which opens the next one (journalled: never sent twice)",
+    )
       .addOption(stageOption)
-      .addOption(textOption("journalDir", "Where journals are kept (default: vip-journal/ in the project)"))
+      .addOption(
+        textOption(
+          "journalDir",
+          "Where journals are kept (default: vip-journal/ in the project)",
+        ),
+      )
       .addOption(contractOption)
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/stage-finalize/action.js"))
       .build(),
-    task("stage:autopilot", "Push each stage's scores and finalize it right after it ends on the base chain, every stage, unattended")
-      .addOption(textOption("scoresDir", "The folder with stage-<N>.csv (live scores, optional) and stage-<N>.final.csv (final scores)"))
-      .addFlag({ name: "once", description: "Do what is due now and exit: 0 when nothing due is left undone (for cron or a systemd timer)" })
-      .addOption({ name: "pollInterval", description: "Seconds between polls (sooner when a stage is about to end)", type: ArgumentType.STRING, defaultValue: "60" })
-      .addOption({ name: "grace", description: "Seconds after a stage's end by which it must be finalized: alerts escalate at half of it", type: ArgumentType.STRING, defaultValue: "3600" })
-      .addOption(textOption("webhook", "A URL that receives every alert as a JSON POST {level, stage, text, at} (default: VIP_ALERT_WEBHOOK)"))
-      .addOption(textOption("statusFile", "The JSON file rewritten on every poll (default: vip-journal/autopilot/status.json)"))
-      .addOption(textOption("journalDir", "Where journals and the autopilot's lock are kept (default: vip-journal/ in the project)"))
+    task(
+      "stage:autopilot",
+      "Push each stage's scores and finalize it right after it ends on the base chain, every stage, unattended",
+    )
+      .addOption(
+        textOption(
+          "scoresDir",
+          "The folder with stage-<N>.csv (live scores, optional) and stage-<N>.final.csv (final scores)",
+        ),
+      )
+      .addFlag({
+        name: "once",
+        description:
+          "Do what is due now and exit: 0 when nothing due is left undone (for cron or a systemd timer)",
+      })
+      .addOption({
+        name: "pollInterval",
+        description:
+          "Seconds between polls (sooner when a stage is about to end)",
+        type: ArgumentType.STRING,
+        defaultValue: "60",
+      })
+      .addOption({
+        name: "grace",
+        description:
+          "Seconds after a stage's end by which it must be finalized: alerts escalate at half of it",
+        type: ArgumentType.STRING,
+        defaultValue: "3600",
+      })
+      .addOption(
+        textOption(
+          "webhook",
+          "A URL that receives every alert as a JSON POST {level, stage, text, at} (default: VIP_ALERT_WEBHOOK)",
+        ),
+      )
+      .addOption(
+        textOption(
+          "statusFile",
+          "The JSON file rewritten on every poll (default: vip-journal/autopilot/status.json)",
+        ),
+      )
+      .addOption(
+        textOption(
+          "journalDir",
+          "Where journals and the autopilot's lock are kept (default: vip-journal/ in the project)",
+        ),
+      )
       .addOption(contractOption)
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/stage-autopilot/action.js"))
       .build(),
-    task("rehearse", "Rehearse the whole operator flow on the in-process network with local stand-ins (no configuration)")
+    task(
+      "rehearse",
+      "Rehearse the whole operator flow on the in-process network with local stand-ins (no configuration)",
+    )
       .addOption({
         name: "file",
-        description: "The score file to push (default: scripts/sample-scores.csv)",
+        description:
+          "The score file to push (default: scripts/sample-scores.csv)",
         type: ArgumentType.STRING_WITHOUT_DEFAULT,
         defaultValue: undefined,
       })
@@ -135,75 +229,247 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .build(),
 
     // --- Onboarding: accounts, the registry entry, the whitelist proposal -------------------------
-    task("accounts", "Show the signing account (0x… and init1…) and its balances; or create, recover or name one")
-      .addFlag({ name: "create", description: "Create a new key from fresh entropy into the keystore (its mnemonic is shown once, on a terminal)" })
-      .addFlag({ name: "recover", description: "Recover a key from a BIP39 mnemonic read from a hidden prompt or standard input, into the keystore" })
-      .addOption(textOption("ledger", "A Ledger account's 0x… address: shows both spellings and how to sign with it"))
-      .addOption({ name: "name", description: "The keystore entry the key goes to", type: ArgumentType.STRING, defaultValue: "PRIVATE_KEY" })
-      .addFlag({ name: "dev", description: "Use Hardhat's development keystore (no password) instead of the production one" })
-      .addFlag({ name: "force", description: "Overwrite an existing keystore entry" })
-      .addOption(textOption("operator", "The operator's address: says whether it is the deployer's key"))
+    task(
+      "accounts",
+      "Show the signing account (0x… and init1…) and its balances; or create, recover or name one",
+    )
+      .addFlag({
+        name: "create",
+        description:
+          "Create a new key from fresh entropy into the keystore (its mnemonic is shown once, on a terminal)",
+      })
+      .addFlag({
+        name: "recover",
+        description:
+          "Recover a key from a BIP39 mnemonic read from a hidden prompt or standard input, into the keystore",
+      })
+      .addOption(
+        textOption(
+          "ledger",
+          "A Ledger account's 0x… address: shows both spellings and how to sign with it",
+        ),
+      )
+      .addOption({
+        name: "name",
+        description: "The keystore entry the key goes to",
+        type: ArgumentType.STRING,
+        defaultValue: "PRIVATE_KEY",
+      })
+      .addFlag({
+        name: "dev",
+        description:
+          "Use Hardhat's development keystore (no password) instead of the production one",
+      })
+      .addFlag({
+        name: "force",
+        description: "Overwrite an existing keystore entry",
+      })
+      .addOption(
+        textOption(
+          "operator",
+          "The operator's address: says whether it is the deployer's key",
+        ),
+      )
       .setAction(() => import("./commands/accounts/action.js"))
       .build(),
-    task("registry:entry", "Write the rollup's entry (chain.json, assetlist.json, profile) into a registry checkout, validated first")
-      .addOption(textOption("registry", "A checkout of initia-labs/initia-registry"))
-      .addOption(textOption("input", "The entry's input file: what no query answers (see scripts/examples/registry-input.json)"))
+    task(
+      "registry:entry",
+      "Write the rollup's entry (chain.json, assetlist.json, profile) into a registry checkout, validated first",
+    )
+      .addOption(
+        textOption("registry", "A checkout of initia-labs/initia-registry"),
+      )
+      .addOption(
+        textOption(
+          "input",
+          "The entry's input file: what no query answers (see scripts/examples/registry-input.json)",
+        ),
+      )
       .addFlag({ name: "force", description: "Overwrite an existing entry" })
       .setAction(() => import("./commands/registry-entry/action.js"))
       .build(),
-    task("registry:check", "Validate a registry entry on files alone; every failing field is named")
-      .addOption(textOption("dir", "The entry's folder: <registry>/<mainnets|testnets|devnets>/<chain_name>"))
+    task(
+      "registry:check",
+      "Validate a registry entry on files alone; every failing field is named",
+    )
+      .addOption(
+        textOption(
+          "dir",
+          "The entry's folder: <registry>/<mainnets|testnets|devnets>/<chain_name>",
+        ),
+      )
       .setAction(() => import("./commands/registry-check/action.js"))
       .build(),
-    task("proposal:whitelist", "Write the VIP whitelist proposal (MsgGovExecute of vip::register), checked against the rollup and the base chain")
-      .addOption(textOption("operator", "The operator's address, 0x… or init1… (receives the operator rewards)"))
-      .addOption(textOption("commissionMaxRate", "The operator's maximum commission rate, a decimal in [0, 1]"))
-      .addOption(textOption("commissionMaxChangeRate", "The most the rate may change at once, a decimal in [0, 1]"))
-      .addOption(textOption("commissionRate", "The operator's commission rate, a decimal in [0, max rate]"))
-      .addOption(textOption("metadata", "The https URL of the proposal's forum post"))
+    task(
+      "proposal:whitelist",
+      "Write the VIP whitelist proposal (MsgGovExecute of vip::register), checked against the rollup and the base chain",
+    )
+      .addOption(
+        textOption(
+          "operator",
+          "The operator's address, 0x… or init1… (receives the operator rewards)",
+        ),
+      )
+      .addOption(
+        textOption(
+          "commissionMaxRate",
+          "The operator's maximum commission rate, a decimal in [0, 1]",
+        ),
+      )
+      .addOption(
+        textOption(
+          "commissionMaxChangeRate",
+          "The most the rate may change at once, a decimal in [0, 1]",
+        ),
+      )
+      .addOption(
+        textOption(
+          "commissionRate",
+          "The operator's commission rate, a decimal in [0, max rate]",
+        ),
+      )
+      .addOption(
+        textOption("metadata", "The https URL of the proposal's forum post"),
+      )
       .addOption(textOption("title", "The proposal's title"))
       .addOption(textOption("summary", "The proposal's summary"))
-      .addOption(textOption("out", "The proposal file to write, e.g. proposal.json"))
-      .addOption(textOption("deposit", "The deposit, e.g. 100000000uinit (default: the base chain's gov min_deposit)"))
-      .addFlag({ name: "force", description: "Overwrite --out, and write the file for a testnet rollup" })
+      .addOption(
+        textOption("out", "The proposal file to write, e.g. proposal.json"),
+      )
+      .addOption(
+        textOption(
+          "deposit",
+          "The deposit, e.g. 100000000uinit (default: the base chain's gov min_deposit)",
+        ),
+      )
+      .addFlag({
+        name: "force",
+        description: "Overwrite --out, and write the file for a testnet rollup",
+      })
       .addOption(contractOption)
       .addOption(deploymentIdOption)
       .setAction(() => import("./commands/proposal-whitelist/action.js"))
       .build(),
 
     // --- Moving tokens: the routing API ------------------------------------------------------------
-    task("bridge:route", "Ask the routing API for a route and print it: amounts, hops, transactions, duration, fees, warnings, op hook")
-      .addOption(textOption("fromChain", "The source chain id (an EVM chain id in decimal, or a Cosmos chain id)"))
-      .addOption(textOption("fromDenom", "The source denom (e.g. uinit, or an ERC-20 address on an EVM chain)"))
+    task(
+      "bridge:route",
+      "Ask the routing API for a route and print it: amounts, hops, transactions, duration, fees, warnings, op hook",
+    )
+      .addOption(
+        textOption(
+          "fromChain",
+          "The source chain id (an EVM chain id in decimal, or a Cosmos chain id)",
+        ),
+      )
+      .addOption(
+        textOption(
+          "fromDenom",
+          "The source denom (e.g. uinit, or an ERC-20 address on an EVM chain)",
+        ),
+      )
       .addOption(textOption("toChain", "The destination chain id"))
       .addOption(textOption("toDenom", "The destination denom"))
       .addOption(textOption("amount", "The amount in base units"))
-      .addFlag({ name: "json", description: "Print the checked response as JSON" })
-      .addFlag({ name: "opWithdraw", description: "From a rollup: ask for the OPinit withdrawal (is_op_withdraw), as Initia's wallet does, instead of a faster bridge" })
+      .addFlag({
+        name: "json",
+        description: "Print the checked response as JSON",
+      })
+      .addFlag({
+        name: "opWithdraw",
+        description:
+          "From a rollup: ask for the OPinit withdrawal (is_op_withdraw), as Initia's wallet does, instead of a faster bridge",
+      })
       .setAction(() => import("./commands/bridge-route/action.js"))
       .build(),
-    task("bridge:transfer", "Move tokens along a route: msgs, approvals, send, track once, follow to the end; journalled and resumable")
-      .addOption(textOption("fromChain", "The source chain id: the network's chain (EVM chain id in decimal)"))
-      .addOption(textOption("fromDenom", "The source denom (an ERC-20 address on an EVM chain)"))
+    task(
+      "bridge:transfer",
+      "Move tokens along a route: msgs, approvals, send, track once, follow to the end; journalled and resumable",
+    )
+      .addOption(
+        textOption(
+          "fromChain",
+          "The source chain id: the network's chain (EVM chain id in decimal)",
+        ),
+      )
+      .addOption(
+        textOption(
+          "fromDenom",
+          "The source denom (an ERC-20 address on an EVM chain)",
+        ),
+      )
       .addOption(textOption("toChain", "The destination chain id"))
       .addOption(textOption("toDenom", "The destination denom"))
       .addOption(textOption("amount", "The amount in base units"))
-      .addOption(textOption("to", "The recipient on the destination chain (0x… or init1…)"))
-      .addOption({ name: "slippage", description: "Slippage tolerance in percent", type: ArgumentType.STRING, defaultValue: "1" })
-      .addFlag({ name: "yes", description: "Sign without asking for confirmation" })
-      .addFlag({ name: "new", description: "Start a new transfer although the same one is journalled as finished" })
-      .addFlag({ name: "opWithdraw", description: "From a rollup: ask for the OPinit withdrawal (is_op_withdraw), as Initia's wallet does, instead of a faster bridge" })
-      .addOption(textOption("journalDir", "Where journals are kept (default: vip-journal/ in the project)"))
-      .addOption(textOption("pollInterval", "Poll the status every this many seconds (default: paced by the route's estimated duration)"))
-      .addOption(textOption("timeout", "Stop following after this many seconds (the transfer goes on; bridge:status resumes)"))
+      .addOption(
+        textOption(
+          "to",
+          "The recipient on the destination chain (0x… or init1…)",
+        ),
+      )
+      .addOption({
+        name: "slippage",
+        description: "Slippage tolerance in percent",
+        type: ArgumentType.STRING,
+        defaultValue: "1",
+      })
+      .addFlag({
+        name: "yes",
+        description: "Sign without asking for confirmation",
+      })
+      .addFlag({
+        name: "new",
+        description:
+          "Start a new transfer although the same one is journalled as finished",
+      })
+      .addFlag({
+        name: "opWithdraw",
+        description:
+          "From a rollup: ask for the OPinit withdrawal (is_op_withdraw), as Initia's wallet does, instead of a faster bridge",
+      })
+      .addOption(
+        textOption(
+          "journalDir",
+          "Where journals are kept (default: vip-journal/ in the project)",
+        ),
+      )
+      .addOption(
+        textOption(
+          "pollInterval",
+          "Poll the status every this many seconds (default: paced by the route's estimated duration)",
+        ),
+      )
+      .addOption(
+        textOption(
+          "timeout",
+          "Stop following after this many seconds (the transfer goes on; bridge:status resumes)",
+        ),
+      )
       .setAction(() => import("./commands/bridge-transfer/action.js"))
       .build(),
-    task("bridge:status", "Follow a transfer to its end by its source transaction (tracking it if it never was)")
+    task(
+      "bridge:status",
+      "Follow a transfer to its end by its source transaction (tracking it if it never was)",
+    )
       .addOption(textOption("tx", "The source transaction's hash"))
-      .addOption(textOption("chain", "The chain id the transaction was sent on"))
-      .addOption(textOption("journalDir", "Where journals are kept (default: vip-journal/ in the project)"))
-      .addOption(textOption("pollInterval", "Poll every this many seconds (default: paced by the route's estimated duration)"))
-      .addOption(textOption("timeout", "Stop following after this many seconds"))
+      .addOption(
+        textOption("chain", "The chain id the transaction was sent on"),
+      )
+      .addOption(
+        textOption(
+          "journalDir",
+          "Where journals are kept (default: vip-journal/ in the project)",
+        ),
+      )
+      .addOption(
+        textOption(
+          "pollInterval",
+          "Poll every this many seconds (default: paced by the route's estimated duration)",
+        ),
+      )
+      .addOption(
+        textOption("timeout", "Stop following after this many seconds"),
+      )
       .setAction(() => import("./commands/bridge-status/action.js"))
       .build(),
   ],

@@ -1,14 +1,23 @@
 import { VipError } from "./errors.js";
 
 /** A required option's trimmed value; missing or blank, an error that names it and says what it takes. */
-export function requiredOption(value: string | undefined, option: string, what: string): string {
-  if (value === undefined || value.trim() === "") throw new VipError(`${option} is required: ${what}`);
+export function requiredOption(
+  value: string | undefined,
+  option: string,
+  what: string,
+): string {
+  if (value === undefined || value.trim() === "")
+    throw new VipError(`${option} is required: ${what}`);
   return value.trim();
 }
 
 /** An optional duration in seconds (decimals allowed) as milliseconds; anything else names the option. */
-export function optionalSeconds(value: string | undefined, option: string): number | undefined {
+export function optionalSeconds(
+  value: string | undefined,
+  option: string,
+): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || Number(value) <= 0) throw new VipError(`${option} ${value} is not a number of seconds above 0`);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || Number(value) <= 0)
+    throw new VipError(`${option} ${value} is not a number of seconds above 0`);
   return Number(value) * 1000;
 }

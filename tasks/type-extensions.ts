@@ -1,5 +1,8 @@
 import "hardhat/types/config";
-import type { ConfigurationVariable, ResolvedConfigurationVariable } from "hardhat/types/config";
+import type {
+  ConfigurationVariable,
+  ResolvedConfigurationVariable,
+} from "hardhat/types/config";
 
 /** What the plugin adds to a network's config, under `vip`. */
 export interface VipNetworkUserConfig {

@@ -8,9 +8,14 @@ const { ignition, ethers } = await network.create();
 
 describe("Ignition module VipScore", () => {
   it("deploys with the startStage parameter open and the deployer on the allow list", async () => {
-    const deployed = await ignition.deploy(VipScoreModule, { parameters: { VipScore: { startStage: 42n } } });
+    const deployed = await ignition.deploy(VipScoreModule, {
+      parameters: { VipScore: { startStage: 42n } },
+    });
     const deployer = (await ethers.getSigners())[0]!;
-    const vipScore = VipScore__factory.connect(await deployed.vipScore.getAddress(), deployer);
+    const vipScore = VipScore__factory.connect(
+      await deployed.vipScore.getAddress(),
+      deployer,
+    );
     expect(await vipScore.initStage()).to.equal(42n);
     expect(await vipScore.openStage()).to.equal(42n);
     expect(await vipScore.allowList(deployer.address)).to.equal(true);

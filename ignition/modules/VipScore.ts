@@ -7,7 +7,15 @@ import { type Artifact, buildModule } from "@nomicfoundation/ignition-core";
  * itself, so a project that installs the package deploys the same bytecode without compiling anything.
  * `../../artifacts/` is the build output in this repository and `dist/artifacts/` in the package.
  */
-const artifact = JSON.parse(readFileSync(new URL("../../artifacts/contracts/VipScore.sol/VipScore.json", import.meta.url), "utf8")) as Artifact;
+const artifact = JSON.parse(
+  readFileSync(
+    new URL(
+      "../../artifacts/contracts/VipScore.sol/VipScore.json",
+      import.meta.url,
+    ),
+    "utf8",
+  ),
+) as Artifact;
 
 /**
  * Deploys the scoring contract. `startStage` is the VIP program's current stage on the base chain;

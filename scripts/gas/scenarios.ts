@@ -9,16 +9,34 @@ import { VipScore__factory } from "../../types/ethers-contracts/index.js";
  * Deterministic pseudo-random addresses and scores (entries `from` to `from + count`): gas depends on
  * calldata bytes, so runs must repeat exactly.
  */
-export function sampleAddresses(count: number, seed: string, from = 0): string[] {
+export function sampleAddresses(
+  count: number,
+  seed: string,
+  from = 0,
+): string[] {
   return Array.from({ length: count }, (_, i) =>
-    getAddress("0x" + keccak256(toBeHex(BigInt(from + i) + 1n, 32) + Buffer.from(seed).toString("hex")).slice(26)),
+    getAddress(
+      "0x" +
+        keccak256(
+          toBeHex(BigInt(from + i) + 1n, 32) +
+            Buffer.from(seed).toString("hex"),
+        ).slice(26),
+    ),
   );
 }
 
 export function sampleScores(count: number, seed: string, from = 0): bigint[] {
   return Array.from(
     { length: count },
-    (_, i) => (BigInt(keccak256(toBeHex(BigInt(from + i) + 1n, 32) + Buffer.from("score:" + seed).toString("hex"))) % 1_000_000_000n) + 1n,
+    (_, i) =>
+      (BigInt(
+        keccak256(
+          toBeHex(BigInt(from + i) + 1n, 32) +
+            Buffer.from("score:" + seed).toString("hex"),
+        ),
+      ) %
+        1_000_000_000n) +
+      1n,
   );
 }
 
@@ -28,13 +46,21 @@ export interface GasRow {
   gas: bigint;
 }
 
-async function gasOf(tx: Promise<{ wait(): Promise<{ gasUsed: bigint; status: number | null } | null> }>): Promise<bigint> {
+async function gasOf(
+  tx: Promise<{
+    wait(): Promise<{ gasUsed: bigint; status: number | null } | null>;
+  }>,
+): Promise<bigint> {
   const receipt = await (await tx).wait();
-  if (receipt === null || receipt.status !== 1) throw new Error("transaction failed");
+  if (receipt === null || receipt.status !== 1)
+    throw new Error("transaction failed");
   return receipt.gasUsed;
 }
 
-export async function deployVipScore(ethers: HardhatEthers, startStage: bigint): Promise<VipScore> {
+export async function deployVipScore(
+  ethers: HardhatEthers,
+  startStage: bigint,
+): Promise<VipScore> {
   const deployer = (await ethers.getSigners())[0]!;
   const contract = await new VipScore__factory(deployer).deploy(startStage);
   await contract.waitForDeployment();
@@ -45,12 +71,19 @@ export async function deployVipScore(ethers: HardhatEthers, startStage: bigint):
  * The scenarios of the gas table: a batch of `size` fresh addresses, the same addresses again with new scores,
  * for each size, then `finalizeStage`. Each size runs on its own contract so no batch warms another's slots.
  */
-export async function measureGas(ethers: HardhatEthers, sizes: readonly number[]): Promise<GasRow[]> {
+export async function measureGas(
+  ethers: HardhatEthers,
+  sizes: readonly number[],
+): Promise<GasRow[]> {
   const rows: GasRow[] = [];
   const deployer = (await ethers.getSigners())[0]!;
   const factory = new VipScore__factory(deployer);
   const deployTx = await factory.getDeployTransaction(1n);
-  rows.push({ operation: "deploy", addresses: 0, gas: await gasOf(deployer.sendTransaction(deployTx)) });
+  rows.push({
+    operation: "deploy",
+    addresses: 0,
+    gas: await gasOf(deployer.sendTransaction(deployTx)),
+  });
 
   for (const size of sizes) {
     const contract = await deployVipScore(ethers, 1n);
@@ -58,21 +91,37 @@ export async function measureGas(ethers: HardhatEthers, sizes: readonly number[]
     rows.push({
       operation: "updateScores, new addresses",
       addresses: size,
-      gas: await gasOf(contract.updateScores(1n, addrs, sampleScores(size, "first"))),
+      gas: await gasOf(
+        contract.updateScores(1n, addrs, sampleScores(size, "first")),
+      ),
     });
     rows.push({
       operation: "updateScores, same addresses, new scores",
       addresses: size,
-      gas: await gasOf(contract.updateScores(1n, addrs, sampleScores(size, "second"))),
+      gas: await gasOf(
+        contract.updateScores(1n, addrs, sampleScores(size, "second")),
+      ),
     });
     rows.push({
       operation: "updateScores, same addresses, same scores",
       addresses: size,
-      gas: await gasOf(contract.updateScores(1n, addrs, sampleScores(size, "second"))),
+      gas: await gasOf(
+        contract.updateScores(1n, addrs, sampleScores(size, "second")),
+      ),
     });
   }
   const contract = await deployVipScore(ethers, 1n);
-  await gasOf(contract.updateScores(1n, sampleAddresses(10, "finalize"), sampleScores(10, "finalize")));
-  rows.push({ operation: "finalizeStage", addresses: 0, gas: await gasOf(contract.finalizeStage(1n)) });
+  await gasOf(
+    contract.updateScores(
+      1n,
+      sampleAddresses(10, "finalize"),
+      sampleScores(10, "finalize"),
+    ),
+  );
+  rows.push({
+    operation: "finalizeStage",
+    addresses: 0,
+    gas: await gasOf(contract.finalizeStage(1n)),
+  });
   return rows;
 }

@@ -18,7 +18,10 @@ export async function storeInKeystore(
   let handedOver = false;
   const handlers: Partial<UserInterruptionHooks> = {
     requestSecretInput: async (context, interruptor, description, next) => {
-      if (interruptor === "hardhat-keystore" && /^Enter secret to store/.test(description)) {
+      if (
+        interruptor === "hardhat-keystore" &&
+        /^Enter secret to store/.test(description)
+      ) {
         handedOver = true;
         return secret;
       }
@@ -28,7 +31,9 @@ export async function storeInKeystore(
   hre.hooks.registerHandlers("userInterruptions", handlers);
   const exitCodeBefore = process.exitCode;
   try {
-    await hre.tasks.getTask(["keystore", "set"]).run({ key: name, force: options.force, dev: options.dev });
+    await hre.tasks
+      .getTask(["keystore", "set"])
+      .run({ key: name, force: options.force, dev: options.dev });
   } finally {
     hre.hooks.unregisterHandlers("userInterruptions", handlers);
   }
@@ -39,5 +44,8 @@ export async function storeInKeystore(
       `the keystore refused ${name} (see its message above): an existing key needs --force, and a name must be letters, digits and _`,
     );
   }
-  if (!handedOver) throw new VipError(`the keystore did not ask for ${name}'s value; nothing was stored`);
+  if (!handedOver)
+    throw new VipError(
+      `the keystore did not ask for ${name}'s value; nothing was stored`,
+    );
 }

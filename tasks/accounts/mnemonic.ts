@@ -7,14 +7,27 @@ export const DERIVATION_PATH = "m/44'/60'/0'/0/0";
 
 /** The account a BIP39 mnemonic gives at DERIVATION_PATH. Refusals say what is wrong, echoing no word. */
 export function accountFromMnemonic(phrase: string): HDNodeWallet {
-  const words = phrase.trim().toLowerCase().split(/\s+/).filter((word) => word !== "");
+  const words = phrase
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   if (![12, 15, 18, 21, 24].includes(words.length)) {
-    throw new VipError(`the mnemonic has ${words.length} words; a BIP39 mnemonic has 12, 15, 18, 21 or 24`);
+    throw new VipError(
+      `the mnemonic has ${words.length} words; a BIP39 mnemonic has 12, 15, 18, 21 or 24`,
+    );
   }
-  const unknown = words.filter((word) => wordlists.en!.getWordIndex(word) < 0).length;
-  if (unknown > 0) throw new VipError(`${unknown} word(s) of the mnemonic are not in the BIP39 English word list (they are not shown)`);
+  const unknown = words.filter(
+    (word) => wordlists.en!.getWordIndex(word) < 0,
+  ).length;
+  if (unknown > 0)
+    throw new VipError(
+      `${unknown} word(s) of the mnemonic are not in the BIP39 English word list (they are not shown)`,
+    );
   if (!Mnemonic.isValidMnemonic(words.join(" "))) {
-    throw new VipError("the mnemonic's checksum does not match: a word is wrong or out of order (the words are not shown)");
+    throw new VipError(
+      "the mnemonic's checksum does not match: a word is wrong or out of order (the words are not shown)",
+    );
   }
   return HDNodeWallet.fromPhrase(words.join(" "), undefined, DERIVATION_PATH);
 }
@@ -22,7 +35,10 @@ export function accountFromMnemonic(phrase: string): HDNodeWallet {
 /** A new 24-word mnemonic from 32 bytes of the system's entropy, and its account. */
 export function newAccount(): { phrase: string; account: HDNodeWallet } {
   const mnemonic = Mnemonic.fromEntropy(randomBytes(32));
-  return { phrase: mnemonic.phrase, account: HDNodeWallet.fromMnemonic(mnemonic, DERIVATION_PATH) };
+  return {
+    phrase: mnemonic.phrase,
+    account: HDNodeWallet.fromMnemonic(mnemonic, DERIVATION_PATH),
+  };
 }
 
 /** All of standard input, for a mnemonic piped in (never an argument: arguments land in shell history). */

@@ -49,24 +49,43 @@ export function alertSink(options: AlertOptions): AlertSink {
         await response.arrayBuffer().catch(() => undefined);
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
       },
-      { retries: options.retries ?? 5, minDelayMs: options.minDelayMs ?? 500, maxDelayMs: 30_000, retryable: () => true },
+      {
+        retries: options.retries ?? 5,
+        minDelayMs: options.minDelayMs ?? 500,
+        maxDelayMs: 30_000,
+        retryable: () => true,
+      },
     );
   };
   return {
     raise(level, stage, text) {
       options.write(`autopilot ${level}: stage ${stage}: ${text}`);
       if (options.webhookUrl === undefined) return;
-      const body: AlertBody = { level, stage: Number(stage), text, at: new Date().toISOString() };
+      const body: AlertBody = {
+        level,
+        stage: Number(stage),
+        text,
+        at: new Date().toISOString(),
+      };
       const sent: Promise<void> = post(body)
-        .catch(() => options.write(`autopilot warning: the alert webhook at ${describeEndpoint(options.webhookUrl!, "")} did not take an alert (stage ${stage}, ${level})`))
+        .catch(() =>
+          options.write(
+            `autopilot warning: the alert webhook at ${describeEndpoint(options.webhookUrl!, "")} did not take an alert (stage ${stage}, ${level})`,
+          ),
+        )
         .finally(() => inFlight.delete(sent));
       inFlight.add(sent);
     },
     async drain(timeoutMs) {
       if (inFlight.size === 0) return;
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-      await Promise.race([Promise.allSettled([...inFlight]).then(() => undefined), timeout]);
+      const timeout = new Promise<void>(
+        (resolve) => (timer = setTimeout(resolve, timeoutMs)),
+      );
+      await Promise.race([
+        Promise.allSettled([...inFlight]).then(() => undefined),
+        timeout,
+      ]);
       clearTimeout(timer);
     },
   };

@@ -18,8 +18,17 @@ export interface AutopilotLock {
 }
 
 /** Where the lock of one contract's autopilot lives: beside its journals. */
-export function lockPath(journalDir: string, chainId: bigint, contract: string): string {
-  return path.join(journalDir, "autopilot", `chain-${chainId}`, `${contract.toLowerCase()}.lock`);
+export function lockPath(
+  journalDir: string,
+  chainId: bigint,
+  contract: string,
+): string {
+  return path.join(
+    journalDir,
+    "autopilot",
+    `chain-${chainId}`,
+    `${contract.toLowerCase()}.lock`,
+  );
 }
 
 /**
@@ -27,9 +36,17 @@ export function lockPath(journalDir: string, chainId: bigint, contract: string):
  * contract refuses at once, naming the first. A lock left by a process that no longer runs on this host (one
  * killed with SIGKILL) is taken over; a lock from another host is never guessed about.
  */
-export async function acquireLock(file: string, contract: string): Promise<AutopilotLock> {
+export async function acquireLock(
+  file: string,
+  contract: string,
+): Promise<AutopilotLock> {
   await mkdir(path.dirname(file), { recursive: true });
-  const me: LockOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString(), contract };
+  const me: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+    contract,
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await open(file, "wx");
@@ -44,7 +61,10 @@ export async function acquireLock(file: string, contract: string): Promise<Autop
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const owner = await readOwner(file);
-    if (owner !== undefined && (owner.host !== me.host || isRunning(owner.pid))) {
+    if (
+      owner !== undefined &&
+      (owner.host !== me.host || isRunning(owner.pid))
+    ) {
       throw new VipError(
         `another autopilot runs on ${contract}: pid ${owner.pid} on host ${owner.host}, since ${owner.since} (lock ${file}). ` +
           "Stop it first; if it is gone (its host was lost), delete the lock file",
@@ -54,14 +74,23 @@ export async function acquireLock(file: string, contract: string): Promise<Autop
     // the same stale lock within the same milliseconds could both pass; a service manager starts one.)
     await unlink(file).catch(() => undefined);
   }
-  throw new VipError(`could not take the autopilot lock ${file}: another autopilot keeps taking it`);
+  throw new VipError(
+    `could not take the autopilot lock ${file}: another autopilot keeps taking it`,
+  );
 }
 
 async function readOwner(file: string): Promise<LockOwner | undefined> {
   try {
-    const owner = JSON.parse(await readFile(file, "utf8")) as Partial<LockOwner>;
+    const owner = JSON.parse(
+      await readFile(file, "utf8"),
+    ) as Partial<LockOwner>;
     if (typeof owner.pid === "number" && typeof owner.host === "string") {
-      return { pid: owner.pid, host: owner.host, since: String(owner.since ?? "?"), contract: String(owner.contract ?? "?") };
+      return {
+        pid: owner.pid,
+        host: owner.host,
+        since: String(owner.since ?? "?"),
+        contract: String(owner.contract ?? "?"),
+      };
     }
   } catch {
     // Unreadable or torn (a kill mid-write): nobody can be named, so it is stale.
@@ -82,5 +111,6 @@ function isRunning(pid: number): boolean {
 /** Removes the lock, only if it is still ours. */
 async function releaseLock(file: string, me: LockOwner): Promise<void> {
   const owner = await readOwner(file);
-  if (owner?.pid === me.pid && owner.host === me.host) await unlink(file).catch(() => undefined);
+  if (owner?.pid === me.pid && owner.host === me.host)
+    await unlink(file).catch(() => undefined);
 }

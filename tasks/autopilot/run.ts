@@ -3,7 +3,11 @@ import { stat } from "node:fs/promises";
 import type { Signer } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { fetchChainTime, fetchVipProgram, type VipProgram } from "../clients/l1-rest.js";
+import {
+  fetchChainTime,
+  fetchVipProgram,
+  type VipProgram,
+} from "../clients/l1-rest.js";
 import { runScoresUpdate } from "../commands/scores-update/run.js";
 import { finalizeOnce } from "../contract/finalize.js";
 import { firstLine } from "../errors.js";
@@ -14,7 +18,13 @@ import { ScoreFileError, type ScoreFile } from "../scores/read.js";
 import { verifyScores } from "../scores/verify.js";
 import type { AlertLevel, AlertSink } from "./alerts.js";
 import { finalScoreFile, liveScoreFile, readStageFile } from "./score-files.js";
-import { backoffSeconds, describeTiming, nextPollSeconds, openStageTiming, type OpenStageTiming } from "./schedule.js";
+import {
+  backoffSeconds,
+  describeTiming,
+  nextPollSeconds,
+  openStageTiming,
+  type OpenStageTiming,
+} from "./schedule.js";
 import { type AutopilotStatus, writeStatus } from "./status.js";
 
 export interface AutopilotOptions {
@@ -61,9 +71,17 @@ export interface AutopilotReport {
  * from its own final file. Everything it sends goes through the same journalled code as `scores:update` and
  * `stage:finalize`, so a kill at any moment resumes exactly.
  */
-export async function runAutopilot(ctx: AutopilotContext, options: AutopilotOptions): Promise<AutopilotReport> {
+export async function runAutopilot(
+  ctx: AutopilotContext,
+  options: AutopilotOptions,
+): Promise<AutopilotReport> {
   const contract = await ctx.score.getAddress();
-  const status: AutopilotStatus = { updatedAt: "", pid: process.pid, contract, chainId: ctx.chainId.toString() };
+  const status: AutopilotStatus = {
+    updatedAt: "",
+    pid: process.pid,
+    contract,
+    chainId: ctx.chainId.toString(),
+  };
   const memory = new PassMemory(options.graceSeconds, options.pollSeconds);
   const finalized: bigint[] = [];
   let failures = 0;
@@ -71,8 +89,13 @@ export async function runAutopilot(ctx: AutopilotContext, options: AutopilotOpti
     const pass = await runPass(ctx, options, status, memory);
     finalized.push(...pass.finalized);
     failures = pass.failed === undefined ? 0 : failures + 1;
-    const sleepSeconds = pass.failed !== undefined ? backoffSeconds(failures, options.pollSeconds) : nextPollSeconds(pass.timing, options.pollSeconds);
-    status.nextPollAt = options.once ? undefined : new Date(Date.now() + sleepSeconds * 1000).toISOString();
+    const sleepSeconds =
+      pass.failed !== undefined
+        ? backoffSeconds(failures, options.pollSeconds)
+        : nextPollSeconds(pass.timing, options.pollSeconds);
+    status.nextPollAt = options.once
+      ? undefined
+      : new Date(Date.now() + sleepSeconds * 1000).toISOString();
     await saveStatus(options.statusFile, status, ctx.out);
     if (options.once) {
       const blocked = pass.failed ?? pass.blocked;
@@ -84,7 +107,12 @@ export async function runAutopilot(ctx: AutopilotContext, options: AutopilotOpti
 }
 
 /** One pass: read the clocks, then act on the open stage until nothing more can be done now. */
-async function runPass(ctx: AutopilotContext, options: AutopilotOptions, status: AutopilotStatus, memory: PassMemory): Promise<PassResult> {
+async function runPass(
+  ctx: AutopilotContext,
+  options: AutopilotOptions,
+  status: AutopilotStatus,
+  memory: PassMemory,
+): Promise<PassResult> {
   const finalized: bigint[] = [];
   for (;;) {
     let program: VipProgram;
@@ -92,22 +120,43 @@ async function runPass(ctx: AutopilotContext, options: AutopilotOptions, status:
     let openStage: bigint;
     try {
       [program, chainTime] = await Promise.all([
-        withRetry("reading the VIP program", () => fetchVipProgram(options.l1RestUrl, options.moduleAddress), { retries: 3 }),
-        withRetry("reading the base chain's time", () => fetchChainTime(options.l1RestUrl), { retries: 3 }),
+        withRetry(
+          "reading the VIP program",
+          () => fetchVipProgram(options.l1RestUrl, options.moduleAddress),
+          { retries: 3 },
+        ),
+        withRetry(
+          "reading the base chain's time",
+          () => fetchChainTime(options.l1RestUrl),
+          { retries: 3 },
+        ),
       ]);
       openStage = await ctx.score.openStage();
     } catch (error) {
       const text = `cannot tell what is due: ${firstLine(error)}. Retrying with backoff; check the base chain's REST endpoint (L1_REST_URL) and the rollup's JSON-RPC (JSON_RPC_URL)`;
       const stage = memory.lastTiming?.stage ?? 0n;
-      memory.alert(ctx.alerts, memory.lastTiming?.atRisk === true ? "alert" : "warning", stage, "unreachable", text);
+      memory.alert(
+        ctx.alerts,
+        memory.lastTiming?.atRisk === true ? "alert" : "warning",
+        stage,
+        "unreachable",
+        text,
+      );
       status.lastError = { at: new Date().toISOString(), text };
       return { timing: memory.lastTiming, finalized, failed: text };
     }
     memory.resolve("unreachable");
-    const timing = openStageTiming(program, chainTime, openStage, options.graceSeconds);
+    const timing = openStageTiming(
+      program,
+      chainTime,
+      openStage,
+      options.graceSeconds,
+    );
     const announced = `${timing.stage}:${timing.due}:${timing.atRisk}:${timing.late}`;
     if (announced !== memory.lastAnnounced) {
-      ctx.out.line(field(`open stage ${timing.stage} ends`, describeTiming(timing)));
+      ctx.out.line(
+        field(`open stage ${timing.stage} ends`, describeTiming(timing)),
+      );
       memory.lastAnnounced = announced;
     }
     memory.lastTiming = timing;
@@ -117,7 +166,13 @@ async function runPass(ctx: AutopilotContext, options: AutopilotOptions, status:
       await pushLiveScores(ctx, options, status, memory, timing);
       return { timing, finalized };
     }
-    const outcome = await finalizeDueStage(ctx, options, status, memory, timing);
+    const outcome = await finalizeDueStage(
+      ctx,
+      options,
+      status,
+      memory,
+      timing,
+    );
     if (outcome !== undefined) return { timing, finalized, blocked: outcome };
     finalized.push(timing.stage);
   }
@@ -158,25 +213,51 @@ async function finalizeDueStage(
       // Nothing to push; the chain must hold nothing either (an address scored earlier must be listed with 0).
       await verifyScores(ctx.score, stage, final, out);
     }
-    const journal = finalizeJournalPath(options.journalDir, ctx.chainId, await ctx.score.getAddress(), stage);
-    const { receipt, resumed } = await finalizeOnce(ctx.score, ctx.signer, stage, journal);
-    const how = receipt === undefined ? "by another transaction" : `in tx ${receipt.hash}, block ${receipt.blockNumber}${resumed ? " (sent before a restart, found by its journal)" : ""}`;
+    const journal = finalizeJournalPath(
+      options.journalDir,
+      ctx.chainId,
+      await ctx.score.getAddress(),
+      stage,
+    );
+    const { receipt, resumed } = await finalizeOnce(
+      ctx.score,
+      ctx.signer,
+      stage,
+      journal,
+    );
+    const how =
+      receipt === undefined
+        ? "by another transaction"
+        : `in tx ${receipt.hash}, block ${receipt.blockNumber}${resumed ? " (sent before a restart, found by its journal)" : ""}`;
     const text = `finalized ${how}, from ${final.path} (${final.table.length} scores, verified on chain)`;
     ctx.out.line(field("finalized", `stage ${stage} ${how}`));
     memory.resolve("failed", stage);
     ctx.alerts.raise("ok", stage, text);
-    status.lastAction = { at: new Date().toISOString(), text: `stage ${stage} ${text}` };
+    status.lastAction = {
+      at: new Date().toISOString(),
+      text: `stage ${stage} ${text}`,
+    };
     return undefined;
   } catch (error) {
-    const reason = oneLine(error instanceof Error ? error.message : String(error));
-    const risk = timing.atRisk ? ` The stage is at risk: the grace ends at ${graceEnds}.` : "";
+    const reason = oneLine(
+      error instanceof Error ? error.message : String(error),
+    );
+    const risk = timing.atRisk
+      ? ` The stage is at risk: the grace ends at ${graceEnds}.`
+      : "";
     const text = `${ended}, but pushing or finalizing it failed: ${reason}.${risk} Nothing is lost; the autopilot retries (or run it again)`;
     return blocked(ctx, status, memory, stage, "alert", "failed", text);
   }
 }
 
 /** Pushes the live file of a running stage when its content changed: only the entries that differ. */
-async function pushLiveScores(ctx: AutopilotContext, options: AutopilotOptions, status: AutopilotStatus, memory: PassMemory, timing: OpenStageTiming): Promise<void> {
+async function pushLiveScores(
+  ctx: AutopilotContext,
+  options: AutopilotOptions,
+  status: AutopilotStatus,
+  memory: PassMemory,
+  timing: OpenStageTiming,
+): Promise<void> {
   const stage = timing.stage;
   const file = liveScoreFile(options.scoresDir, stage);
   let version: string;
@@ -191,15 +272,30 @@ async function pushLiveScores(ctx: AutopilotContext, options: AutopilotOptions, 
     const live = await readStageFile(file, { allowEmpty: true });
     if (live === undefined) return;
     if (live.table.length > 0) {
-      ctx.out.line(`stage ${stage} runs until ${iso(timing.endTime)}: pushing the live scores of ${live.path}`);
+      ctx.out.line(
+        `stage ${stage} runs until ${iso(timing.endTime)}: pushing the live scores of ${live.path}`,
+      );
       await pushFile(ctx, options, live, stage);
-      status.lastAction = { at: new Date().toISOString(), text: `stage ${stage}: live scores of ${live.path} pushed (${live.table.length} entries)` };
+      status.lastAction = {
+        at: new Date().toISOString(),
+        text: `stage ${stage}: live scores of ${live.path} pushed (${live.table.length} entries)`,
+      };
     }
     memory.livePushed = version;
     memory.resolve("live", stage);
   } catch (error) {
-    const reason = oneLine(error instanceof Error ? error.message : String(error));
-    blocked(ctx, status, memory, stage, "warning", "live", `the live scores of ${file} were not pushed: ${reason}. It is retried at the next poll; only the final file counts for finalizing`);
+    const reason = oneLine(
+      error instanceof Error ? error.message : String(error),
+    );
+    blocked(
+      ctx,
+      status,
+      memory,
+      stage,
+      "warning",
+      "live",
+      `the live scores of ${file} were not pushed: ${reason}. It is retried at the next poll; only the final file counts for finalizing`,
+    );
   }
 }
 
@@ -207,23 +303,49 @@ async function pushLiveScores(ctx: AutopilotContext, options: AutopilotOptions, 
  * A score file to the stage as `scores:update --replace --skip-unchanged` pushes it: only the entries the
  * chain does not hold yet, journalled, read back whole. A new content replaces the stage's earlier journal.
  */
-function pushFile(ctx: AutopilotContext, options: AutopilotOptions, file: ScoreFile, stage: bigint): Promise<unknown> {
+function pushFile(
+  ctx: AutopilotContext,
+  options: AutopilotOptions,
+  file: ScoreFile,
+  stage: bigint,
+): Promise<unknown> {
   return runScoresUpdate(
     ctx.score,
     ctx.signer,
     file,
-    { stage, dryRun: false, replace: true, skipUnchanged: true, maxInFlight: 0, journalDir: options.journalDir, interactive: false },
+    {
+      stage,
+      dryRun: false,
+      replace: true,
+      skipUnchanged: true,
+      maxInFlight: 0,
+      journalDir: options.journalDir,
+      interactive: false,
+    },
     ctx.out,
   );
 }
 
-function blocked(ctx: AutopilotContext, status: AutopilotStatus, memory: PassMemory, stage: bigint, level: AlertLevel, kind: string, text: string): string {
+function blocked(
+  ctx: AutopilotContext,
+  status: AutopilotStatus,
+  memory: PassMemory,
+  stage: bigint,
+  level: AlertLevel,
+  kind: string,
+  text: string,
+): string {
   memory.alert(ctx.alerts, level, stage, kind, text);
   status.lastError = { at: new Date().toISOString(), text };
   return text;
 }
 
-function describeClocks(status: AutopilotStatus, program: VipProgram, chainTime: bigint, timing: OpenStageTiming): void {
+function describeClocks(
+  status: AutopilotStatus,
+  program: VipProgram,
+  chainTime: bigint,
+  timing: OpenStageTiming,
+): void {
   status.program = {
     stage: program.stage.toString(),
     stageStartTime: iso(program.stageStartTime),
@@ -256,10 +378,19 @@ class PassMemory {
 
   constructor(graceSeconds: bigint, pollSeconds: number) {
     // A standing alert repeats a dozen times across the grace, never more often than the autopilot polls.
-    this.#repeatMs = Math.max(pollSeconds * 1000, (Number(graceSeconds) * 1000) / 12);
+    this.#repeatMs = Math.max(
+      pollSeconds * 1000,
+      (Number(graceSeconds) * 1000) / 12,
+    );
   }
 
-  alert(alerts: AlertSink, level: AlertLevel, stage: bigint, kind: string, text: string): void {
+  alert(
+    alerts: AlertSink,
+    level: AlertLevel,
+    stage: bigint,
+    kind: string,
+    text: string,
+  ): void {
     const key = `${stage}:${kind}:${level}`;
     const last = this.#standing.get(key);
     if (last !== undefined && Date.now() - last < this.#repeatMs) return;
@@ -271,17 +402,27 @@ class PassMemory {
   resolve(kind: string, stage?: bigint): void {
     for (const key of [...this.#standing.keys()]) {
       const [keyStage, keyKind] = key.split(":");
-      if (keyKind === kind && (stage === undefined || keyStage === stage.toString())) this.#standing.delete(key);
+      if (
+        keyKind === kind &&
+        (stage === undefined || keyStage === stage.toString())
+      )
+        this.#standing.delete(key);
     }
   }
 }
 
-async function saveStatus(file: string, status: AutopilotStatus, out: Output): Promise<void> {
+async function saveStatus(
+  file: string,
+  status: AutopilotStatus,
+  out: Output,
+): Promise<void> {
   status.updatedAt = new Date().toISOString();
   try {
     await writeStatus(file, status);
   } catch (error) {
-    out.warn(`the status file ${file} could not be written: ${firstLine(error)}`);
+    out.warn(
+      `the status file ${file} could not be written: ${firstLine(error)}`,
+    );
   }
 }
 

@@ -36,17 +36,26 @@ export interface OpenStageTiming {
  *
  * A pure function of its inputs (no clock, no I/O): the autopilot's every decision goes through it.
  */
-export function openStageTiming(program: VipProgram, chainTime: bigint, openStage: bigint, graceSeconds: bigint): OpenStageTiming {
+export function openStageTiming(
+  program: VipProgram,
+  chainTime: bigint,
+  openStage: bigint,
+  graceSeconds: bigint,
+): OpenStageTiming {
   let endTime: bigint;
   let basis: EndBasis;
   if (openStage === program.stage) {
     endTime = program.stageEndTime;
     basis = "current";
   } else if (openStage < program.stage) {
-    endTime = program.stageStartTime - (program.stage - 1n - openStage) * program.stageInterval;
+    endTime =
+      program.stageStartTime -
+      (program.stage - 1n - openStage) * program.stageInterval;
     basis = "past";
   } else {
-    endTime = program.stageEndTime + (openStage - program.stage) * program.stageInterval;
+    endTime =
+      program.stageEndTime +
+      (openStage - program.stage) * program.stageInterval;
     basis = "projected";
   }
   // A program past the open stage means the stage is over whatever the arithmetic says (the interval may have
@@ -73,7 +82,10 @@ export function backoffSeconds(failures: number, pollSeconds: number): number {
  * How long to sleep before the next poll, in seconds: the poll interval, but no later than the open stage's
  * end (so a stage is acted on within seconds of ending), and at least a second.
  */
-export function nextPollSeconds(timing: OpenStageTiming | undefined, pollSeconds: number): number {
+export function nextPollSeconds(
+  timing: OpenStageTiming | undefined,
+  pollSeconds: number,
+): number {
   if (timing === undefined || timing.due) return pollSeconds;
   const untilEnd = Number(timing.secondsLeft);
   return Math.max(1, Math.min(pollSeconds, untilEnd));
@@ -82,8 +94,16 @@ export function nextPollSeconds(timing: OpenStageTiming | undefined, pollSeconds
 /** The open stage's end and what it means now, in one line: "… (in 3 h 2 min)" or "… (ended 5 min ago: due)". */
 export function describeTiming(timing: OpenStageTiming): string {
   const end = formatUnixTime(timing.endTime);
-  const basis = timing.basis === "projected" ? ", projected: the program's counter has not reached it yet" : "";
-  if (!timing.due) return `${end} (in ${formatDuration(timing.secondsLeft)}${basis})`;
-  const state = timing.late ? "due, past the grace" : timing.atRisk ? "due, at risk" : "due";
+  const basis =
+    timing.basis === "projected"
+      ? ", projected: the program's counter has not reached it yet"
+      : "";
+  if (!timing.due)
+    return `${end} (in ${formatDuration(timing.secondsLeft)}${basis})`;
+  const state = timing.late
+    ? "due, past the grace"
+    : timing.atRisk
+      ? "due, at risk"
+      : "due";
   return `${end} (ended ${formatDuration(timing.secondsLeft)} ago: ${state}${basis})`;
 }

@@ -21,8 +21,11 @@ const SETTLE_MS = 2_000;
  * seconds is read only once it has stopped changing, so a job writing it in place is not read half-way.
  * A bad file throws `ScoreFileError` (every problem with its line); nothing is ever pushed from it.
  */
-export async function readStageFile(file: string, options: { allowEmpty: boolean }): Promise<ScoreFile | undefined> {
-  for (let previous: number | undefined; ; ) {
+export async function readStageFile(
+  file: string,
+  options: { allowEmpty: boolean },
+): Promise<ScoreFile | undefined> {
+  for (let previous: number | undefined; ;) {
     let modified: number;
     let size: number;
     try {
@@ -33,8 +36,11 @@ export async function readStageFile(file: string, options: { allowEmpty: boolean
     }
     const key = modified * 1e6 + size;
     const age = Date.now() - modified;
-    if (age >= SETTLE_MS && key === (previous ?? key)) return readScoreFile(file, options);
+    if (age >= SETTLE_MS && key === (previous ?? key))
+      return readScoreFile(file, options);
     previous = key;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(100, SETTLE_MS - age)));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(100, SETTLE_MS - age)),
+    );
   }
 }

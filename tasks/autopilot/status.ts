@@ -7,19 +7,35 @@ export interface AutopilotStatus {
   pid: number;
   contract: string;
   chainId: string;
-  program?: { stage: string; stageStartTime: string; stageEndTime: string; stageInterval: string };
+  program?: {
+    stage: string;
+    stageStartTime: string;
+    stageEndTime: string;
+    stageInterval: string;
+  };
   /** The base chain's time (its latest block), ISO. */
   baseChainTime?: string;
   openStage?: string;
   /** The open stage's end and what that means now. */
-  due?: { stage: string; endsAt: string; basis: string; due: boolean; secondsLeft: string; atRisk: boolean; late: boolean };
+  due?: {
+    stage: string;
+    endsAt: string;
+    basis: string;
+    due: boolean;
+    secondsLeft: string;
+    atRisk: boolean;
+    late: boolean;
+  };
   nextPollAt?: string;
   lastAction?: { at: string; text: string };
   lastError?: { at: string; text: string };
 }
 
 /** Rewrites the status file whole (write, then rename), so a reader never sees half of it. */
-export async function writeStatus(file: string, status: AutopilotStatus): Promise<void> {
+export async function writeStatus(
+  file: string,
+  status: AutopilotStatus,
+): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, JSON.stringify(status, null, 2) + "\n");

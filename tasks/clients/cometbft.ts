@@ -12,7 +12,11 @@ export interface AbciInfo {
 }
 
 const jsonRpcError = z.object({
-  error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }),
+  error: z.object({
+    code: z.number(),
+    message: z.string(),
+    data: z.unknown().optional(),
+  }),
 });
 
 const abciInfoAnswer = z.object({
@@ -35,7 +39,11 @@ const statusAnswer = z.object({
 /** `POST {rpc}/abci_info`: the application name, version, height and app hash the rollup reports. */
 export async function fetchAbciInfo(rpcUrl: string): Promise<AbciInfo> {
   const answer = await callCometBft(rpcUrl, "abci_info");
-  const { response } = expectShape(abciInfoAnswer, answer, `abci_info at ${describeEndpoint(rpcUrl, "/abci_info")}`).result;
+  const { response } = expectShape(
+    abciInfoAnswer,
+    answer,
+    `abci_info at ${describeEndpoint(rpcUrl, "/abci_info")}`,
+  ).result;
   return {
     application: response.data,
     version: response.version,
@@ -47,16 +55,25 @@ export async function fetchAbciInfo(rpcUrl: string): Promise<AbciInfo> {
 /** `POST {rpc}/status`: the rollup's Cosmos chain id (`result.node_info.network`). */
 export async function fetchCosmosChainId(rpcUrl: string): Promise<string> {
   const answer = await callCometBft(rpcUrl, "status");
-  return expectShape(statusAnswer, answer, `status at ${describeEndpoint(rpcUrl, "/status")}`).result.node_info.network;
+  return expectShape(
+    statusAnswer,
+    answer,
+    `status at ${describeEndpoint(rpcUrl, "/status")}`,
+  ).result.node_info.network;
 }
 
 async function callCometBft(rpcUrl: string, method: string): Promise<unknown> {
   const path = `/${method}`;
-  const answer = await requestJson(rpcUrl, path, { method: "POST", body: { jsonrpc: "2.0", id: -1, method, params: {} } });
+  const answer = await requestJson(rpcUrl, path, {
+    method: "POST",
+    body: { jsonrpc: "2.0", id: -1, method, params: {} },
+  });
   const failed = jsonRpcError.safeParse(answer);
   if (failed.success) {
     const { code, message } = failed.data.error;
-    throw new VipError(`${method} at ${describeEndpoint(rpcUrl, path)} answered JSON-RPC error ${code}: ${message}`);
+    throw new VipError(
+      `${method} at ${describeEndpoint(rpcUrl, path)} answered JSON-RPC error ${code}: ${message}`,
+    );
   }
   return answer;
 }

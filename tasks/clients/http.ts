@@ -33,14 +33,22 @@ export interface JsonRequest {
  * Sends one HTTP request and returns the parsed JSON body. Every failure names the endpoint and what went
  * wrong: unreachable, timed out, an HTTP error status (with the start of the body), or a body that is not JSON.
  */
-export async function requestJson(baseUrl: string, path: string, request: JsonRequest): Promise<unknown> {
+export async function requestJson(
+  baseUrl: string,
+  path: string,
+  request: JsonRequest,
+): Promise<unknown> {
   const where = describeEndpoint(baseUrl, path);
   let response: Response;
   try {
     response = await fetch(joinUrl(baseUrl, path), {
       method: request.method,
-      headers: request.body === undefined ? {} : { "content-type": "application/json" },
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      headers:
+        request.body === undefined
+          ? {}
+          : { "content-type": "application/json" },
+      body:
+        request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
   } catch (error) {
@@ -48,13 +56,16 @@ export async function requestJson(baseUrl: string, path: string, request: JsonRe
     const reason =
       cause.name === "TimeoutError"
         ? `no answer within ${(request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s`
-        : errorCode(cause) ?? cause.message;
+        : (errorCode(cause) ?? cause.message);
     throw new VipError(`cannot reach ${where}: ${reason}`, cause);
   }
   const text = await response.text();
-  if (request.undefinedFor?.includes(response.status) === true) return undefined;
+  if (request.undefinedFor?.includes(response.status) === true)
+    return undefined;
   if (!response.ok) {
-    throw new VipError(`${where} answered HTTP ${response.status}: ${errorMessage(text)}`);
+    throw new VipError(
+      `${where} answered HTTP ${response.status}: ${errorMessage(text)}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -64,12 +75,19 @@ export async function requestJson(baseUrl: string, path: string, request: JsonRe
 }
 
 /** Checks `value` against `schema`; a mismatch names the first field that is missing or wrong. */
-export function expectShape<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+export function expectShape<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  what: string,
+): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = issue.path.length === 0 ? "the answer" : issue.path.join(".");
-  const problem = issue.code === "invalid_type" && issue.received === "undefined" ? "is missing" : issue.message;
+  const problem =
+    issue.code === "invalid_type" && issue.received === "undefined"
+      ? "is missing"
+      : issue.message;
   throw new VipError(`${what}: ${field} ${problem}`);
 }
 
@@ -82,7 +100,8 @@ function errorCode(error: Error): string | undefined {
 function errorMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { message?: unknown };
-    if (typeof body.message === "string" && body.message !== "") return snippet(body.message);
+    if (typeof body.message === "string" && body.message !== "")
+      return snippet(body.message);
   } catch {
     // Not JSON: the text itself says what happened.
   }
@@ -91,5 +110,9 @@ function errorMessage(text: string): string {
 
 function snippet(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length === 0 ? "(empty body)" : flat.length > 200 ? flat.slice(0, 200) + "…" : flat;
+  return flat.length === 0
+    ? "(empty body)"
+    : flat.length > 200
+      ? flat.slice(0, 200) + "…"
+      : flat;
 }

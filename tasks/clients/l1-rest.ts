@@ -17,7 +17,12 @@ const resourceAnswer = z.object({
 
 const u64 = z.string().regex(/^\d+$/, "must be a u64 as a decimal string");
 const moduleStore = z.object({
-  data: z.object({ stage: u64, stage_start_time: u64.optional(), stage_end_time: u64.optional(), stage_interval: u64.optional() }),
+  data: z.object({
+    stage: u64,
+    stage_start_time: u64.optional(),
+    stage_end_time: u64.optional(),
+    stage_interval: u64.optional(),
+  }),
 });
 
 export function moduleStorePath(moduleAddress: string): string {
@@ -26,14 +31,21 @@ export function moduleStorePath(moduleAddress: string): string {
 }
 
 /** `GET {rest}/initia/move/v1/accounts/<module>/resources/by_struct_tag?struct_tag=<module>::vip::ModuleStore`. */
-export async function fetchVipStage(restUrl: string, moduleAddress: string): Promise<VipStage> {
+export async function fetchVipStage(
+  restUrl: string,
+  moduleAddress: string,
+): Promise<VipStage> {
   const path = moduleStorePath(moduleAddress);
   const where = describeEndpoint(restUrl, path.split("?")[0]!);
   let answer: unknown;
   try {
     answer = await requestJson(restUrl, path, { method: "GET" });
   } catch (error) {
-    if (error instanceof VipError && /not found/i.test(error.message) && !error.message.startsWith("cannot reach")) {
+    if (
+      error instanceof VipError &&
+      /not found/i.test(error.message) &&
+      !error.message.startsWith("cannot reach")
+    ) {
       throw new VipError(
         `the VIP module store was not found at ${moduleAddress} on ${describeEndpoint(restUrl, "")}: ` +
           "check VIP_MODULE_ADDRESS (vip.vipModuleAddress) against the base chain you query",
@@ -42,19 +54,38 @@ export async function fetchVipStage(restUrl: string, moduleAddress: string): Pro
     }
     throw error;
   }
-  const { move_resource } = expectShape(resourceAnswer, answer, `ModuleStore at ${where}`).resource;
+  const { move_resource } = expectShape(
+    resourceAnswer,
+    answer,
+    `ModuleStore at ${where}`,
+  ).resource;
   let resource: unknown;
   try {
     resource = JSON.parse(move_resource);
   } catch {
-    throw new VipError(`ModuleStore at ${where}: resource.move_resource is not a JSON string`);
+    throw new VipError(
+      `ModuleStore at ${where}: resource.move_resource is not a JSON string`,
+    );
   }
-  const { data } = expectShape(moduleStore, resource, `ModuleStore at ${where} (resource.move_resource)`);
+  const { data } = expectShape(
+    moduleStore,
+    resource,
+    `ModuleStore at ${where} (resource.move_resource)`,
+  );
   return {
     stage: BigInt(data.stage),
-    stageStartTime: data.stage_start_time === undefined ? undefined : BigInt(data.stage_start_time),
-    stageEndTime: data.stage_end_time === undefined ? undefined : BigInt(data.stage_end_time),
-    stageInterval: data.stage_interval === undefined ? undefined : BigInt(data.stage_interval),
+    stageStartTime:
+      data.stage_start_time === undefined
+        ? undefined
+        : BigInt(data.stage_start_time),
+    stageEndTime:
+      data.stage_end_time === undefined
+        ? undefined
+        : BigInt(data.stage_end_time),
+    stageInterval:
+      data.stage_interval === undefined
+        ? undefined
+        : BigInt(data.stage_interval),
   };
 }
 
@@ -67,11 +98,22 @@ export interface VipProgram {
 }
 
 /** Like `fetchVipStage`, but every time field is required: a schedule cannot be kept without them. */
-export async function fetchVipProgram(restUrl: string, moduleAddress: string): Promise<VipProgram> {
+export async function fetchVipProgram(
+  restUrl: string,
+  moduleAddress: string,
+): Promise<VipProgram> {
   const program = await fetchVipStage(restUrl, moduleAddress);
   const { stageStartTime, stageEndTime, stageInterval } = program;
-  if (stageStartTime === undefined || stageEndTime === undefined || stageInterval === undefined) {
-    const missing = [["stage_start_time", stageStartTime], ["stage_end_time", stageEndTime], ["stage_interval", stageInterval]]
+  if (
+    stageStartTime === undefined ||
+    stageEndTime === undefined ||
+    stageInterval === undefined
+  ) {
+    const missing = [
+      ["stage_start_time", stageStartTime],
+      ["stage_end_time", stageEndTime],
+      ["stage_interval", stageInterval],
+    ]
       .filter(([, value]) => value === undefined)
       .map(([name]) => name);
     throw new VipError(
@@ -83,7 +125,9 @@ export async function fetchVipProgram(restUrl: string, moduleAddress: string): P
 }
 
 const latestBlockAnswer = z.object({
-  block: z.object({ header: z.object({ time: z.string(), height: z.string().optional() }) }),
+  block: z.object({
+    header: z.object({ time: z.string(), height: z.string().optional() }),
+  }),
 });
 
 /**
@@ -94,15 +138,25 @@ const latestBlockAnswer = z.object({
 export async function fetchChainTime(restUrl: string): Promise<bigint> {
   const path = "/cosmos/base/tendermint/v1beta1/blocks/latest";
   const where = `the latest block at ${describeEndpoint(restUrl, path)}`;
-  const { block } = expectShape(latestBlockAnswer, await requestJson(restUrl, path, { method: "GET" }), where);
+  const { block } = expectShape(
+    latestBlockAnswer,
+    await requestJson(restUrl, path, { method: "GET" }),
+    where,
+  );
   const seconds = rfc3339Seconds(block.header.time);
-  if (seconds === undefined) throw new VipError(`${where}: block.header.time ${JSON.stringify(block.header.time)} is not an RFC 3339 time`);
+  if (seconds === undefined)
+    throw new VipError(
+      `${where}: block.header.time ${JSON.stringify(block.header.time)} is not an RFC 3339 time`,
+    );
   return seconds;
 }
 
 /** Whole Unix seconds of an RFC 3339 time; the fraction (CometBFT writes nanoseconds) is cut, not rounded. */
 function rfc3339Seconds(text: string): bigint | undefined {
-  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/i.exec(text.trim());
+  const match =
+    /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/i.exec(
+      text.trim(),
+    );
   if (match === null) return undefined;
   const ms = Date.parse(`${match[1]}${match[2]!.toUpperCase()}`);
   return Number.isNaN(ms) ? undefined : BigInt(Math.floor(ms / 1000));
@@ -115,32 +169,64 @@ const bridgeInfos = z.array(z.object({ bridge_id: u64 }).passthrough());
  * The bridges the VIP program already has (`vip::get_bridge_infos`, a view function): a proposal for one of
  * them would be refused by the chain, after the vote.
  */
-export async function fetchRegisteredBridgeIds(restUrl: string, moduleAddress: string): Promise<bigint[]> {
+export async function fetchRegisteredBridgeIds(
+  restUrl: string,
+  moduleAddress: string,
+): Promise<bigint[]> {
   const path = "/initia/move/v1/view/json";
   const where = describeEndpoint(restUrl, path);
   const answer = await requestJson(restUrl, path, {
     method: "POST",
-    body: { address: moduleAddress, module_name: "vip", function_name: "get_bridge_infos", type_args: [], args: [] },
+    body: {
+      address: moduleAddress,
+      module_name: "vip",
+      function_name: "get_bridge_infos",
+      type_args: [],
+      args: [],
+    },
   });
-  const { data } = expectShape(viewAnswer, answer, `vip::get_bridge_infos at ${where}`);
+  const { data } = expectShape(
+    viewAnswer,
+    answer,
+    `vip::get_bridge_infos at ${where}`,
+  );
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
   } catch {
-    throw new VipError(`vip::get_bridge_infos at ${where}: data is not a JSON string`);
+    throw new VipError(
+      `vip::get_bridge_infos at ${where}: data is not a JSON string`,
+    );
   }
-  return expectShape(bridgeInfos, parsed, `vip::get_bridge_infos at ${where} (data)`).map((info) => BigInt(info.bridge_id));
+  return expectShape(
+    bridgeInfos,
+    parsed,
+    `vip::get_bridge_infos at ${where} (data)`,
+  ).map((info) => BigInt(info.bridge_id));
 }
 
-const moduleAnswer = z.object({ module: z.object({ module_name: z.literal("vip") }) });
+const moduleAnswer = z.object({
+  module: z.object({ module_name: z.literal("vip") }),
+});
 
 /** Checks that the VIP module answers at `moduleAddress` (`GET …/accounts/<address>/modules/vip`). */
-export async function checkVipModule(restUrl: string, moduleAddress: string): Promise<void> {
+export async function checkVipModule(
+  restUrl: string,
+  moduleAddress: string,
+): Promise<void> {
   const path = `/initia/move/v1/accounts/${moduleAddress}/modules/vip`;
   try {
-    expectShape(moduleAnswer, await requestJson(restUrl, path, { method: "GET" }), `the VIP module at ${describeEndpoint(restUrl, path)}`);
+    expectShape(
+      moduleAnswer,
+      await requestJson(restUrl, path, { method: "GET" }),
+      `the VIP module at ${describeEndpoint(restUrl, path)}`,
+    );
   } catch (error) {
-    if (error instanceof VipError && /HTTP 404|not found/i.test(error.message) && !error.message.startsWith("cannot reach")) {
+    if (
+      error instanceof VipError &&
+      /HTTP 404|not found/i.test(error.message) &&
+      !error.message.startsWith("cannot reach")
+    ) {
       throw new VipError(
         `no VIP module at ${moduleAddress} on ${describeEndpoint(restUrl, "")}: check VIP_MODULE_ADDRESS (vip.vipModuleAddress)`,
         error,
@@ -151,11 +237,17 @@ export async function checkVipModule(restUrl: string, moduleAddress: string): Pr
 }
 
 const coin = z.object({ denom: z.string().min(1), amount: u64 });
-const govParamsAnswer = z.object({ params: z.object({ min_deposit: z.array(coin).min(1) }) });
+const govParamsAnswer = z.object({
+  params: z.object({ min_deposit: z.array(coin).min(1) }),
+});
 
 /** The deposit a proposal needs to enter its voting period (`GET /initia/gov/v1/params` → `min_deposit`), as coins text. */
 export async function fetchMinDeposit(restUrl: string): Promise<string> {
   const path = "/initia/gov/v1/params";
-  const { params } = expectShape(govParamsAnswer, await requestJson(restUrl, path, { method: "GET" }), `gov params at ${describeEndpoint(restUrl, path)}`);
+  const { params } = expectShape(
+    govParamsAnswer,
+    await requestJson(restUrl, path, { method: "GET" }),
+    `gov params at ${describeEndpoint(restUrl, path)}`,
+  );
   return params.min_deposit.map((c) => `${c.amount}${c.denom}`).join(",");
 }

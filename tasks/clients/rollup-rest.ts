@@ -23,6 +23,14 @@ const bridgeInfoAnswer = z.object({
 export async function fetchBridgeInfo(restUrl: string): Promise<BridgeInfo> {
   const path = "/opinit/opchild/v1/bridge_info";
   const answer = await requestJson(restUrl, path, { method: "GET" });
-  const info = expectShape(bridgeInfoAnswer, answer, `bridge info at ${describeEndpoint(restUrl, path)}`).bridge_info;
-  return { bridgeId: BigInt(info.bridge_id), bridgeAddress: info.bridge_addr, l1ChainId: info.l1_chain_id };
+  const info = expectShape(
+    bridgeInfoAnswer,
+    answer,
+    `bridge info at ${describeEndpoint(restUrl, path)}`,
+  ).bridge_info;
+  return {
+    bridgeId: BigInt(info.bridge_id),
+    bridgeAddress: info.bridge_addr,
+    l1ChainId: info.l1_chain_id,
+  };
 }

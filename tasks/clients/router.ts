@@ -11,7 +11,9 @@ import { describeEndpoint, joinUrl } from "./http.js";
 // absence is an error naming the endpoint and the field's path (test/corpus/router/ replays the documents'
 // own examples).
 
-const amount = z.string().regex(/^\d+$/, "must be an amount in base units, as a decimal string");
+const amount = z
+  .string()
+  .regex(/^\d+$/, "must be an amount in base units, as a decimal string");
 const chainId = z.string().min(1);
 
 /**
@@ -19,11 +21,22 @@ const chainId = z.string().min(1);
  * amounts, which Skip's own route example leaves out. Operations go back to `msgs` verbatim.
  */
 export const operationSchema = z
-  .object({ tx_index: z.number().int().nonnegative().optional(), amount_in: amount.optional(), amount_out: amount.optional() })
+  .object({
+    tx_index: z.number().int().nonnegative().optional(),
+    amount_in: amount.optional(),
+    amount_out: amount.optional(),
+  })
   .passthrough();
 export type Operation = z.infer<typeof operationSchema>;
 
-const assetSchema = z.object({ denom: z.string().optional(), symbol: z.string().nullish(), chain_id: z.string().nullish(), decimals: z.number().nullish() }).passthrough();
+const assetSchema = z
+  .object({
+    denom: z.string().optional(),
+    symbol: z.string().nullish(),
+    chain_id: z.string().nullish(),
+    decimals: z.number().nullish(),
+  })
+  .passthrough();
 export type FeeAsset = z.infer<typeof assetSchema>;
 
 /** `estimated_fees[]`: Skip's `Fee` (with `fee_type`, `fee_behavior`), or Initia's (without `fee_type`). */
@@ -73,7 +86,10 @@ export const routeSchema = z
     usd_amount_in: z.string().nullish(),
     usd_amount_out: z.string().nullish(),
     estimated_fees: z.array(feeSchema).nullish(),
-    warning: z.object({ type: z.string(), message: z.string() }).passthrough().nullish(),
+    warning: z
+      .object({ type: z.string(), message: z.string() })
+      .passthrough()
+      .nullish(),
     required_op_hook: z.boolean().nullish(),
     extra_warnings: z.array(z.string()).nullish(),
     extra_infos: z.array(z.string()).nullish(),
@@ -92,7 +108,16 @@ export const opHookRequestSchema = z.object({
 export type OpHookRequest = z.infer<typeof opHookRequestSchema>;
 
 export const opHookResponseSchema = z
-  .object({ chain_id: chainId, hook: z.array(z.object({ msg_type_url: z.string().min(1), msg: z.string() }).passthrough()).min(1) })
+  .object({
+    chain_id: chainId,
+    hook: z
+      .array(
+        z
+          .object({ msg_type_url: z.string().min(1), msg: z.string() })
+          .passthrough(),
+      )
+      .min(1),
+  })
   .passthrough();
 export type OpHookResponse = z.infer<typeof opHookResponseSchema>;
 
@@ -122,7 +147,15 @@ const evmTxSchema = z
     value: z.string().regex(/^\d*$/, "must be a decimal amount or empty"),
     data: z.string().regex(/^(0x)?[0-9a-fA-F]*$/, "must be hex"),
     required_erc20_approvals: z
-      .array(z.object({ amount: amount, spender: z.string().regex(/^0x[0-9a-fA-F]{40}$/), token_contract: z.string().regex(/^0x[0-9a-fA-F]{40}$/) }).passthrough())
+      .array(
+        z
+          .object({
+            amount: amount,
+            spender: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+            token_contract: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+          })
+          .passthrough(),
+      )
       .nullish()
       .transform((approvals) => approvals ?? []),
     signer_address: z.string().min(1),
@@ -133,9 +166,18 @@ export type EvmTx = z.infer<typeof evmTxSchema>;
 const cosmosTxSchema = z
   .object({
     chain_id: chainId,
-    path: z.array(z.string()).nullish().transform((path) => path ?? []),
+    path: z
+      .array(z.string())
+      .nullish()
+      .transform((path) => path ?? []),
     signer_address: z.string().min(1),
-    msgs: z.array(z.object({ msg_type_url: z.string().min(1), msg: z.string() }).passthrough()).min(1),
+    msgs: z
+      .array(
+        z
+          .object({ msg_type_url: z.string().min(1), msg: z.string() })
+          .passthrough(),
+      )
+      .min(1),
   })
   .passthrough();
 export type CosmosTx = z.infer<typeof cosmosTxSchema>;
@@ -144,26 +186,60 @@ const indices = { operations_indices: z.array(z.number().int()).nullish() };
 export const msgsTxSchema = z.union([
   z.object({ evm_tx: evmTxSchema, ...indices }).passthrough(),
   z.object({ cosmos_tx: cosmosTxSchema, ...indices }).passthrough(),
-  z.object({ svm_tx: z.object({ chain_id: chainId, signer_address: z.string(), tx: z.string() }).passthrough(), ...indices }).passthrough(),
+  z
+    .object({
+      svm_tx: z
+        .object({
+          chain_id: chainId,
+          signer_address: z.string(),
+          tx: z.string(),
+        })
+        .passthrough(),
+      ...indices,
+    })
+    .passthrough(),
 ]);
 export type MsgsTx =
   | { evm_tx: EvmTx; operations_indices?: number[] | null }
   | { cosmos_tx: CosmosTx; operations_indices?: number[] | null }
-  | { svm_tx: { chain_id: string; signer_address: string; tx: string }; operations_indices?: number[] | null };
+  | {
+      svm_tx: { chain_id: string; signer_address: string; tx: string };
+      operations_indices?: number[] | null;
+    };
 
 export const msgsResponseSchema = z
-  .object({ txs: z.array(msgsTxSchema).min(1, "must hold at least one transaction"), min_amount_out: amount.nullish(), estimated_fees: z.array(feeSchema).nullish() })
+  .object({
+    txs: z.array(msgsTxSchema).min(1, "must hold at least one transaction"),
+    min_amount_out: amount.nullish(),
+    estimated_fees: z.array(feeSchema).nullish(),
+  })
   .passthrough();
-export type MsgsResponse = Omit<z.infer<typeof msgsResponseSchema>, "txs"> & { txs: MsgsTx[] };
+export type MsgsResponse = Omit<z.infer<typeof msgsResponseSchema>, "txs"> & {
+  txs: MsgsTx[];
+};
 
-export const trackResponseSchema = z.object({ tx_hash: z.string().nullish(), explorer_link: z.string().nullish() }).passthrough();
+export const trackResponseSchema = z
+  .object({
+    tx_hash: z.string().nullish(),
+    explorer_link: z.string().nullish(),
+  })
+  .passthrough();
 export type TrackResponse = z.infer<typeof trackResponseSchema>;
 
 /** Where the assets of a transfer are, or will be: `amount` is nullable, and absent from real successful statuses. */
-const releaseSchema = z.object({ chain_id: z.string().nullish(), denom: z.string().nullish(), amount: z.string().nullish(), released: z.boolean().nullish() }).passthrough();
+const releaseSchema = z
+  .object({
+    chain_id: z.string().nullish(),
+    denom: z.string().nullish(),
+    amount: z.string().nullish(),
+    released: z.boolean().nullish(),
+  })
+  .passthrough();
 export type AssetRelease = z.infer<typeof releaseSchema>;
 
-const statusErrorSchema = z.object({ type: z.string().nullish(), message: z.string().nullish() }).passthrough();
+const statusErrorSchema = z
+  .object({ type: z.string().nullish(), message: z.string().nullish() })
+  .passthrough();
 
 /** A hop as status reports it: Skip's one-key wrapper (`ibc_transfer`, …), or Initia's flat `{src_chain_id, dst_chain_id, state}`. */
 const hopSchema = z.record(z.unknown());
@@ -172,7 +248,10 @@ export const transferStatusSchema = z
   .object({
     state: z.string().nullish(),
     transfer_sequence: z.array(hopSchema).nullish(),
-    next_blocking_transfer: z.object({ transfer_sequence_index: z.number().nullish() }).passthrough().nullish(),
+    next_blocking_transfer: z
+      .object({ transfer_sequence_index: z.number().nullish() })
+      .passthrough()
+      .nullish(),
     transfer_asset_release: releaseSchema.nullish(),
     error: statusErrorSchema.nullish(),
   })
@@ -189,7 +268,10 @@ export const statusResponseSchema = z
     transfers: z.array(transferStatusSchema).nullish(),
     state: z.string().nullish(),
     transfer_sequence: z.array(hopSchema).nullish(),
-    next_blocking_transfer: z.object({ transfer_sequence_index: z.number().nullish() }).passthrough().nullish(),
+    next_blocking_transfer: z
+      .object({ transfer_sequence_index: z.number().nullish() })
+      .passthrough()
+      .nullish(),
     transfer_asset_release: releaseSchema.nullish(),
     error: statusErrorSchema.nullish(),
     status: z.string().nullish(),
@@ -202,13 +284,26 @@ export type StatusResponse = z.infer<typeof statusResponseSchema>;
  * `rest` (interwovenkit reads them as `RouterChainJson`), which is all this client needs of the list.
  */
 export const chainsResponseSchema = z.object({
-  chains: z.array(z.object({ chain_id: z.string().nullish(), rest: z.string().nullish() }).passthrough()),
+  chains: z.array(
+    z
+      .object({ chain_id: z.string().nullish(), rest: z.string().nullish() })
+      .passthrough(),
+  ),
 });
-export type RouterChain = z.infer<typeof chainsResponseSchema>["chains"][number];
+export type RouterChain = z.infer<
+  typeof chainsResponseSchema
+>["chains"][number];
 
 export const SUCCESS_STATE = "STATE_COMPLETED_SUCCESS";
 
-const errorBodySchema = z.object({ code: z.number().nullish(), message: z.string(), details: z.array(z.unknown()).nullish(), info: z.string().nullish() }).passthrough();
+const errorBodySchema = z
+  .object({
+    code: z.number().nullish(),
+    message: z.string(),
+    details: z.array(z.unknown()).nullish(),
+    info: z.string().nullish(),
+  })
+  .passthrough();
 
 /** An answer of the routing API that is an error: its HTTP status, message and Initia's `info`. */
 export class RouterError extends VipError {
@@ -243,11 +338,17 @@ export class RouterClient {
   ) {}
 
   async chains(): Promise<RouterChain[]> {
-    return (await this.#retried("GET /v2/info/chains", () => this.#call("GET", "/v2/info/chains", undefined, chainsResponseSchema))).chains;
+    return (
+      await this.#retried("GET /v2/info/chains", () =>
+        this.#call("GET", "/v2/info/chains", undefined, chainsResponseSchema),
+      )
+    ).chains;
   }
 
   route(request: RouteRequest): Promise<Route> {
-    return this.#retried("POST /v2/fungible/route", () => this.#call("POST", "/v2/fungible/route", request, routeSchema));
+    return this.#retried("POST /v2/fungible/route", () =>
+      this.#call("POST", "/v2/fungible/route", request, routeSchema),
+    );
   }
 
   opHook(request: OpHookRequest): Promise<OpHookResponse> {
@@ -255,16 +356,33 @@ export class RouterClient {
   }
 
   msgs(request: MsgsRequest): Promise<MsgsResponse> {
-    return this.#call("POST", "/v2/fungible/msgs", request, msgsResponseSchema) as Promise<MsgsResponse>;
+    return this.#call(
+      "POST",
+      "/v2/fungible/msgs",
+      request,
+      msgsResponseSchema,
+    ) as Promise<MsgsResponse>;
   }
 
   track(txHash: string, chainId: string): Promise<TrackResponse> {
-    return this.#call("POST", "/v2/tx/track", { tx_hash: txHash, chain_id: chainId }, trackResponseSchema);
+    return this.#call(
+      "POST",
+      "/v2/tx/track",
+      { tx_hash: txHash, chain_id: chainId },
+      trackResponseSchema,
+    );
   }
 
   status(txHash: string, chainId: string): Promise<StatusResponse> {
     const query = `?tx_hash=${encodeURIComponent(txHash)}&chain_id=${encodeURIComponent(chainId)}`;
-    return this.#retried("GET /v2/tx/status", () => this.#call("GET", `/v2/tx/status${query}`, undefined, statusResponseSchema));
+    return this.#retried("GET /v2/tx/status", () =>
+      this.#call(
+        "GET",
+        `/v2/tx/status${query}`,
+        undefined,
+        statusResponseSchema,
+      ),
+    );
   }
 
   #retried<T>(what: string, call: () => Promise<T>): Promise<T> {
@@ -272,15 +390,24 @@ export class RouterClient {
       retries: this.options.retries ?? 5,
       minDelayMs: this.options.minDelayMs ?? 500,
       onRetry: this.options.onRetry,
-      retryable: (error) => (error instanceof RouterError ? error.status === 429 || error.status >= 500 : isTransient(error)),
+      retryable: (error) =>
+        error instanceof RouterError
+          ? error.status === 429 || error.status >= 500
+          : isTransient(error),
     });
   }
 
-  async #call<T>(method: "GET" | "POST", path: string, body: unknown, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Promise<T> {
+  async #call<T>(
+    method: "GET" | "POST",
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+  ): Promise<T> {
     const endpoint = `${method} ${describeEndpoint(this.baseUrl, path.split("?")[0]!)}`;
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (this.options.apiKey !== undefined) headers.authorization = this.options.apiKey;
+    if (this.options.apiKey !== undefined)
+      headers.authorization = this.options.apiKey;
     let response: Response;
     try {
       response = await fetch(joinUrl(this.baseUrl, path), {
@@ -292,7 +419,10 @@ export class RouterClient {
     } catch (error) {
       const cause = error instanceof Error ? error : new Error(String(error));
       const code = (cause as { cause?: { code?: string } }).cause?.code;
-      throw new VipError(`cannot reach ${endpoint}: ${cause.name === "TimeoutError" ? "no answer in time" : (code ?? firstLine(cause))}`, cause);
+      throw new VipError(
+        `cannot reach ${endpoint}: ${cause.name === "TimeoutError" ? "no answer in time" : (code ?? firstLine(cause))}`,
+        cause,
+      );
     }
     const text = await response.text();
     let value: unknown;
@@ -303,16 +433,34 @@ export class RouterClient {
     }
     if (!response.ok) {
       const parsed = errorBodySchema.safeParse(value);
-      const message = parsed.success ? parsed.data.message : text.replace(/\s+/g, " ").trim().slice(0, 200) || "(empty body)";
+      const message = parsed.success
+        ? parsed.data.message
+        : text.replace(/\s+/g, " ").trim().slice(0, 200) || "(empty body)";
       const info = parsed.success ? (parsed.data.info ?? undefined) : undefined;
-      throw new RouterError(`${endpoint} answered HTTP ${response.status}: ${message}${info === undefined ? "" : ` (${info})`}`, response.status, info);
+      throw new RouterError(
+        `${endpoint} answered HTTP ${response.status}: ${message}${info === undefined ? "" : ` (${info})`}`,
+        response.status,
+        info,
+      );
     }
-    if (value === undefined) throw new VipError(`${endpoint} did not answer JSON: ${text.slice(0, 200) || "(empty body)"}`);
+    if (value === undefined)
+      throw new VipError(
+        `${endpoint} did not answer JSON: ${text.slice(0, 200) || "(empty body)"}`,
+      );
     const checked = schema.safeParse(value);
     if (!checked.success) {
       const issue = innermostIssue(checked.error.issues[0]!, value);
-      const field = issue.path.length === 0 ? "the answer" : issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`)).join("").replace(/^\./, "");
-      const problem = issue.code === "invalid_type" && issue.received === "undefined" ? "is missing" : issue.message;
+      const field =
+        issue.path.length === 0
+          ? "the answer"
+          : issue.path
+              .map((p) => (typeof p === "number" ? `[${p}]` : `.${p}`))
+              .join("")
+              .replace(/^\./, "");
+      const problem =
+        issue.code === "invalid_type" && issue.received === "undefined"
+          ? "is missing"
+          : issue.message;
       throw new VipError(`${endpoint}: ${field} ${problem}`);
     }
     return checked.data;
@@ -327,12 +475,19 @@ export class RouterClient {
 function innermostIssue(issue: z.ZodIssue, value: unknown): z.ZodIssue {
   if (issue.code !== "invalid_union") return issue;
   let inner: unknown = value;
-  for (const key of issue.path) inner = (inner as Record<string | number, unknown> | undefined)?.[key];
-  const keys = typeof inner === "object" && inner !== null ? Object.keys(inner) : [];
+  for (const key of issue.path)
+    inner = (inner as Record<string | number, unknown> | undefined)?.[key];
+  const keys =
+    typeof inner === "object" && inner !== null ? Object.keys(inner) : [];
   for (const member of issue.unionErrors) {
     const first = member.issues[0];
     const memberKey = first?.path[issue.path.length];
-    if (first !== undefined && typeof memberKey === "string" && keys.includes(memberKey)) return innermostIssue(first, value);
+    if (
+      first !== undefined &&
+      typeof memberKey === "string" &&
+      keys.includes(memberKey)
+    )
+      return innermostIssue(first, value);
   }
   return issue;
 }

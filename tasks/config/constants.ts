@@ -1,5 +1,6 @@
 /** The VIP module's address on Initia mainnet (interwoven-1). Testnet addresses differ between sources. */
-export const MAINNET_VIP_MODULE_ADDRESS = "0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789";
+export const MAINNET_VIP_MODULE_ADDRESS =
+  "0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789";
 
 /** The Ignition module id and future id under which the scoring contract is deployed. */
 export const IGNITION_MODULE_ID = "VipScore";

@@ -16,8 +16,16 @@ function packageRoot(): string {
   if (root !== undefined) return root;
   for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === PLUGIN_ID) return (root = dir);
-    if (path.dirname(dir) === dir) throw new Error(`the ${PLUGIN_ID} package's package.json was not found above ${import.meta.dirname}`);
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name ===
+        PLUGIN_ID
+    )
+      return (root = dir);
+    if (path.dirname(dir) === dir)
+      throw new Error(
+        `the ${PLUGIN_ID} package's package.json was not found above ${import.meta.dirname}`,
+      );
   }
 }
 
@@ -31,5 +39,8 @@ export function packageFile(...segments: string[]): string {
  * `ignition/` in the project, where it would put it.
  */
 export function ignitionPath(hre: HardhatRuntimeEnvironment): string {
-  return (hre.config.paths as { ignition?: string }).ignition ?? path.join(hre.config.paths.root, "ignition");
+  return (
+    (hre.config.paths as { ignition?: string }).ignition ??
+    path.join(hre.config.paths.root, "ignition")
+  );
 }

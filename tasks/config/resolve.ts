@@ -1,4 +1,8 @@
-import type { ConfigurationVariableResolver, HardhatConfig, HardhatUserConfig } from "hardhat/types/config";
+import type {
+  ConfigurationVariableResolver,
+  HardhatConfig,
+  HardhatUserConfig,
+} from "hardhat/types/config";
 
 import { configVariable } from "hardhat/config";
 
@@ -14,13 +18,23 @@ export function resolveVipUserConfig(
     const vip = userConfig.networks?.[name]?.vip;
     network.vip = {
       configured: vip !== undefined,
-      rollupRpcUrl: vip?.rollupRpcUrl === undefined ? undefined : resolve(vip.rollupRpcUrl),
-      l1RestUrl: vip?.l1RestUrl === undefined ? undefined : resolve(vip.l1RestUrl),
-      rollupRestUrl: vip?.rollupRestUrl === undefined ? undefined : resolve(vip.rollupRestUrl),
-      routerUrl: vip?.routerUrl === undefined ? undefined : resolve(vip.routerUrl),
-      routerApiKey: vip?.routerApiKey === undefined ? undefined : resolve(vip.routerApiKey),
+      rollupRpcUrl:
+        vip?.rollupRpcUrl === undefined ? undefined : resolve(vip.rollupRpcUrl),
+      l1RestUrl:
+        vip?.l1RestUrl === undefined ? undefined : resolve(vip.l1RestUrl),
+      rollupRestUrl:
+        vip?.rollupRestUrl === undefined
+          ? undefined
+          : resolve(vip.rollupRestUrl),
+      routerUrl:
+        vip?.routerUrl === undefined ? undefined : resolve(vip.routerUrl),
+      routerApiKey:
+        vip?.routerApiKey === undefined ? undefined : resolve(vip.routerApiKey),
       vipModuleAddress: resolve(
-        vip?.vipModuleAddress ?? configVariable("VIP_MODULE_ADDRESS", { default: MAINNET_VIP_MODULE_ADDRESS }),
+        vip?.vipModuleAddress ??
+          configVariable("VIP_MODULE_ADDRESS", {
+            default: MAINNET_VIP_MODULE_ADDRESS,
+          }),
       ),
     };
   }

@@ -1,30 +1,65 @@
-import type { NetworkConfig, ResolvedConfigurationVariable } from "hardhat/types/config";
+import type {
+  NetworkConfig,
+  ResolvedConfigurationVariable,
+} from "hardhat/types/config";
 
 import { VipError } from "../errors.js";
 
 type VipSetting = "rollupRpcUrl" | "l1RestUrl" | "rollupRestUrl" | "routerUrl";
 
-const HOW_TO_SET: Record<VipSetting, { variable: string; what: string; example: string }> = {
-  rollupRpcUrl: { variable: "ROLLUP_RPC_URL", what: "the rollup's CometBFT RPC", example: "http://localhost:26657" },
-  l1RestUrl: { variable: "L1_REST_URL", what: "the base chain's REST API", example: "https://rest.initia.xyz" },
-  rollupRestUrl: { variable: "ROLLUP_REST_URL", what: "the rollup's Cosmos REST API", example: "http://localhost:1317" },
-  routerUrl: { variable: "ROUTER_URL", what: "the routing API", example: "https://router-api.initia.xyz" },
+const HOW_TO_SET: Record<
+  VipSetting,
+  { variable: string; what: string; example: string }
+> = {
+  rollupRpcUrl: {
+    variable: "ROLLUP_RPC_URL",
+    what: "the rollup's CometBFT RPC",
+    example: "http://localhost:26657",
+  },
+  l1RestUrl: {
+    variable: "L1_REST_URL",
+    what: "the base chain's REST API",
+    example: "https://rest.initia.xyz",
+  },
+  rollupRestUrl: {
+    variable: "ROLLUP_REST_URL",
+    what: "the rollup's Cosmos REST API",
+    example: "http://localhost:1317",
+  },
+  routerUrl: {
+    variable: "ROUTER_URL",
+    what: "the routing API",
+    example: "https://router-api.initia.xyz",
+  },
 };
 
 /** The URL a network's `vip.<setting>` resolves to; a missing or malformed value says what to set. */
-export async function vipUrl(networkName: string, network: NetworkConfig, setting: VipSetting): Promise<string> {
+export async function vipUrl(
+  networkName: string,
+  network: NetworkConfig,
+  setting: VipSetting,
+): Promise<string> {
   const how = HOW_TO_SET[setting];
   const advice =
     `set ${how.variable} to ${how.what} (e.g. ${how.example}) in the environment or with ` +
     `\`npx hardhat keystore set ${how.variable}\`, or set networks.${networkName}.vip.${setting} in hardhat.config.ts`;
   const value = network.vip?.[setting];
   if (value === undefined) {
-    throw new VipError(`network "${networkName}" has no vip.${setting}: ${advice}`);
+    throw new VipError(
+      `network "${networkName}" has no vip.${setting}: ${advice}`,
+    );
   }
-  const url = await readVariable(value, `vip.${setting} of network "${networkName}"`, advice, true);
+  const url = await readVariable(
+    value,
+    `vip.${setting} of network "${networkName}"`,
+    advice,
+    true,
+  );
   // `new URL` accepts "localhost:26657" (scheme "localhost:"); only http and https reach a node.
   if (!/^https?:$/.test(new URL(url).protocol)) {
-    throw new VipError(`vip.${setting} of network "${networkName}" is not a valid URL (it needs http:// or https://): ${advice}`);
+    throw new VipError(
+      `vip.${setting} of network "${networkName}" is not a valid URL (it needs http:// or https://): ${advice}`,
+    );
   }
   return url;
 }
@@ -33,21 +68,40 @@ export async function vipUrl(networkName: string, network: NetworkConfig, settin
  * Like `vipUrl`, but undefined when the network has no such setting or its variable is not set; a value
  * that is set but malformed still fails.
  */
-export async function optionalVipUrl(networkName: string, network: NetworkConfig, setting: VipSetting): Promise<string | undefined> {
+export async function optionalVipUrl(
+  networkName: string,
+  network: NetworkConfig,
+  setting: VipSetting,
+): Promise<string | undefined> {
   try {
     return await vipUrl(networkName, network, setting);
   } catch (error) {
-    if (error instanceof VipError && /has no vip\.|is not set/.test(error.message)) return undefined;
+    if (
+      error instanceof VipError &&
+      /has no vip\.|is not set/.test(error.message)
+    )
+      return undefined;
     throw error;
   }
 }
 
 /** The VIP module address a network's `vip.vipModuleAddress` resolves to (default: mainnet's). */
-export async function vipModuleAddress(networkName: string, network: NetworkConfig): Promise<string> {
-  const advice = "set VIP_MODULE_ADDRESS to the VIP module's 0x address on the base chain";
-  const address = await readVariable(network.vip.vipModuleAddress, `vip.vipModuleAddress of network "${networkName}"`, advice, false);
+export async function vipModuleAddress(
+  networkName: string,
+  network: NetworkConfig,
+): Promise<string> {
+  const advice =
+    "set VIP_MODULE_ADDRESS to the VIP module's 0x address on the base chain";
+  const address = await readVariable(
+    network.vip.vipModuleAddress,
+    `vip.vipModuleAddress of network "${networkName}"`,
+    advice,
+    false,
+  );
   if (!/^0x[0-9a-fA-F]{1,64}$/.test(address)) {
-    throw new VipError(`vip.vipModuleAddress of network "${networkName}" is not a Move address (0x + 1 to 64 hex digits): ${advice}`);
+    throw new VipError(
+      `vip.vipModuleAddress of network "${networkName}" is not a Move address (0x + 1 to 64 hex digits): ${advice}`,
+    );
   }
   return address;
 }
@@ -62,8 +116,15 @@ async function readVariable(
     return isUrl ? await variable.getUrl() : await variable.get();
   } catch (error) {
     // Hardhat says "not found" for a variable set nowhere; anything else is a value that failed its check.
-    const problem = /not found/i.test(String(error)) ? "is not set" : isUrl ? "is not a valid URL" : "is not valid";
-    throw new VipError(`${what} ${problem}: ${advice}`, error instanceof Error ? error : undefined);
+    const problem = /not found/i.test(String(error))
+      ? "is not set"
+      : isUrl
+        ? "is not a valid URL"
+        : "is not valid";
+    throw new VipError(
+      `${what} ${problem}: ${advice}`,
+      error instanceof Error ? error : undefined,
+    );
   }
 }
 
@@ -71,15 +132,27 @@ async function readVariable(
  * The routing API key a network's `vip.routerApiKey` resolves to, or undefined when none is configured or
  * its variable is not set (the API then applies its stricter anonymous rate limit). Never printed.
  */
-export async function optionalRouterApiKey(networkName: string, network: NetworkConfig): Promise<string | undefined> {
+export async function optionalRouterApiKey(
+  networkName: string,
+  network: NetworkConfig,
+): Promise<string | undefined> {
   const variable = network.vip?.routerApiKey;
   if (variable === undefined) return undefined;
-  const advice = "set ROUTER_API_KEY with `npx hardhat keystore set ROUTER_API_KEY`, or leave it unset";
+  const advice =
+    "set ROUTER_API_KEY with `npx hardhat keystore set ROUTER_API_KEY`, or leave it unset";
   try {
-    const key = (await readVariable(variable, `vip.routerApiKey of network "${networkName}"`, advice, false)).trim();
+    const key = (
+      await readVariable(
+        variable,
+        `vip.routerApiKey of network "${networkName}"`,
+        advice,
+        false,
+      )
+    ).trim();
     return key === "" ? undefined : key;
   } catch (error) {
-    if (error instanceof VipError && /is not set/.test(error.message)) return undefined;
+    if (error instanceof VipError && /is not set/.test(error.message))
+      return undefined;
     throw error;
   }
 }

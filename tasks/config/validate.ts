@@ -1,12 +1,19 @@
 import type { HardhatUserConfig } from "hardhat/config";
 import type { HardhatUserConfigValidationError } from "hardhat/types/hooks";
 
-import { conditionalUnionType, configurationVariableSchema, validateUserConfigZodType } from "@nomicfoundation/hardhat-zod-utils";
+import {
+  conditionalUnionType,
+  configurationVariableSchema,
+  validateUserConfigZodType,
+} from "@nomicfoundation/hardhat-zod-utils";
 import { z } from "zod";
 
 const urlOrVariable = conditionalUnionType(
   [
-    [(v) => typeof v === "string", z.string().url("must be a URL, such as http://127.0.0.1:26657")],
+    [
+      (v) => typeof v === "string",
+      z.string().url("must be a URL, such as http://127.0.0.1:26657"),
+    ],
     [(v) => typeof v === "object" && v !== null, configurationVariableSchema],
   ],
   'must be a URL or configVariable("NAME")',
@@ -14,7 +21,15 @@ const urlOrVariable = conditionalUnionType(
 
 const moveAddressOrVariable = conditionalUnionType(
   [
-    [(v) => typeof v === "string", z.string().regex(/^0x[0-9a-fA-F]{1,64}$/, "must be 0x followed by 1 to 64 hex digits")],
+    [
+      (v) => typeof v === "string",
+      z
+        .string()
+        .regex(
+          /^0x[0-9a-fA-F]{1,64}$/,
+          "must be 0x followed by 1 to 64 hex digits",
+        ),
+    ],
     [(v) => typeof v === "object" && v !== null, configurationVariableSchema],
   ],
   'must be a Move address or configVariable("NAME")',
@@ -41,11 +56,19 @@ const vipNetworkSchema = z
   .optional();
 
 /** Checks each network's `vip` block when the config is loaded; errors name the network and the field. */
-export function validateVipUserConfig(userConfig: HardhatUserConfig): HardhatUserConfigValidationError[] {
+export function validateVipUserConfig(
+  userConfig: HardhatUserConfig,
+): HardhatUserConfigValidationError[] {
   const errors: HardhatUserConfigValidationError[] = [];
   for (const [name, network] of Object.entries(userConfig.networks ?? {})) {
-    for (const error of validateUserConfigZodType(network.vip, vipNetworkSchema)) {
-      errors.push({ path: ["networks", name, "vip", ...error.path], message: error.message });
+    for (const error of validateUserConfigZodType(
+      network.vip,
+      vipNetworkSchema,
+    )) {
+      errors.push({
+        path: ["networks", name, "vip", ...error.path],
+        message: error.message,
+      });
     }
   }
   return errors;

@@ -1,4 +1,9 @@
-import type { ContractTransactionReceipt, ContractTransactionResponse, Overrides, Provider } from "ethers";
+import type {
+  ContractTransactionReceipt,
+  ContractTransactionResponse,
+  Overrides,
+  Provider,
+} from "ethers";
 
 import { firstLine, VipError } from "../errors.js";
 import { ensureFunds } from "../signer/funds.js";
@@ -13,10 +18,17 @@ export function withMargin(estimate: bigint): bigint {
  * Every field of a transaction that a local signer (a Ledger) needs and would otherwise leave to the node:
  * the gas limit and the fees (EIP-1559 where the chain has a base fee, a gas price otherwise).
  */
-export async function transactionOverrides(provider: Provider, gasLimit: bigint): Promise<Overrides> {
+export async function transactionOverrides(
+  provider: Provider,
+  gasLimit: bigint,
+): Promise<Overrides> {
   const fees = await provider.getFeeData();
   if (fees.maxFeePerGas !== null && fees.maxPriorityFeePerGas !== null) {
-    return { gasLimit, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas };
+    return {
+      gasLimit,
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    };
   }
   return { gasLimit, gasPrice: fees.gasPrice ?? undefined };
 }
@@ -63,16 +75,23 @@ export async function sendAndConfirm(
   } catch (error) {
     // Unlike a refused estimate, a failed send may have reached the node: do not claim nothing was sent.
     const reason = describeRevert(error) ?? firstLine(error);
-    throw new VipError(`${what} failed when sent: ${reason}`, error instanceof Error ? error : undefined);
+    throw new VipError(
+      `${what} failed when sent: ${reason}`,
+      error instanceof Error ? error : undefined,
+    );
   }
   let receipt: ContractTransactionReceipt | null;
   try {
     receipt = await tx.wait();
   } catch (error) {
     const reason = describeRevert(error);
-    throw new VipError(`Tx failed ${tx.hash}${reason === undefined ? "" : `: ${reason}`}`, error instanceof Error ? error : undefined);
+    throw new VipError(
+      `Tx failed ${tx.hash}${reason === undefined ? "" : `: ${reason}`}`,
+      error instanceof Error ? error : undefined,
+    );
   }
-  if (receipt === null || receipt.status !== 1) throw new VipError(`Tx failed ${tx.hash}`);
+  if (receipt === null || receipt.status !== 1)
+    throw new VipError(`Tx failed ${tx.hash}`);
   return receipt;
 }
 
@@ -80,5 +99,8 @@ export async function sendAndConfirm(
 export function refused(what: string, error: unknown): VipError {
   const reason = describeRevert(error);
   const detail = reason ?? firstLine(error);
-  return new VipError(`${what} was refused by the node, nothing was sent: ${detail}`, error instanceof Error ? error : undefined);
+  return new VipError(
+    `${what} was refused by the node, nothing was sent: ${detail}`,
+    error instanceof Error ? error : undefined,
+  );
 }

@@ -2,7 +2,11 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { ignitionPath } from "../config/package-files.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { type Connection, connect, connectReadOnly } from "../network/connect.js";
+import {
+  type Connection,
+  connect,
+  connectReadOnly,
+} from "../network/connect.js";
 import { type OperatorSigner, operatorSigner } from "../signer/signer.js";
 import { locateScoreContract } from "./locate.js";
 
@@ -19,15 +23,29 @@ export interface ContractContext {
 }
 
 /** The network connection, its signer, and the scoring contract bound to that signer. */
-export async function contractContext(hre: HardhatRuntimeEnvironment, args: ContractArgs): Promise<ContractContext> {
+export async function contractContext(
+  hre: HardhatRuntimeEnvironment,
+  args: ContractArgs,
+): Promise<ContractContext> {
   const connection = await connect(hre);
   const operator = await operatorSigner(connection);
-  const score = await locateScoreContract(connection, { ...args, ignitionPath: ignitionPath(hre) }, operator.signer);
+  const score = await locateScoreContract(
+    connection,
+    { ...args, ignitionPath: ignitionPath(hre) },
+    operator.signer,
+  );
   return { connection, operator, signer: operator.signer, score };
 }
 
 /** The scoring contract for reading only: no signer, so no key or Ledger is needed. */
-export async function readOnlyContract(hre: HardhatRuntimeEnvironment, args: ContractArgs): Promise<VipScore> {
+export async function readOnlyContract(
+  hre: HardhatRuntimeEnvironment,
+  args: ContractArgs,
+): Promise<VipScore> {
   const connection = await connectReadOnly(hre);
-  return locateScoreContract(connection, { ...args, ignitionPath: ignitionPath(hre) }, connection.ethers.provider);
+  return locateScoreContract(
+    connection,
+    { ...args, ignitionPath: ignitionPath(hre) },
+    connection.ethers.provider,
+  );
 }

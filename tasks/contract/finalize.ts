@@ -5,7 +5,12 @@ import { firstLine, VipError } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import { Journal } from "../journal/journal.js";
 import { isTransient } from "../network/retry.js";
-import { maxCost, refused, transactionOverrides, withMargin } from "./confirm.js";
+import {
+  maxCost,
+  refused,
+  transactionOverrides,
+  withMargin,
+} from "./confirm.js";
 import { preflight } from "./preflight.js";
 import { describeRevert } from "./revert.js";
 import { ensureFunds } from "../signer/funds.js";
@@ -36,7 +41,8 @@ interface UnsentRecord {
   nonce: number;
   reason: string;
 }
-type FinalizeRecord = SendingRecord | SentRecord | ConfirmedRecord | UnsentRecord;
+type FinalizeRecord =
+  SendingRecord | SentRecord | ConfirmedRecord | UnsentRecord;
 
 export interface FinalizeResult {
   /** The finalization's receipt; undefined when the stage was found finalized by another transaction. */
@@ -69,12 +75,17 @@ export async function finalizeOnce(
   const journal = await Journal.open<FinalizeRecord>(journalFile);
   const calldata = score.interface.encodeFunctionData("finalizeStage", [stage]);
   const contract = (await score.getAddress()).toLowerCase();
-  const ours = (to: string | null, data: string) => to?.toLowerCase() === contract && data.toLowerCase() === calldata.toLowerCase();
+  const ours = (to: string | null, data: string) =>
+    to?.toLowerCase() === contract &&
+    data.toLowerCase() === calldata.toLowerCase();
 
   // 1. What an earlier run left: a confirmed finalization, or one in flight that must not be sent again.
   const last = journal.records.at(-1);
   if (last?.type === "confirmed" && last.status === 1) {
-    return { receipt: (await provider.getTransactionReceipt(last.hash)) ?? undefined, resumed: true };
+    return {
+      receipt: (await provider.getTransactionReceipt(last.hash)) ?? undefined,
+      resumed: true,
+    };
   }
   let inFlight: { nonce: number; hash: string } | undefined;
   if (last?.type === "sent") inFlight = last;
@@ -85,15 +96,28 @@ export async function finalizeOnce(
       inFlight = { nonce: last.nonce, hash: tx.hash };
       await journal.append({ type: "sent", ...inFlight });
     } else if (found.state === "pending") {
-      throw new VipError(`nonce ${last.nonce} of ${from} is pending at the node but its transaction cannot be read: run again once it is mined (journal ${journal.path})`);
+      throw new VipError(
+        `nonce ${last.nonce} of ${from} is pending at the node but its transaction cannot be read: run again once it is mined (journal ${journal.path})`,
+      );
     } else {
-      await journal.append({ type: "unsent", nonce: last.nonce, reason: found.state === "unused" ? "never broadcast" : "used by another transaction" });
+      await journal.append({
+        type: "unsent",
+        nonce: last.nonce,
+        reason:
+          found.state === "unused"
+            ? "never broadcast"
+            : "used by another transaction",
+      });
     }
   }
   if (inFlight !== undefined) {
     const receipt = await awaitReceipt(provider, inFlight.hash, options);
     if (receipt !== undefined) return confirm(journal, receipt, stage, true);
-    await journal.append({ type: "unsent", nonce: inFlight.nonce, reason: `${inFlight.hash} is no longer known to the node` });
+    await journal.append({
+      type: "unsent",
+      nonce: inFlight.nonce,
+      reason: `${inFlight.hash} is no longer known to the node`,
+    });
   }
 
   // 2. Send, unless the stage is already finalized (by another run or by hand).
@@ -106,17 +130,30 @@ export async function finalizeOnce(
     throw refused(`finalizeStage(${stage})`, error);
   }
   const overrides = await transactionOverrides(provider, withMargin(gas));
-  await ensureFunds(provider, from, maxCost(overrides), `finalizeStage(${stage})`);
+  await ensureFunds(
+    provider,
+    from,
+    maxCost(overrides),
+    `finalizeStage(${stage})`,
+  );
   const nonce = await provider.getTransactionCount(from, "pending");
   const block = await provider.getBlockNumber();
-  await journal.append({ type: "sending", nonce, block, at: new Date().toISOString() });
+  await journal.append({
+    type: "sending",
+    nonce,
+    block,
+    at: new Date().toISOString(),
+  });
   let hash: string;
   try {
     hash = (await score.finalizeStage(stage, { ...overrides, nonce })).hash;
   } catch (error) {
     // The answer may be lost while the transaction reached the node: look for it by nonce before giving up.
-    const found = isTransient(error) ? await findByNonce(provider, from, nonce, block) : undefined;
-    const tx = found === undefined || found.state === "unused" ? undefined : found.tx;
+    const found = isTransient(error)
+      ? await findByNonce(provider, from, nonce, block)
+      : undefined;
+    const tx =
+      found === undefined || found.state === "unused" ? undefined : found.tx;
     if (tx === undefined || !ours(tx.to, tx.data)) {
       const reason = describeRevert(error) ?? firstLine(error);
       throw new VipError(
@@ -129,28 +166,53 @@ export async function finalizeOnce(
   await journal.append({ type: "sent", nonce, hash });
   const receipt = await awaitReceipt(provider, hash, options);
   if (receipt === undefined) {
-    await journal.append({ type: "unsent", nonce, reason: `${hash} is no longer known to the node` });
-    throw new VipError(`finalizeStage(${stage}) ${hash} was dropped by the node before it was mined: run again to send it anew`);
+    await journal.append({
+      type: "unsent",
+      nonce,
+      reason: `${hash} is no longer known to the node`,
+    });
+    throw new VipError(
+      `finalizeStage(${stage}) ${hash} was dropped by the node before it was mined: run again to send it anew`,
+    );
   }
   return confirm(journal, receipt, stage, false);
 }
 
-async function confirm(journal: Journal<FinalizeRecord>, receipt: TransactionReceipt, stage: bigint, resumed: boolean): Promise<FinalizeResult> {
-  await journal.append({ type: "confirmed", hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status ?? 0 });
-  if (receipt.status !== 1) throw new VipError(`Tx failed ${receipt.hash} (finalizeStage(${stage}))`);
+async function confirm(
+  journal: Journal<FinalizeRecord>,
+  receipt: TransactionReceipt,
+  stage: bigint,
+  resumed: boolean,
+): Promise<FinalizeResult> {
+  await journal.append({
+    type: "confirmed",
+    hash: receipt.hash,
+    blockNumber: receipt.blockNumber,
+    gasUsed: receipt.gasUsed.toString(),
+    status: receipt.status ?? 0,
+  });
+  if (receipt.status !== 1)
+    throw new VipError(`Tx failed ${receipt.hash} (finalizeStage(${stage}))`);
   return { receipt, resumed };
 }
 
 /** The receipt of `hash`; undefined when the node no longer knows the transaction (dropped or replaced). */
-async function awaitReceipt(provider: Provider, hash: string, options: FinalizeOptions): Promise<TransactionReceipt | undefined> {
+async function awaitReceipt(
+  provider: Provider,
+  hash: string,
+  options: FinalizeOptions,
+): Promise<TransactionReceipt | undefined> {
   const timeoutMs = options.receiptTimeoutMs ?? 600_000;
   const deadline = Date.now() + timeoutMs;
-  for (let missing = 0; ; ) {
+  for (let missing = 0; ;) {
     const receipt = await provider.getTransactionReceipt(hash);
     if (receipt !== null) return receipt;
-    if ((await provider.getTransaction(hash)) === null && ++missing >= 3) return undefined;
+    if ((await provider.getTransaction(hash)) === null && ++missing >= 3)
+      return undefined;
     if (Date.now() > deadline) {
-      throw new VipError(`finalization ${hash} was not mined within ${timeoutMs / 1000} s: run again to resume (it is not sent twice)`);
+      throw new VipError(
+        `finalization ${hash} was not mined within ${timeoutMs / 1000} s: run again to resume (it is not sent twice)`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
   }

@@ -15,7 +15,11 @@ export interface LocateOptions {
 }
 
 /** Like `locateScoreContract`, but undefined (not an error) when no `--contract` is given and nothing was deployed. */
-export async function findScoreContract(connection: Connection, options: LocateOptions, runner: VipScore["runner"]): Promise<VipScore | undefined> {
+export async function findScoreContract(
+  connection: Connection,
+  options: LocateOptions,
+  runner: VipScore["runner"],
+): Promise<VipScore | undefined> {
   return locate(connection, options, runner, true);
 }
 
@@ -23,20 +27,36 @@ export async function findScoreContract(connection: Connection, options: LocateO
  * The scoring contract the task operates, bound to the network's signer, after checking that code lives
  * at its address (a journal left from a chain that was reset points at nothing).
  */
-export async function locateScoreContract(connection: Connection, options: LocateOptions, runner: VipScore["runner"]): Promise<VipScore> {
+export async function locateScoreContract(
+  connection: Connection,
+  options: LocateOptions,
+  runner: VipScore["runner"],
+): Promise<VipScore> {
   return (await locate(connection, options, runner, false))!;
 }
 
-async function locate(connection: Connection, options: LocateOptions, runner: VipScore["runner"], optional: boolean): Promise<VipScore | undefined> {
+async function locate(
+  connection: Connection,
+  options: LocateOptions,
+  runner: VipScore["runner"],
+  optional: boolean,
+): Promise<VipScore | undefined> {
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
   let address: string;
   let source: string;
   if (options.contract !== undefined) {
-    if (!isAddress(options.contract)) throw new VipError(`--contract ${options.contract} is not an address (0x followed by 40 hex digits)`);
+    if (!isAddress(options.contract))
+      throw new VipError(
+        `--contract ${options.contract} is not an address (0x followed by 40 hex digits)`,
+      );
     address = getAddress(options.contract);
     source = "--contract";
   } else {
-    const dir = deploymentDir(options.ignitionPath, chainId, options.deploymentId);
+    const dir = deploymentDir(
+      options.ignitionPath,
+      chainId,
+      options.deploymentId,
+    );
     const found = await deployedAddress(dir);
     if (found === undefined) {
       if (optional) return undefined;

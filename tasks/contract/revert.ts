@@ -19,12 +19,18 @@ export function describeRevert(error: unknown): string | undefined {
 }
 
 function findRevertData(error: unknown, depth = 0): string | undefined {
-  if (depth > 5 || typeof error !== "object" || error === null) return undefined;
+  if (depth > 5 || typeof error !== "object" || error === null)
+    return undefined;
   const candidate = (error as { data?: unknown }).data;
-  if (typeof candidate === "string" && /^0x[0-9a-fA-F]*$/.test(candidate)) return candidate;
+  if (typeof candidate === "string" && /^0x[0-9a-fA-F]*$/.test(candidate))
+    return candidate;
   if (typeof candidate === "object" && candidate !== null) {
     const nested = (candidate as { data?: unknown }).data;
-    if (typeof nested === "string" && /^0x[0-9a-fA-F]*$/.test(nested)) return nested;
+    if (typeof nested === "string" && /^0x[0-9a-fA-F]*$/.test(nested))
+      return nested;
   }
-  return findRevertData((error as { error?: unknown }).error, depth + 1) ?? findRevertData((error as { cause?: unknown }).cause, depth + 1);
+  return (
+    findRevertData((error as { error?: unknown }).error, depth + 1) ??
+    findRevertData((error as { cause?: unknown }).cause, depth + 1)
+  );
 }

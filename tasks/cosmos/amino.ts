@@ -9,7 +9,8 @@ import type { AminoJsonMsg, AminoMsg } from "./types.js";
 // MsgCall wrong (it writes `access_list: null` and adds `auth_list: []`), so each message this tool signs
 // is rebuilt here, field by field, from the rules below; a field or message type not listed is refused.
 
-type Kind = "string" | "uint64" | "coin" | "coins" | "bytes" | "height" | "empty-list";
+type Kind =
+  "string" | "uint64" | "coin" | "coins" | "bytes" | "height" | "empty-list";
 
 interface FieldRule {
   kind: Kind;
@@ -26,20 +27,33 @@ interface MessageRule {
   describe: (value: Record<string, unknown>) => string;
 }
 
-const coinText = (coin: unknown) => `${(coin as { amount: string }).amount} ${(coin as { denom: string }).denom}`;
+const coinText = (coin: unknown) =>
+  `${(coin as { amount: string }).amount} ${(coin as { denom: string }).denom}`;
 
 const RULES: Record<string, MessageRule> = {
   "/opinit.ophost.v1.MsgInitiateTokenDeposit": {
     aminoType: "ophost/MsgInitiateTokenDeposit",
-    fields: { sender: { kind: "string" }, bridge_id: { kind: "uint64" }, to: { kind: "string" }, amount: { kind: "coin", always: true }, data: { kind: "bytes" } },
+    fields: {
+      sender: { kind: "string" },
+      bridge_id: { kind: "uint64" },
+      to: { kind: "string" },
+      amount: { kind: "coin", always: true },
+      data: { kind: "bytes" },
+    },
     signerField: "sender",
-    describe: (v) => `deposit ${coinText(v.amount)} into OPinit bridge ${String(v.bridge_id)}, for ${String(v.to)} on the rollup${v.data === "" ? "" : " (with data)"}`,
+    describe: (v) =>
+      `deposit ${coinText(v.amount)} into OPinit bridge ${String(v.bridge_id)}, for ${String(v.to)} on the rollup${v.data === "" ? "" : " (with data)"}`,
   },
   "/opinit.opchild.v1.MsgInitiateTokenWithdrawal": {
     aminoType: "opchild/MsgInitiateTokenWithdrawal",
-    fields: { sender: { kind: "string" }, to: { kind: "string" }, amount: { kind: "coin", always: true } },
+    fields: {
+      sender: { kind: "string" },
+      to: { kind: "string" },
+      amount: { kind: "coin", always: true },
+    },
     signerField: "sender",
-    describe: (v) => `withdraw ${coinText(v.amount)} over the OPinit bridge, to ${String(v.to)} on the base chain`,
+    describe: (v) =>
+      `withdraw ${coinText(v.amount)} over the OPinit bridge, to ${String(v.to)} on the base chain`,
   },
   "/minievm.evm.v1.MsgCall": {
     aminoType: "evm/MsgCall",
@@ -59,9 +73,14 @@ const RULES: Record<string, MessageRule> = {
   },
   "/cosmos.bank.v1beta1.MsgSend": {
     aminoType: "cosmos-sdk/MsgSend",
-    fields: { from_address: { kind: "string" }, to_address: { kind: "string" }, amount: { kind: "coins", always: true } },
+    fields: {
+      from_address: { kind: "string" },
+      to_address: { kind: "string" },
+      amount: { kind: "coins", always: true },
+    },
     signerField: "from_address",
-    describe: (v) => `send ${(v.amount as unknown[]).map(coinText).join(", ")} to ${String(v.to_address)}`,
+    describe: (v) =>
+      `send ${(v.amount as unknown[]).map(coinText).join(", ")} to ${String(v.to_address)}`,
   },
   "/ibc.applications.transfer.v1.MsgTransfer": {
     aminoType: "cosmos-sdk/MsgTransfer",
@@ -76,7 +95,8 @@ const RULES: Record<string, MessageRule> = {
       memo: { kind: "string" },
     },
     signerField: "sender",
-    describe: (v) => `IBC transfer of ${coinText(v.token)} over ${String(v.source_port)}/${String(v.source_channel)} to ${String(v.receiver)}${v.memo === "" ? "" : " (with a memo)"}`,
+    describe: (v) =>
+      `IBC transfer of ${coinText(v.token)} over ${String(v.source_port)}/${String(v.source_channel)} to ${String(v.receiver)}${v.memo === "" ? "" : " (with a memo)"}`,
   },
 };
 
@@ -117,26 +137,64 @@ export function checkMsg(msg: AminoJsonMsg, where: string): CheckedMsg {
  * stays a number and is refused as not exact.)
  */
 function parseLossless(text: string): unknown {
-  return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: { source?: string }) {
-    if (typeof value === "number" && !Number.isSafeInteger(value) && context?.source !== undefined && /^-?\d+$/.test(context.source)) return context.source;
+  return JSON.parse(text, function (
+    this: unknown,
+    _key: string,
+    value: unknown,
+    context?: { source?: string },
+  ) {
+    if (
+      typeof value === "number" &&
+      !Number.isSafeInteger(value) &&
+      context?.source !== undefined &&
+      /^-?\d+$/.test(context.source)
+    )
+      return context.source;
     return value;
   } as Parameters<typeof JSON.parse>[1]);
 }
 
 /** Like `checkMsg`, for a message value already parsed (e.g. decoded from a transaction). */
-export function checkValue(typeUrl: string, value: unknown, where: string): CheckedMsg {
+export function checkValue(
+  typeUrl: string,
+  value: unknown,
+  where: string,
+): CheckedMsg {
   const rule = RULES[typeUrl];
-  if (rule === undefined) throw new VipError(`${where}: message type ${typeUrl} is not one this tool signs (it signs ${SIGNABLE_TYPES.join(", ")})`);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new VipError(`${where} (${typeUrl}): the message is not a JSON object`);
+  if (rule === undefined)
+    throw new VipError(
+      `${where}: message type ${typeUrl} is not one this tool signs (it signs ${SIGNABLE_TYPES.join(", ")})`,
+    );
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new VipError(
+      `${where} (${typeUrl}): the message is not a JSON object`,
+    );
   const given = value as Record<string, unknown>;
   for (const name of Object.keys(given)) {
-    if (rule.fields[name] === undefined) throw new VipError(`${where} (${typeUrl}): field ${name} is not a field of this message`);
+    if (rule.fields[name] === undefined)
+      throw new VipError(
+        `${where} (${typeUrl}): field ${name} is not a field of this message`,
+      );
   }
   const full: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(rule.fields)) full[name] = normalise(given[name], field.kind, `${where} (${typeUrl}) field ${name}`);
+  for (const [name, field] of Object.entries(rule.fields))
+    full[name] = normalise(
+      given[name],
+      field.kind,
+      `${where} (${typeUrl}) field ${name}`,
+    );
   const signer = full[rule.signerField];
-  if (typeof signer !== "string" || signer === "") throw new VipError(`${where} (${typeUrl}): field ${rule.signerField} (the signer) is missing`);
-  return { typeUrl, aminoType: rule.aminoType, full, signer, description: rule.describe(full) };
+  if (typeof signer !== "string" || signer === "")
+    throw new VipError(
+      `${where} (${typeUrl}): field ${rule.signerField} (the signer) is missing`,
+    );
+  return {
+    typeUrl,
+    aminoType: rule.aminoType,
+    full,
+    signer,
+    description: rule.describe(full),
+  };
 }
 
 /** The message as the chain signs it: `{type, value}` with empty fields left out unless always written. */
@@ -144,8 +202,12 @@ export function aminoForSigning(msg: CheckedMsg): AminoMsg {
   const rule = RULES[msg.typeUrl]!;
   const value: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(rule.fields)) {
-    const fieldValue = field.kind === "height" ? withoutZeros(msg.full[name] as Record<string, string>) : msg.full[name];
-    if (field.always === true || !isEmpty(fieldValue, field.kind)) value[name] = fieldValue;
+    const fieldValue =
+      field.kind === "height"
+        ? withoutZeros(msg.full[name] as Record<string, string>)
+        : msg.full[name];
+    if (field.always === true || !isEmpty(fieldValue, field.kind))
+      value[name] = fieldValue;
   }
   return { type: msg.aminoType, value };
 }
@@ -156,12 +218,23 @@ export function initiaMsg(msg: CheckedMsg): Msg {
 }
 
 /** A message decoded from a transaction's protobuf `Any`, checked by the same rules. */
-export function checkProtoAny(any: Parameters<typeof Msg.fromProto>[0], where: string): CheckedMsg {
+export function checkProtoAny(
+  any: Parameters<typeof Msg.fromProto>[0],
+  where: string,
+): CheckedMsg {
   const typeUrl = any.typeUrl;
-  if (RULES[typeUrl] === undefined) throw new VipError(`${where}: message type ${typeUrl} is not one this tool reads`);
+  if (RULES[typeUrl] === undefined)
+    throw new VipError(
+      `${where}: message type ${typeUrl} is not one this tool reads`,
+    );
   const { value } = Msg.fromProto(any).toAmino() as unknown as AminoMsg;
   // initia.js writes an empty list as null and adds fields the amino form omits: the rules decide.
-  const cleaned = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)));
+  const cleaned = Object.fromEntries(
+    Object.entries(value).filter(
+      ([, v]) =>
+        v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0),
+    ),
+  );
   return checkValue(typeUrl, cleaned, where);
 }
 
@@ -169,54 +242,98 @@ function normalise(value: unknown, kind: Kind, where: string): unknown {
   switch (kind) {
     case "string":
       if (value === undefined || value === null) return "";
-      if (typeof value !== "string") throw new VipError(`${where} must be a string`);
+      if (typeof value !== "string")
+        throw new VipError(`${where} must be a string`);
       return value;
     case "uint64":
       return uint64(value, where);
     case "bytes":
       if (value === undefined || value === null) return "";
-      if (typeof value !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw new VipError(`${where} must be base64`);
+      if (typeof value !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(value))
+        throw new VipError(`${where} must be base64`);
       return value;
     case "coin":
       return coin(value, where);
     case "coins":
       if (value === undefined || value === null) return [];
-      if (!Array.isArray(value)) throw new VipError(`${where} must be a list of coins`);
+      if (!Array.isArray(value))
+        throw new VipError(`${where} must be a list of coins`);
       return value.map((c, i) => coin(c, `${where}[${i}]`));
     case "height": {
-      if (value === undefined || value === null) return { revision_number: "0", revision_height: "0" };
-      if (typeof value !== "object" || Array.isArray(value)) throw new VipError(`${where} must be an object`);
+      if (value === undefined || value === null)
+        return { revision_number: "0", revision_height: "0" };
+      if (typeof value !== "object" || Array.isArray(value))
+        throw new VipError(`${where} must be an object`);
       const height = value as Record<string, unknown>;
       for (const name of Object.keys(height)) {
-        if (name !== "revision_number" && name !== "revision_height") throw new VipError(`${where}.${name} is not a field of a height`);
+        if (name !== "revision_number" && name !== "revision_height")
+          throw new VipError(`${where}.${name} is not a field of a height`);
       }
-      return { revision_number: uint64(height.revision_number, `${where}.revision_number`), revision_height: uint64(height.revision_height, `${where}.revision_height`) };
+      return {
+        revision_number: uint64(
+          height.revision_number,
+          `${where}.revision_number`,
+        ),
+        revision_height: uint64(
+          height.revision_height,
+          `${where}.revision_height`,
+        ),
+      };
     }
     case "empty-list":
-      if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return [];
-      throw new VipError(`${where} is not empty: this tool signs only messages without one (it cannot check how the chain spells its entries)`);
+      if (
+        value === undefined ||
+        value === null ||
+        (Array.isArray(value) && value.length === 0)
+      )
+        return [];
+      throw new VipError(
+        `${where} is not empty: this tool signs only messages without one (it cannot check how the chain spells its entries)`,
+      );
   }
 }
 
 function uint64(value: unknown, where: string): string {
   if (value === undefined || value === null) return "0";
-  const text = typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof text !== "string" || !/^\d+$/.test(text) || BigInt(text) >= 2n ** 64n) throw new VipError(`${where} must be an unsigned 64-bit integer`);
+  const text =
+    typeof value === "number" && Number.isSafeInteger(value)
+      ? String(value)
+      : value;
+  if (
+    typeof text !== "string" ||
+    !/^\d+$/.test(text) ||
+    BigInt(text) >= 2n ** 64n
+  )
+    throw new VipError(`${where} must be an unsigned 64-bit integer`);
   return BigInt(text).toString();
 }
 
-function coin(value: unknown, where: string): { denom: string; amount: string } {
-  if (typeof value !== "object" || value === null) throw new VipError(`${where} must be a coin {denom, amount}`);
+function coin(
+  value: unknown,
+  where: string,
+): { denom: string; amount: string } {
+  if (typeof value !== "object" || value === null)
+    throw new VipError(`${where} must be a coin {denom, amount}`);
   const { denom, amount, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length > 0) throw new VipError(`${where}.${Object.keys(rest)[0]} is not a field of a coin`);
-  if (typeof denom !== "string" || denom === "") throw new VipError(`${where}.denom must be a denom`);
-  const text = typeof amount === "number" && Number.isSafeInteger(amount) ? String(amount) : amount;
-  if (typeof text !== "string" || !/^\d+$/.test(text)) throw new VipError(`${where}.amount must be an amount in base units`);
+  if (Object.keys(rest).length > 0)
+    throw new VipError(
+      `${where}.${Object.keys(rest)[0]} is not a field of a coin`,
+    );
+  if (typeof denom !== "string" || denom === "")
+    throw new VipError(`${where}.denom must be a denom`);
+  const text =
+    typeof amount === "number" && Number.isSafeInteger(amount)
+      ? String(amount)
+      : amount;
+  if (typeof text !== "string" || !/^\d+$/.test(text))
+    throw new VipError(`${where}.amount must be an amount in base units`);
   return { denom, amount: BigInt(text).toString() };
 }
 
 function withoutZeros(height: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(height).filter(([, v]) => v !== "0"));
+  return Object.fromEntries(
+    Object.entries(height).filter(([, v]) => v !== "0"),
+  );
 }
 
 function isEmpty(value: unknown, kind: Kind): boolean {

@@ -20,33 +20,59 @@ export function feeFor(price: GasPrice, gas: bigint): bigint {
  * with the chain's reason, before anything is signed) with a margin, priced at the chain's gas price in the
  * denom the transaction moves if the chain takes it, else its first; refused when the signer cannot pay it.
  */
-export async function estimateFee(restUrl: string, chainId: string, msgs: CheckedMsg[], sequence: bigint, signer: string): Promise<CosmosFee> {
+export async function estimateFee(
+  restUrl: string,
+  chainId: string,
+  msgs: CheckedMsg[],
+  sequence: bigint,
+  signer: string,
+): Promise<CosmosFee> {
   let used: bigint;
   try {
     used = await simulateTx(restUrl, simulationTxBytes(msgs, sequence));
   } catch (error) {
-    throw new VipError(`${chainId} refused to simulate the transaction (${(error as Error).message}): nothing was signed`);
+    throw new VipError(
+      `${chainId} refused to simulate the transaction (${(error as Error).message}): nothing was signed`,
+    );
   }
   const gas = (used * GAS_MARGIN_PERCENT) / 100n;
-  const prices = (await gasPrices(restUrl)).filter((p) => feeFor(p, 1_000_000n) > 0n);
+  const prices = (await gasPrices(restUrl)).filter(
+    (p) => feeFor(p, 1_000_000n) > 0n,
+  );
   if (prices.length === 0) return { amount: [], gas: gas.toString() };
   const moved = movedCoins(msgs);
   const price = prices.find((p) => moved.has(p.denom)) ?? prices[0]!;
   const fee = feeFor(price, gas);
-  const balance = (await fetchBalances(restUrl, signer)).find((c) => c.denom === price.denom)?.amount ?? 0n;
+  const balance =
+    (await fetchBalances(restUrl, signer)).find((c) => c.denom === price.denom)
+      ?.amount ?? 0n;
   const needed = fee + (moved.get(price.denom) ?? 0n);
   if (balance < needed) {
-    throw new VipError(`${signer} has ${balance} ${price.denom} on ${chainId}, but the transaction needs ${needed} (fee ${fee} for ${gas} gas${needed > fee ? ` and ${needed - fee} moved` : ""}): nothing was signed`);
+    throw new VipError(
+      `${signer} has ${balance} ${price.denom} on ${chainId}, but the transaction needs ${needed} (fee ${fee} for ${gas} gas${needed > fee ? ` and ${needed - fee} moved` : ""}): nothing was signed`,
+    );
   }
-  return { amount: [{ denom: price.denom, amount: fee.toString() }], gas: gas.toString() };
+  return {
+    amount: [{ denom: price.denom, amount: fee.toString() }],
+    gas: gas.toString(),
+  };
 }
 
 /** The coins the messages move out of the signer's account, by denom. */
 function movedCoins(msgs: CheckedMsg[]): Map<string, bigint> {
   const moved = new Map<string, bigint>();
   for (const msg of msgs) {
-    const coins = [msg.full.amount, msg.full.token].flat().filter((c): c is { denom: string; amount: string } => typeof c === "object" && c !== null && "denom" in c);
-    for (const coin of coins) moved.set(coin.denom, (moved.get(coin.denom) ?? 0n) + BigInt(coin.amount));
+    const coins = [msg.full.amount, msg.full.token]
+      .flat()
+      .filter(
+        (c): c is { denom: string; amount: string } =>
+          typeof c === "object" && c !== null && "denom" in c,
+      );
+    for (const coin of coins)
+      moved.set(
+        coin.denom,
+        (moved.get(coin.denom) ?? 0n) + BigInt(coin.amount),
+      );
   }
   return moved;
 }

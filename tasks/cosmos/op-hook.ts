@@ -24,12 +24,21 @@ export interface SignedHook {
  * it will have then (its current one; two more when the hook's chain is also the source chain, whose
  * transaction bumps it twice), with no fee (`gas: "1"`) and no memo, signed with EIP-191.
  */
-export async function signOpHook(options: { hook: OpHookResponse; account: CosmosAccount; restUrl: string; sourceChainId: string }): Promise<SignedHook> {
+export async function signOpHook(options: {
+  hook: OpHookResponse;
+  account: CosmosAccount;
+  restUrl: string;
+  sourceChainId: string;
+}): Promise<SignedHook> {
   const { hook, account } = options;
-  const msgs = hook.hook.map((msg, i) => checkMsg(msg, `op hook message ${i + 1}`));
+  const msgs = hook.hook.map((msg, i) =>
+    checkMsg(msg, `op hook message ${i + 1}`),
+  );
   for (const msg of msgs) {
     if (msg.signer !== account.bech32) {
-      throw new VipError(`the op hook is to be signed by ${msg.signer} (the recipient), but the signer is ${account.bech32}: send to the signer's own account; nothing was sent`);
+      throw new VipError(
+        `the op hook is to be signed by ${msg.signer} (the recipient), but the signer is ${account.bech32}: send to the signer's own account; nothing was sent`,
+      );
     }
   }
   const state = await accountInfo(options.restUrl, account.bech32);
@@ -39,10 +48,22 @@ export async function signOpHook(options: { hook: OpHookResponse; account: Cosmo
         "(an account exists once it has received tokens): fund it once over a route without an op hook, then run again; nothing was sent",
     );
   }
-  const sequence = state.sequence + (hook.chain_id === options.sourceChainId ? 2n : 0n);
-  const signed = await signCosmosTx({ chainId: hook.chain_id, accountNumber: state.accountNumber, sequence, msgs, fee: { amount: [], gas: "1" }, memo: "", account });
+  const sequence =
+    state.sequence + (hook.chain_id === options.sourceChainId ? 2n : 0n);
+  const signed = await signCosmosTx({
+    chainId: hook.chain_id,
+    accountNumber: state.accountNumber,
+    sequence,
+    msgs,
+    fee: { amount: [], gas: "1" },
+    memo: "",
+    account,
+  });
   return {
-    signedOpHook: { signer: account.bech32, hook: Buffer.from(signed.txBytes).toString("base64") },
+    signedOpHook: {
+      signer: account.bech32,
+      hook: Buffer.from(signed.txBytes).toString("base64"),
+    },
     chainId: hook.chain_id,
     accountNumber: state.accountNumber,
     sequence,
@@ -56,9 +77,15 @@ export async function signOpHook(options: { hook: OpHookResponse; account: Cosmo
  * was sent from it since the hook was signed, the hook would be refused when the deposit lands, so nothing
  * is sent.
  */
-export async function checkHookSequence(restUrl: string, bech32: string, chainId: string, baseSequence: bigint): Promise<void> {
+export async function checkHookSequence(
+  restUrl: string,
+  bech32: string,
+  chainId: string,
+  baseSequence: bigint,
+): Promise<void> {
   const state = await accountInfo(restUrl, bech32);
-  if (state?.sequence !== baseSequence) throw new HookSequenceMoved(bech32, chainId, baseSequence, state?.sequence);
+  if (state?.sequence !== baseSequence)
+    throw new HookSequenceMoved(bech32, chainId, baseSequence, state?.sequence);
 }
 
 /** The op hook's account sent something since the hook was signed: the hook, signed for the old sequence, would fail. */

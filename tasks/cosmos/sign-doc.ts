@@ -24,7 +24,10 @@ export function stdSignDocJson(doc: SignDocFields): string {
     msgs: doc.msgs,
     sequence: doc.sequence.toString(),
   };
-  return JSON.stringify(sortKeys(value)).replace(/&/g, "\\u0026").replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return JSON.stringify(sortKeys(value))
+    .replace(/&/g, "\\u0026")
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e");
 }
 
 /** What an EIP-191 signature over the sign doc signs: keccak256("\x19Ethereum Signed Message:\n" + length + json). */

@@ -1,7 +1,18 @@
 import { AccAddress } from "@initia/initia.js";
 import { PubKey } from "@initia/initia.proto/initia/crypto/v1beta1/ethsecp256k1/keys.js";
-import { AuthInfo, SignDoc, TxBody, TxRaw } from "@initia/initia.proto/cosmos/tx/v1beta1/tx.js";
-import { computeAddress, hexlify, keccak256, Signature, SigningKey } from "ethers";
+import {
+  AuthInfo,
+  SignDoc,
+  TxBody,
+  TxRaw,
+} from "@initia/initia.proto/cosmos/tx/v1beta1/tx.js";
+import {
+  computeAddress,
+  hexlify,
+  keccak256,
+  Signature,
+  SigningKey,
+} from "ethers";
 
 import { aminoForSigning, type CheckedMsg, checkProtoAny } from "./amino.js";
 import { eip191Digest } from "./sign-doc.js";
@@ -15,7 +26,8 @@ import type { AccountState, Coin } from "./types.js";
 const ETH_SECP256K1 = "/initia.crypto.v1beta1.ethsecp256k1.PubKey";
 const SIGN_MODE_DIRECT = 1;
 const SIGN_MODE_EIP_191 = 191;
-const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+const HALF_N =
+  0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
 /** A refusal in the chain's terms: the ABCI code (sdk errors: 2 parse, 4 unauthorized, 8 invalid pubkey, 9 unknown address, 32 wrong sequence) and log. */
 export class TxRejection extends Error {
@@ -49,7 +61,10 @@ export interface VerifyOptions {
 }
 
 /** Decodes and verifies a signed transaction as the chain's ante handler would; throws a TxRejection. */
-export function verifyTx(txBytes: Uint8Array, options: VerifyOptions): VerifiedTx {
+export function verifyTx(
+  txBytes: Uint8Array,
+  options: VerifyOptions,
+): VerifiedTx {
   const { raw, body, authInfo } = decode(txBytes);
   const msgs = body.messages.map((any, i) => {
     try {
@@ -58,37 +73,100 @@ export function verifyTx(txBytes: Uint8Array, options: VerifyOptions): VerifiedT
       throw new TxRejection(2, `tx parse error: ${(error as Error).message}`);
     }
   });
-  if (msgs.length === 0) throw new TxRejection(2, "invalid request: must contain at least one message");
+  if (msgs.length === 0)
+    throw new TxRejection(
+      2,
+      "invalid request: must contain at least one message",
+    );
   const signer = msgs[0]!.signer;
-  if (msgs.some((m) => m.signer !== signer)) throw new TxRejection(4, "unauthorized: messages have different signers, and this chain stand-in takes one");
+  if (msgs.some((m) => m.signer !== signer))
+    throw new TxRejection(
+      4,
+      "unauthorized: messages have different signers, and this chain stand-in takes one",
+    );
   const signerInfo = authInfo.signerInfos[0];
-  if (authInfo.signerInfos.length !== 1 || raw.signatures.length !== 1 || signerInfo === undefined) {
-    throw new TxRejection(4, `wrong number of signers; expected 1, got ${raw.signatures.length}: unauthorized`);
+  if (
+    authInfo.signerInfos.length !== 1 ||
+    raw.signatures.length !== 1 ||
+    signerInfo === undefined
+  ) {
+    throw new TxRejection(
+      4,
+      `wrong number of signers; expected 1, got ${raw.signatures.length}: unauthorized`,
+    );
   }
   const account = options.account(signer);
-  if (account === undefined) throw new TxRejection(9, `account ${signer} not found: unknown address`);
+  if (account === undefined)
+    throw new TxRejection(9, `account ${signer} not found: unknown address`);
   const expected = account.sequence + (options.sequenceOffset ?? 0n);
-  if (signerInfo.sequence !== expected) throw new TxRejection(32, `account sequence mismatch, expected ${expected}, got ${signerInfo.sequence}: incorrect account sequence`);
-  const fee = { amount: (authInfo.fee?.amount ?? []).map((c) => ({ denom: c.denom, amount: c.amount })), gas: (authInfo.fee?.gasLimit ?? 0n).toString() };
-  const result = { hash: txHash(txBytes), signer, sequence: signerInfo.sequence, msgs, fee, memo: body.memo };
+  if (signerInfo.sequence !== expected)
+    throw new TxRejection(
+      32,
+      `account sequence mismatch, expected ${expected}, got ${signerInfo.sequence}: incorrect account sequence`,
+    );
+  const fee = {
+    amount: (authInfo.fee?.amount ?? []).map((c) => ({
+      denom: c.denom,
+      amount: c.amount,
+    })),
+    gas: (authInfo.fee?.gasLimit ?? 0n).toString(),
+  };
+  const result = {
+    hash: txHash(txBytes),
+    signer,
+    sequence: signerInfo.sequence,
+    msgs,
+    fee,
+    memo: body.memo,
+  };
   if (options.skipSignature === true) return { ...result, mode: "unchecked" };
-  if (signerInfo.publicKey?.typeUrl !== ETH_SECP256K1) throw new TxRejection(8, `pubKey of type ${signerInfo.publicKey?.typeUrl ?? "(none)"} is not ${ETH_SECP256K1}: invalid pubkey`);
+  if (signerInfo.publicKey?.typeUrl !== ETH_SECP256K1)
+    throw new TxRejection(
+      8,
+      `pubKey of type ${signerInfo.publicKey?.typeUrl ?? "(none)"} is not ${ETH_SECP256K1}: invalid pubkey`,
+    );
   const compressed = hexlify(PubKey.decode(signerInfo.publicKey.value).key);
   let pubkeyAddress: string;
   try {
-    pubkeyAddress = AccAddress.fromHex(computeAddress(compressed).toLowerCase());
+    pubkeyAddress = AccAddress.fromHex(
+      computeAddress(compressed).toLowerCase(),
+    );
   } catch {
-    throw new TxRejection(8, "invalid eth_secp256k1 public key: invalid pubkey");
+    throw new TxRejection(
+      8,
+      "invalid eth_secp256k1 public key: invalid pubkey",
+    );
   }
-  if (pubkeyAddress !== signer) throw new TxRejection(8, `pubKey does not match signer address ${signer} with signer index: 0: invalid pubkey`);
+  if (pubkeyAddress !== signer)
+    throw new TxRejection(
+      8,
+      `pubKey does not match signer address ${signer} with signer index: 0: invalid pubkey`,
+    );
   const mode = signerInfo.modeInfo?.single?.mode as number | undefined;
   let digest: string;
   if (mode === SIGN_MODE_EIP_191) {
-    digest = eip191Digest({ chainId: options.chainId, accountNumber: account.accountNumber, sequence: signerInfo.sequence, fee, memo: body.memo, msgs: msgs.map(aminoForSigning) });
+    digest = eip191Digest({
+      chainId: options.chainId,
+      accountNumber: account.accountNumber,
+      sequence: signerInfo.sequence,
+      fee,
+      memo: body.memo,
+      msgs: msgs.map(aminoForSigning),
+    });
   } else if (mode === SIGN_MODE_DIRECT) {
-    digest = keccak256(SignDoc.encode({ bodyBytes: raw.bodyBytes, authInfoBytes: raw.authInfoBytes, chainId: options.chainId, accountNumber: account.accountNumber }).finish());
+    digest = keccak256(
+      SignDoc.encode({
+        bodyBytes: raw.bodyBytes,
+        authInfoBytes: raw.authInfoBytes,
+        chainId: options.chainId,
+        accountNumber: account.accountNumber,
+      }).finish(),
+    );
   } else {
-    throw new TxRejection(4, `sign mode ${mode ?? "(none)"} is not supported: unauthorized`);
+    throw new TxRejection(
+      4,
+      `sign mode ${mode ?? "(none)"} is not supported: unauthorized`,
+    );
   }
   if (!signedBy(raw.signatures[0]!, digest, compressed)) {
     throw new TxRejection(
@@ -100,30 +178,47 @@ export function verifyTx(txBytes: Uint8Array, options: VerifyOptions): VerifiedT
 }
 
 /** A signed op hook (`signed_op_hook.hook`, base64 Tx bytes) checked the way the rollup will check it when the deposit lands. */
-export function verifySignedOpHook(hookBase64: string, options: VerifyOptions): VerifiedTx {
+export function verifySignedOpHook(
+  hookBase64: string,
+  options: VerifyOptions,
+): VerifiedTx {
   const verified = verifyTx(Buffer.from(hookBase64, "base64"), options);
-  if (verified.fee.amount.length !== 0) throw new TxRejection(4, "an op hook pays no fee: its fee must be empty");
+  if (verified.fee.amount.length !== 0)
+    throw new TxRejection(4, "an op hook pays no fee: its fee must be empty");
   return verified;
 }
 
 function decode(txBytes: Uint8Array) {
   try {
     const raw = TxRaw.decode(txBytes);
-    return { raw, body: TxBody.decode(raw.bodyBytes), authInfo: AuthInfo.decode(raw.authInfoBytes) };
+    return {
+      raw,
+      body: TxBody.decode(raw.bodyBytes),
+      authInfo: AuthInfo.decode(raw.authInfoBytes),
+    };
   } catch (error) {
     throw new TxRejection(2, `tx parse error: ${(error as Error).message}`);
   }
 }
 
 /** A 64-byte r‖s signature with low S, by the holder of `compressedKey`, over `digest`. */
-function signedBy(signature: Uint8Array, digest: string, compressedKey: string): boolean {
+function signedBy(
+  signature: Uint8Array,
+  digest: string,
+  compressedKey: string,
+): boolean {
   if (signature.length !== 64) return false;
   const r = hexlify(signature.subarray(0, 32));
   const s = hexlify(signature.subarray(32));
   if (BigInt(s) > HALF_N) return false;
   return [27, 28].some((v) => {
     try {
-      return SigningKey.computePublicKey(SigningKey.recoverPublicKey(digest, Signature.from({ r, s, v })), true) === compressedKey;
+      return (
+        SigningKey.computePublicKey(
+          SigningKey.recoverPublicKey(digest, Signature.from({ r, s, v })),
+          true,
+        ) === compressedKey
+      );
     } catch {
       return false;
     }

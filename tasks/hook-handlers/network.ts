@@ -35,12 +35,22 @@ const READ_ONLY = new Set([
 export default async (): Promise<Partial<NetworkHooks>> => ({
   async onRequest(context, networkConnection, jsonRpcRequest, next) {
     const config = networkConnection.networkConfig;
-    if (config.type !== "http" || config.vip?.configured !== true || !READ_ONLY.has(jsonRpcRequest.method)) {
+    if (
+      config.type !== "http" ||
+      config.vip?.configured !== true ||
+      !READ_ONLY.has(jsonRpcRequest.method)
+    ) {
       return next(context, networkConnection, jsonRpcRequest);
     }
-    return withRetry(jsonRpcRequest.method, () => next(context, networkConnection, jsonRpcRequest), {
-      onRetry: (what, error, left) =>
-        console.warn(`warning: ${what} to network "${networkConnection.networkName}": ${firstLine(error)}; retrying (${left} left)`),
-    });
+    return withRetry(
+      jsonRpcRequest.method,
+      () => next(context, networkConnection, jsonRpcRequest),
+      {
+        onRetry: (what, error, left) =>
+          console.warn(
+            `warning: ${what} to network "${networkConnection.networkName}": ${firstLine(error)}; retrying (${left} left)`,
+          ),
+      },
+    );
   },
 });

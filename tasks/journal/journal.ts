@@ -61,16 +61,41 @@ export interface VerifiedRecord {
   at: string;
 }
 
-export type JournalRecord = StartRecord | BatchRecord | SendingRecord | SentRecord | ConfirmedRecord | DroppedRecord | VerifiedRecord;
+export type JournalRecord =
+  | StartRecord
+  | BatchRecord
+  | SendingRecord
+  | SentRecord
+  | ConfirmedRecord
+  | DroppedRecord
+  | VerifiedRecord;
 
 /** Where the journal of one contract's stage lives: `<dir>/chain-<id>/<contract>/stage-<n>.jsonl`. */
-export function journalPath(dir: string, chainId: bigint, contract: string, stage: bigint): string {
-  return path.join(dir, `chain-${chainId}`, contract.toLowerCase(), `stage-${stage}.jsonl`);
+export function journalPath(
+  dir: string,
+  chainId: bigint,
+  contract: string,
+  stage: bigint,
+): string {
+  return path.join(
+    dir,
+    `chain-${chainId}`,
+    contract.toLowerCase(),
+    `stage-${stage}.jsonl`,
+  );
 }
 
 /** Where the journal of one stage's finalization lives, beside the stage's score journal. */
-export function finalizeJournalPath(dir: string, chainId: bigint, contract: string, stage: bigint): string {
-  return journalPath(dir, chainId, contract, stage).replace(/\.jsonl$/, ".finalize.jsonl");
+export function finalizeJournalPath(
+  dir: string,
+  chainId: bigint,
+  contract: string,
+  stage: bigint,
+): string {
+  return journalPath(dir, chainId, contract, stage).replace(
+    /\.jsonl$/,
+    ".finalize.jsonl",
+  );
 }
 
 /**
@@ -92,7 +117,9 @@ export class Journal<R extends { type: string } = JournalRecord> {
     return this.#file;
   }
 
-  static async open<R extends { type: string } = JournalRecord>(file: string): Promise<Journal<R>> {
+  static async open<R extends { type: string } = JournalRecord>(
+    file: string,
+  ): Promise<Journal<R>> {
     await mkdir(path.dirname(file), { recursive: true });
     const records: R[] = [];
     if (existsSync(file)) {
@@ -110,7 +137,10 @@ export class Journal<R extends { type: string } = JournalRecord> {
 
   /** Moves this journal aside (`<name>.<time>.jsonl`) so the stage can start over; returns the new name. */
   async archive(): Promise<string> {
-    const archived = this.#file.replace(/\.jsonl$/, `.${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`);
+    const archived = this.#file.replace(
+      /\.jsonl$/,
+      `.${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`,
+    );
     await rename(this.#file, archived);
     this.records.length = 0;
     return archived;
@@ -119,7 +149,9 @@ export class Journal<R extends { type: string } = JournalRecord> {
   /** Appends and syncs records (one write, one sync); appends are serialized in call order. */
   append(...records: R[]): Promise<void> {
     this.records.push(...records);
-    const text = records.map((record) => JSON.stringify(record) + "\n").join("");
+    const text = records
+      .map((record) => JSON.stringify(record) + "\n")
+      .join("");
     const write = async () => {
       const handle = await open(this.#file, "a");
       try {
@@ -139,6 +171,8 @@ export class Journal<R extends { type: string } = JournalRecord> {
 
   /** The journal's first record, which says what it is the journal of. */
   get start(): Extract<R, { type: "start" }> | undefined {
-    return this.records.find((r): r is Extract<R, { type: "start" }> => r.type === "start");
+    return this.records.find(
+      (r): r is Extract<R, { type: "start" }> => r.type === "start",
+    );
   }
 }

@@ -4,7 +4,13 @@ export type BatchState =
   | { status: "planned" }
   | { status: "sending"; nonce: number }
   | { status: "sent"; nonce: number; hash: string }
-  | { status: "confirmed"; hash: string; blockNumber: number; gasUsed: bigint; success: boolean }
+  | {
+      status: "confirmed";
+      hash: string;
+      blockNumber: number;
+      gasUsed: bigint;
+      success: boolean;
+    }
   | { status: "dropped" };
 
 export interface JournalledBatch {
@@ -20,13 +26,25 @@ export function batchesOf(records: JournalRecord[]): JournalledBatch[] {
   for (const record of records) {
     switch (record.type) {
       case "batch":
-        batches[record.batch] = { batch: record.batch, start: record.start, end: record.end, state: { status: "planned" } };
+        batches[record.batch] = {
+          batch: record.batch,
+          start: record.start,
+          end: record.end,
+          state: { status: "planned" },
+        };
         break;
       case "sending":
-        batches[record.batch]!.state = { status: "sending", nonce: record.nonce };
+        batches[record.batch]!.state = {
+          status: "sending",
+          nonce: record.nonce,
+        };
         break;
       case "sent":
-        batches[record.batch]!.state = { status: "sent", nonce: record.nonce, hash: record.hash };
+        batches[record.batch]!.state = {
+          status: "sent",
+          nonce: record.nonce,
+          hash: record.hash,
+        };
         break;
       case "confirmed":
         batches[record.batch]!.state = {

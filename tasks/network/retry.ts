@@ -24,11 +24,22 @@ const TRANSIENT = [
  * limit, a 5xx from a gateway), not because the node refused it (a revert, a bad parameter).
  */
 export function isTransient(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e !== undefined && e !== null && depth < 6;
+    depth++
+  ) {
     const text = `${(e as { code?: unknown }).code ?? ""} ${e instanceof Error ? e.message : String(e)}`;
-    if (/revert|execution reverted|invalid (argument|params)|nonce too low|insufficient funds/i.test(text)) return false;
+    if (
+      /revert|execution reverted|invalid (argument|params)|nonce too low|insufficient funds/i.test(
+        text,
+      )
+    )
+      return false;
     if (TRANSIENT.some((pattern) => pattern.test(text))) return true;
-    e = (e as { cause?: unknown; error?: unknown }).cause ?? (e as { error?: unknown }).error;
+    e =
+      (e as { cause?: unknown; error?: unknown }).cause ??
+      (e as { error?: unknown }).error;
   }
   return false;
 }
@@ -37,7 +48,11 @@ export function isTransient(error: unknown): boolean {
  * Runs `fn`, retrying transient failures with exponential backoff (bounded in count and delay). The final
  * failure says what was attempted, how often, and what went wrong.
  */
-export async function withRetry<T>(what: string, fn: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export async function withRetry<T>(
+  what: string,
+  fn: () => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
   const retries = options.retries ?? 6;
   const retryable = options.retryable ?? isTransient;
   let attempts = 0;
@@ -55,12 +70,16 @@ export async function withRetry<T>(what: string, fn: () => Promise<T>, options: 
         randomize: true,
         shouldRetry: ({ error }) => retryable(error),
         onFailedAttempt: ({ error, retriesLeft }) => {
-          if (retriesLeft > 0 && retryable(error)) options.onRetry?.(what, error, retriesLeft);
+          if (retriesLeft > 0 && retryable(error))
+            options.onRetry?.(what, error, retriesLeft);
         },
       },
     );
   } catch (error) {
     if (error instanceof VipError || !retryable(error)) throw error;
-    throw new VipError(`${what} failed ${attempts} time(s), the last with: ${firstLine(error)}`, error instanceof Error ? error : undefined);
+    throw new VipError(
+      `${what} failed ${attempts} time(s), the last with: ${firstLine(error)}`,
+      error instanceof Error ? error : undefined,
+    );
   }
 }

@@ -12,6 +12,8 @@ export function deriveBridgeAddress(bridgeId: bigint): string {
   const id = Buffer.alloc(8);
   id.writeBigUInt64BE(bridgeId);
   const key = Buffer.concat([Buffer.from("ophost"), Buffer.from([0]), id]);
-  const address = createHash("sha256").update(Buffer.concat([typeHash, key])).digest();
+  const address = createHash("sha256")
+    .update(Buffer.concat([typeHash, key]))
+    .digest();
   return AccAddress.fromHex(`0x${address.toString("hex")}`);
 }

@@ -39,7 +39,10 @@ export function encodeRegisterArgs(args: RegisterArgs): string[] {
     bcs.address().serialize(args.bridgeAddress).toBase64(),
     bcs.string().serialize(args.scoreContract).toBase64(),
     bcs.bigdecimal().serialize(formatScaled(args.maxRate.scaled)).toBase64(),
-    bcs.bigdecimal().serialize(formatScaled(args.maxChangeRate.scaled)).toBase64(),
+    bcs
+      .bigdecimal()
+      .serialize(formatScaled(args.maxChangeRate.scaled))
+      .toBase64(),
     bcs.bigdecimal().serialize(formatScaled(args.rate.scaled)).toBase64(),
     bcs.u64().serialize(VM_TYPE_EVM).toBase64(),
   ];
@@ -49,7 +52,11 @@ export function encodeRegisterArgs(args: RegisterArgs): string[] {
  * The proposal file `initiad tx gov submit-proposal <file>` reads: one `MsgGovExecute` of `vip::register`,
  * executed by the gov module, sent in the name of the VIP module's own account.
  */
-export function whitelistProposal(vipModuleAddress: string, args: RegisterArgs, text: ProposalText) {
+export function whitelistProposal(
+  vipModuleAddress: string,
+  args: RegisterArgs,
+  text: ProposalText,
+) {
   const vipModule = AccAddress.fromHex(vipModuleAddress);
   return {
     messages: [

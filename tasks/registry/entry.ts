@@ -16,7 +16,10 @@ export interface RegistryEntry {
 }
 
 /** The three files of a minievm rollup's registry entry, from the operator's input and the rollup's facts. */
-export function buildEntry(input: RegistryInput, facts: RollupFacts): RegistryEntry {
+export function buildEntry(
+  input: RegistryInput,
+  facts: RollupFacts,
+): RegistryEntry {
   const chain = {
     $schema: "../../chain.schema.json",
     chain_name: input.chain_name,
@@ -45,9 +48,13 @@ export function buildEntry(input: RegistryInput, facts: RollupFacts): RegistryEn
     assets: input.assets.map((asset) => ({
       denom_units: [
         { denom: asset.base, exponent: 0 },
-        ...(asset.display === asset.base ? [] : [{ denom: asset.display, exponent: asset.exponent }]),
+        ...(asset.display === asset.base
+          ? []
+          : [{ denom: asset.display, exponent: asset.exponent }]),
       ],
-      ...(asset.type_asset === undefined ? {} : { type_asset: asset.type_asset }),
+      ...(asset.type_asset === undefined
+        ? {}
+        : { type_asset: asset.type_asset }),
       ...(asset.address === undefined ? {} : { address: asset.address }),
       base: asset.base,
       name: asset.name,
@@ -68,7 +75,12 @@ export function buildEntry(input: RegistryInput, facts: RollupFacts): RegistryEn
     l2: true,
     op_bridge_id: facts.bridgeId.toString(),
     // The scoring policy: what earns a score, shown on the VIP program's page and read by voters.
-    vip: { ...(input.vip.forum_url === undefined ? {} : { forum_url: input.vip.forum_url }), actions: input.vip.actions },
+    vip: {
+      ...(input.vip.forum_url === undefined
+        ? {}
+        : { forum_url: input.vip.forum_url }),
+      actions: input.vip.actions,
+    },
   };
   return { chain, assetlist, profile };
 }

@@ -6,7 +6,11 @@ import type { RegistryEntry } from "./entry.js";
 import type { EntryFiles, EntryPlace } from "./validate.js";
 
 /** The three paths of an entry in a registry checkout. */
-export function entryPaths(registryDir: string, networkFolder: string, chainName: string) {
+export function entryPaths(
+  registryDir: string,
+  networkFolder: string,
+  chainName: string,
+) {
   const folder = path.join(registryDir, networkFolder, chainName);
   return {
     chain: path.join(folder, "chain.json"),
@@ -16,19 +20,53 @@ export function entryPaths(registryDir: string, networkFolder: string, chainName
 }
 
 /** Reads an entry from its folder (`<registry>/<mainnets|testnets|devnets>/<chain_name>`); errors name the file. */
-export async function readEntry(dir: string): Promise<{ files: EntryFiles; place: EntryPlace }> {
+export async function readEntry(
+  dir: string,
+): Promise<{ files: EntryFiles; place: EntryPlace }> {
   const folder = path.resolve(dir);
-  const place = { networkFolder: path.basename(path.dirname(folder)), folder: path.basename(folder), profileFile: "" };
-  const paths = entryPaths(path.dirname(path.dirname(folder)), place.networkFolder, place.folder);
-  place.profileFile = path.relative(path.dirname(path.dirname(folder)), paths.profile);
+  const place = {
+    networkFolder: path.basename(path.dirname(folder)),
+    folder: path.basename(folder),
+    profileFile: "",
+  };
+  const paths = entryPaths(
+    path.dirname(path.dirname(folder)),
+    place.networkFolder,
+    place.folder,
+  );
+  place.profileFile = path.relative(
+    path.dirname(path.dirname(folder)),
+    paths.profile,
+  );
   // Testnet entries of the registry have no profile (mainnet rollups do): a missing one is for the rules to judge.
-  const profile = (await access(paths.profile).then(() => true, () => false)) ? await readJson(paths.profile) : undefined;
-  return { files: { chain: await readJson(paths.chain), assetlist: await readJson(paths.assetlist), profile }, place };
+  const profile = (await access(paths.profile).then(
+    () => true,
+    () => false,
+  ))
+    ? await readJson(paths.profile)
+    : undefined;
+  return {
+    files: {
+      chain: await readJson(paths.chain),
+      assetlist: await readJson(paths.assetlist),
+      profile,
+    },
+    place,
+  };
 }
 
 /** Writes the entry's three files; existing ones are kept unless `force`. Each file lands whole or not at all. */
-export async function writeEntry(registryDir: string, networkFolder: string, entry: RegistryEntry, force: boolean): Promise<string[]> {
-  const paths = entryPaths(registryDir, networkFolder, entry.chain.chain_name as string);
+export async function writeEntry(
+  registryDir: string,
+  networkFolder: string,
+  entry: RegistryEntry,
+  force: boolean,
+): Promise<string[]> {
+  const paths = entryPaths(
+    registryDir,
+    networkFolder,
+    entry.chain.chain_name as string,
+  );
   const targets: [string, unknown][] = [
     [paths.chain, entry.chain],
     [paths.assetlist, entry.assetlist],
@@ -36,7 +74,15 @@ export async function writeEntry(registryDir: string, networkFolder: string, ent
   ];
   if (!force) {
     for (const [file] of targets) {
-      if (await access(file).then(() => true, () => false)) throw new VipError(`${file} exists: pass --force to overwrite the entry`);
+      if (
+        await access(file).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new VipError(
+          `${file} exists: pass --force to overwrite the entry`,
+        );
     }
   }
   for (const [file, content] of targets) {
@@ -52,7 +98,9 @@ async function readJson(file: string): Promise<unknown> {
   try {
     text = await readFile(file, "utf8");
   } catch {
-    throw new VipError(`${file}: cannot be read (an entry has chain.json and assetlist.json in its folder, and profiles/<chain_name>.json)`);
+    throw new VipError(
+      `${file}: cannot be read (an entry has chain.json and assetlist.json in its folder, and profiles/<chain_name>.json)`,
+    );
   }
   try {
     return JSON.parse(text);

@@ -1,7 +1,16 @@
 import { z } from "zod";
 
-const https = z.string().url().refine((value) => value.startsWith("https://"), "must be an https:// URL");
-const endpoints = z.array(z.object({ address: z.string().url(), provider: z.string().optional() }).strict()).min(1);
+const https = z
+  .string()
+  .url()
+  .refine((value) => value.startsWith("https://"), "must be an https:// URL");
+const endpoints = z
+  .array(
+    z
+      .object({ address: z.string().url(), provider: z.string().optional() })
+      .strict(),
+  )
+  .min(1);
 
 /**
  * What the operator gives `registry:entry` (`--input <file>`), the parts of the entry no query can answer.
@@ -9,15 +18,38 @@ const endpoints = z.array(z.object({ address: z.string().url(), provider: z.stri
  */
 export const registryInputSchema = z
   .object({
-    chain_name: z.string().regex(/^[a-z0-9]+$/, "must be lowercase letters and digits (it is the registry folder's name)"),
+    chain_name: z
+      .string()
+      .regex(
+        /^[a-z0-9]+$/,
+        "must be lowercase letters and digits (it is the registry folder's name)",
+      ),
     pretty_name: z.string().min(1),
     network_type: z.enum(["mainnet", "testnet", "devnet"]),
     website: https.optional(),
-    description: z.string().min(1).max(140, "must be at most 140 characters (the registry's profile limit)"),
+    description: z
+      .string()
+      .min(1)
+      .max(
+        140,
+        "must be at most 140 characters (the registry's profile limit)",
+      ),
     summary: z.string().max(50, "must be at most 50 characters").optional(),
-    category: z.enum(["DeFi", "Social", "NFT", "Gaming", "Portfolio", "AI", "Consumer", "Others"]),
+    category: z.enum([
+      "DeFi",
+      "Social",
+      "NFT",
+      "Gaming",
+      "Portfolio",
+      "AI",
+      "Consumer",
+      "Others",
+    ]),
     status: z.enum(["live", "upcoming", "hidden"]).default("upcoming"),
-    logo: https.refine((value) => value.endsWith(".png"), "must be a .png image"),
+    logo: https.refine(
+      (value) => value.endsWith(".png"),
+      "must be a .png image",
+    ),
     apis: z
       .object({
         rpc: endpoints,
@@ -57,7 +89,14 @@ export const registryInputSchema = z
           .strict(),
       )
       .min(1),
-    vip: z.object({ forum_url: https.optional(), actions: z.array(z.object({ title: z.string(), description: z.string() })).default([]) }).default({}),
+    vip: z
+      .object({
+        forum_url: https.optional(),
+        actions: z
+          .array(z.object({ title: z.string(), description: z.string() }))
+          .default([]),
+      })
+      .default({}),
   })
   .strict();
 

@@ -7,5 +7,7 @@ import { createHash } from "node:crypto";
 export function l2Denom(bridgeId: bigint, l1Denom: string): string {
   const id = Buffer.alloc(8);
   id.writeBigUInt64BE(bridgeId);
-  return `l2/${createHash("sha3-256").update(Buffer.concat([id, Buffer.from(l1Denom, "utf8")])).digest("hex")}`;
+  return `l2/${createHash("sha3-256")
+    .update(Buffer.concat([id, Buffer.from(l1Denom, "utf8")]))
+    .digest("hex")}`;
 }

@@ -1,4 +1,8 @@
-import { AssetListSchema, ChainSchema, ProfileSchema } from "@initia/initia-registry-types/zod";
+import {
+  AssetListSchema,
+  ChainSchema,
+  ProfileSchema,
+} from "@initia/initia-registry-types/zod";
 import type { z } from "zod";
 
 import { registryEvmChainId } from "./evm-chain-id.js";
@@ -19,7 +23,11 @@ export interface EntryPlace {
   profileFile: string;
 }
 
-const NETWORK_FOLDERS: Record<string, string> = { mainnets: "mainnet", testnets: "testnet", devnets: "devnet" };
+const NETWORK_FOLDERS: Record<string, string> = {
+  mainnets: "mainnet",
+  testnets: "testnet",
+  devnets: "devnet",
+};
 const SECURE_APIS = ["rpc", "rest", "api", "json-rpc", "indexer"];
 
 /**
@@ -30,46 +38,135 @@ export function checkEntry(files: EntryFiles, place: EntryPlace): string[] {
   const problems = [
     ...schemaProblems("chain.json", ChainSchema, files.chain),
     ...schemaProblems("assetlist.json", AssetListSchema, files.assetlist),
-    ...(files.profile === undefined ? [] : schemaProblems(place.profileFile, ProfileSchema, files.profile)),
+    ...(files.profile === undefined
+      ? []
+      : schemaProblems(place.profileFile, ProfileSchema, files.profile)),
   ];
   const chain = (files.chain ?? {}) as Record<string, any>;
   const assetlist = (files.assetlist ?? {}) as Record<string, any>;
   const profile = (files.profile ?? {}) as Record<string, any>;
-  const add = (file: string, path: string, message: string) => problems.push(`${file}: ${path}: ${message}`);
+  const add = (file: string, path: string, message: string) =>
+    problems.push(`${file}: ${path}: ${message}`);
 
-  if (chain.chain_name !== place.folder) add("chain.json", "chain_name", `is "${chain.chain_name}", but the folder is "${place.folder}": they must be equal`);
+  if (chain.chain_name !== place.folder)
+    add(
+      "chain.json",
+      "chain_name",
+      `is "${chain.chain_name}", but the folder is "${place.folder}": they must be equal`,
+    );
   const expectedType = NETWORK_FOLDERS[place.networkFolder];
-  if (expectedType === undefined) add("chain.json", "network_type", `the entry is under "${place.networkFolder}", not mainnets/, testnets/ or devnets/`);
-  else if (chain.network_type !== expectedType) add("chain.json", "network_type", `is "${chain.network_type}", but the entry is under ${place.networkFolder}/: must be "${expectedType}"`);
-  if (assetlist.chain_name !== chain.chain_name) add("assetlist.json", "chain_name", `is "${assetlist.chain_name}", must be "${chain.chain_name}"`);
+  if (expectedType === undefined)
+    add(
+      "chain.json",
+      "network_type",
+      `the entry is under "${place.networkFolder}", not mainnets/, testnets/ or devnets/`,
+    );
+  else if (chain.network_type !== expectedType)
+    add(
+      "chain.json",
+      "network_type",
+      `is "${chain.network_type}", but the entry is under ${place.networkFolder}/: must be "${expectedType}"`,
+    );
+  if (assetlist.chain_name !== chain.chain_name)
+    add(
+      "assetlist.json",
+      "chain_name",
+      `is "${assetlist.chain_name}", must be "${chain.chain_name}"`,
+    );
   if (files.profile === undefined) {
-    if (place.networkFolder === "mainnets") add(place.profileFile, "(the file)", "is missing: a mainnet entry needs its profile (testnet entries may go without)");
-  } else if (profile.name !== chain.chain_name) add(place.profileFile, "name", `is "${profile.name}", must be the chain name "${chain.chain_name}"`);
-  if (typeof profile.description === "string" && profile.description.length > 140) add(place.profileFile, "description", `has ${profile.description.length} characters; at most 140`);
-  if (typeof profile.summary === "string" && profile.summary.length > 50) add(place.profileFile, "summary", `has ${profile.summary.length} characters; at most 50`);
-  if (typeof profile.logo === "string" && !/^https:\/\/.+\.png$/.test(profile.logo)) add(place.profileFile, "logo", "must be an https URL of a .png image");
+    if (place.networkFolder === "mainnets")
+      add(
+        place.profileFile,
+        "(the file)",
+        "is missing: a mainnet entry needs its profile (testnet entries may go without)",
+      );
+  } else if (profile.name !== chain.chain_name)
+    add(
+      place.profileFile,
+      "name",
+      `is "${profile.name}", must be the chain name "${chain.chain_name}"`,
+    );
+  if (
+    typeof profile.description === "string" &&
+    profile.description.length > 140
+  )
+    add(
+      place.profileFile,
+      "description",
+      `has ${profile.description.length} characters; at most 140`,
+    );
+  if (typeof profile.summary === "string" && profile.summary.length > 50)
+    add(
+      place.profileFile,
+      "summary",
+      `has ${profile.summary.length} characters; at most 50`,
+    );
+  if (
+    typeof profile.logo === "string" &&
+    !/^https:\/\/.+\.png$/.test(profile.logo)
+  )
+    add(place.profileFile, "logo", "must be an https URL of a .png image");
 
   for (const api of SECURE_APIS) {
-    for (const [i, endpoint] of ((chain.apis?.[api] ?? []) as { address?: string }[]).entries()) {
-      if (typeof endpoint?.address === "string" && !endpoint.address.startsWith("https://")) add("chain.json", `apis.${api}[${i}].address`, "must be https://");
+    for (const [i, endpoint] of (
+      (chain.apis?.[api] ?? []) as { address?: string }[]
+    ).entries()) {
+      if (
+        typeof endpoint?.address === "string" &&
+        !endpoint.address.startsWith("https://")
+      )
+        add("chain.json", `apis.${api}[${i}].address`, "must be https://");
     }
   }
 
   const metadata = chain.metadata as Record<string, any> | undefined;
   if (metadata !== undefined && metadata.is_l1 !== true) {
-    if (typeof metadata.op_bridge_id !== "string" || !/^\d+$/.test(metadata.op_bridge_id)) add("chain.json", "metadata.op_bridge_id", "is required for a rollup: the OPinit bridge id, as a decimal string");
-    if (!Array.isArray(metadata.op_denoms) || metadata.op_denoms.length === 0) add("chain.json", "metadata.op_denoms", "is required for a rollup: the base-chain denoms its bridge carries, e.g. [\"uinit\"]");
-    if (typeof metadata.op_bridge_id === "string" && /^\d+$/.test(metadata.op_bridge_id) && Array.isArray(metadata.op_denoms)) {
-      problems.push(...l2DenomProblems(chain, assetlist, BigInt(metadata.op_bridge_id), metadata.op_denoms as string[]));
+    if (
+      typeof metadata.op_bridge_id !== "string" ||
+      !/^\d+$/.test(metadata.op_bridge_id)
+    )
+      add(
+        "chain.json",
+        "metadata.op_bridge_id",
+        "is required for a rollup: the OPinit bridge id, as a decimal string",
+      );
+    if (!Array.isArray(metadata.op_denoms) || metadata.op_denoms.length === 0)
+      add(
+        "chain.json",
+        "metadata.op_denoms",
+        'is required for a rollup: the base-chain denoms its bridge carries, e.g. ["uinit"]',
+      );
+    if (
+      typeof metadata.op_bridge_id === "string" &&
+      /^\d+$/.test(metadata.op_bridge_id) &&
+      Array.isArray(metadata.op_denoms)
+    ) {
+      problems.push(
+        ...l2DenomProblems(
+          chain,
+          assetlist,
+          BigInt(metadata.op_bridge_id),
+          metadata.op_denoms as string[],
+        ),
+      );
     }
   }
   if (metadata?.minitia?.type === "minievm") {
-    if (typeof chain.evm_chain_id !== "number") add("chain.json", "evm_chain_id", "is required for a minievm rollup");
-    else if (typeof chain.chain_id === "string" && BigInt(chain.evm_chain_id) !== registryEvmChainId(chain.chain_id)) {
-      add("chain.json", "evm_chain_id", `is ${chain.evm_chain_id}, but the registry's rule gives ${registryEvmChainId(chain.chain_id)} for chain id "${chain.chain_id}"`);
+    if (typeof chain.evm_chain_id !== "number")
+      add("chain.json", "evm_chain_id", "is required for a minievm rollup");
+    else if (
+      typeof chain.chain_id === "string" &&
+      BigInt(chain.evm_chain_id) !== registryEvmChainId(chain.chain_id)
+    ) {
+      add(
+        "chain.json",
+        "evm_chain_id",
+        `is ${chain.evm_chain_id}, but the registry's rule gives ${registryEvmChainId(chain.chain_id)} for chain id "${chain.chain_id}"`,
+      );
     }
     for (const api of ["json-rpc", "json-rpc-websocket"]) {
-      if (!Array.isArray(chain.apis?.[api]) || chain.apis[api].length === 0) add("chain.json", `apis.${api}`, "is required for a minievm rollup");
+      if (!Array.isArray(chain.apis?.[api]) || chain.apis[api].length === 0)
+        add("chain.json", `apis.${api}`, "is required for a minievm rollup");
     }
   }
   return problems;
@@ -83,36 +180,87 @@ export interface LiveFacts {
 }
 
 /** The entry's chain id, EVM chain id and bridge id against the node's. */
-export function checkAgainstNode(chain: Record<string, any>, live: LiveFacts): string[] {
+export function checkAgainstNode(
+  chain: Record<string, any>,
+  live: LiveFacts,
+): string[] {
   const problems: string[] = [];
-  if (chain.chain_id !== live.chainId) problems.push(`chain.json: chain_id: is "${chain.chain_id}", but the node says "${live.chainId}"`);
-  if (chain.evm_chain_id !== undefined && BigInt(chain.evm_chain_id) !== live.evmChainId) {
-    problems.push(`chain.json: evm_chain_id: is ${chain.evm_chain_id}, but the node's eth_chainId is ${live.evmChainId}`);
+  if (chain.chain_id !== live.chainId)
+    problems.push(
+      `chain.json: chain_id: is "${chain.chain_id}", but the node says "${live.chainId}"`,
+    );
+  if (
+    chain.evm_chain_id !== undefined &&
+    BigInt(chain.evm_chain_id) !== live.evmChainId
+  ) {
+    problems.push(
+      `chain.json: evm_chain_id: is ${chain.evm_chain_id}, but the node's eth_chainId is ${live.evmChainId}`,
+    );
   }
   if (chain.metadata?.op_bridge_id !== live.bridgeId.toString()) {
-    problems.push(`chain.json: metadata.op_bridge_id: is "${chain.metadata?.op_bridge_id}", but the rollup's bridge is ${live.bridgeId}`);
+    problems.push(
+      `chain.json: metadata.op_bridge_id: is "${chain.metadata?.op_bridge_id}", but the rollup's bridge is ${live.bridgeId}`,
+    );
   }
   return problems;
 }
 
 /** An `l2/…` denom among the fee tokens or assets must be one of the op denoms bridged through this bridge. */
-function l2DenomProblems(chain: Record<string, any>, assetlist: Record<string, any>, bridgeId: bigint, opDenoms: string[]): string[] {
+function l2DenomProblems(
+  chain: Record<string, any>,
+  assetlist: Record<string, any>,
+  bridgeId: bigint,
+  opDenoms: string[],
+): string[] {
   const allowed = new Set(opDenoms.map((denom) => l2Denom(bridgeId, denom)));
   const where: [string, string, unknown][] = [
-    ...((chain.fees?.fee_tokens ?? []) as { denom?: string }[]).map((t, i) => ["chain.json", `fees.fee_tokens[${i}].denom`, t?.denom] as [string, string, unknown]),
-    ...((assetlist.assets ?? []) as { base?: string }[]).map((a, i) => ["assetlist.json", `assets[${i}].base`, a?.base] as [string, string, unknown]),
+    ...((chain.fees?.fee_tokens ?? []) as { denom?: string }[]).map(
+      (t, i) =>
+        ["chain.json", `fees.fee_tokens[${i}].denom`, t?.denom] as [
+          string,
+          string,
+          unknown,
+        ],
+    ),
+    ...((assetlist.assets ?? []) as { base?: string }[]).map(
+      (a, i) =>
+        ["assetlist.json", `assets[${i}].base`, a?.base] as [
+          string,
+          string,
+          unknown,
+        ],
+    ),
   ];
   return where
-    .filter(([, , denom]) => typeof denom === "string" && denom.startsWith("l2/") && !allowed.has(denom))
-    .map(([file, path, denom]) => `${file}: ${path}: ${denom} is not the rollup denom of any op_denom through bridge ${bridgeId} (expected one of ${[...allowed].join(", ")})`);
+    .filter(
+      ([, , denom]) =>
+        typeof denom === "string" &&
+        denom.startsWith("l2/") &&
+        !allowed.has(denom),
+    )
+    .map(
+      ([file, path, denom]) =>
+        `${file}: ${path}: ${denom} is not the rollup denom of any op_denom through bridge ${bridgeId} (expected one of ${[...allowed].join(", ")})`,
+    );
 }
 
-function schemaProblems(file: string, schema: z.ZodTypeAny, value: unknown): string[] {
+function schemaProblems(
+  file: string,
+  schema: z.ZodTypeAny,
+  value: unknown,
+): string[] {
   const parsed = schema.safeParse(value);
   if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => `${file}: ${jsonPath(issue.path) || "(the file)"}: ${issue.message}`);
+  return parsed.error.issues.map(
+    (issue) =>
+      `${file}: ${jsonPath(issue.path) || "(the file)"}: ${issue.message}`,
+  );
 }
 
 function jsonPath(path: (string | number)[]): string {
-  return path.map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? part : `.${part}`)).join("");
+  return path
+    .map((part, i) =>
+      typeof part === "number" ? `[${part}]` : i === 0 ? part : `.${part}`,
+    )
+    .join("");
 }

@@ -27,7 +27,11 @@ export async function gasLimits(provider: Provider): Promise<GasLimits> {
   if (block === null) throw new VipError("the node returned no latest block");
   const hardLimit = block.gasLimit < TX_GAS_CAP ? block.gasLimit : TX_GAS_CAP;
   const perBlock = (block.gasLimit + hardLimit - 1n) / hardLimit;
-  return { hardLimit, target: block.gasLimit / perBlock, perBlock: Number(perBlock) };
+  return {
+    hardLimit,
+    target: block.gasLimit / perBlock,
+    perBlock: Number(perBlock),
+  };
 }
 
 /** A decided batch: file entries [start, end), of which `indexes` are sent, predicted at `gas`, sent with `gasLimit`. */
@@ -40,12 +44,20 @@ export interface SizedBatch {
 }
 
 /** `updateScores` gas for some entries of a table, with the contract's reason when the node refuses. */
-export function batchEstimator(score: VipScore, stage: bigint, table: ScoreTable) {
+export function batchEstimator(
+  score: VipScore,
+  stage: bigint,
+  table: ScoreTable,
+) {
   return async (indexes: number[]): Promise<bigint> => {
     const first = table.line(indexes[0]!);
     const last = table.line(indexes[indexes.length - 1]!);
     try {
-      return await score.updateScores.estimateGas(stage, indexes.map((i) => table.addressHex(i)), indexes.map((i) => table.score(i)));
+      return await score.updateScores.estimateGas(
+        stage,
+        indexes.map((i) => table.addressHex(i)),
+        indexes.map((i) => table.score(i)),
+      );
     } catch (error) {
       if (error instanceof VipError) throw error;
       throw refused(`updateScores for lines ${first}–${last}`, error);
@@ -113,16 +125,27 @@ export class BatchPlanner {
       if (this.skip(end)) continue;
       gas.add(end, this.kindOf(end));
       const withEntry = gas.total;
-      if (this.gasLimit(withEntry) > this.limits.target || (withEntry * this.#factor) / PPM > this.limits.hardLimit) {
+      if (
+        this.gasLimit(withEntry) > this.limits.target ||
+        (withEntry * this.#factor) / PPM > this.limits.hardLimit
+      ) {
         if (indexes.length === 0) {
-          throw new VipError(`line ${this.table.line(end)} alone needs ${this.gasLimit(withEntry)} gas, over the ${this.limits.target} a transaction may use here`);
+          throw new VipError(
+            `line ${this.table.line(end)} alone needs ${this.gasLimit(withEntry)} gas, over the ${this.limits.target} a transaction may use here`,
+          );
         }
         break;
       }
       indexes.push(end);
       predicted = withEntry;
     }
-    return { start, end, indexes, gas: predicted, gasLimit: this.gasLimit(predicted) };
+    return {
+      start,
+      end,
+      indexes,
+      gas: predicted,
+      gasLimit: this.gasLimit(predicted),
+    };
   }
 }
 
@@ -130,23 +153,34 @@ export class BatchPlanner {
  * Checks the model against the node once, on the first batch from `start`: its estimate raises the factor
  * if the chain charges more than predicted, and the batch is planned again until the estimate fits.
  */
-export async function calibratedFirst(planner: BatchPlanner, estimate: (indexes: number[]) => Promise<bigint>, start: number): Promise<SizedBatch | undefined> {
+export async function calibratedFirst(
+  planner: BatchPlanner,
+  estimate: (indexes: number[]) => Promise<bigint>,
+  start: number,
+): Promise<SizedBatch | undefined> {
   for (let attempt = 0; ; attempt++) {
     const batch = planner.next(start);
     if (batch === undefined) return undefined;
     const estimated = await estimate(batch.indexes);
     planner.observe(batch.gas, estimated);
     if (estimated <= batch.gasLimit) return batch;
-    if (attempt >= 3) throw new VipError(`the node estimates ${estimated} gas for ${planner.lines(batch)} though ${batch.gasLimit} was planned: the gas model does not fit this chain`);
+    if (attempt >= 3)
+      throw new VipError(
+        `the node estimates ${estimated} gas for ${planner.lines(batch)} though ${batch.gasLimit} was planned: the gas model does not fit this chain`,
+      );
   }
 }
 
 /** All batches of a table, decided without sending anything (`--dry-run`). */
-export async function planBatches(planner: BatchPlanner, estimate: (indexes: number[]) => Promise<bigint>, total: number): Promise<SizedBatch[]> {
+export async function planBatches(
+  planner: BatchPlanner,
+  estimate: (indexes: number[]) => Promise<bigint>,
+  total: number,
+): Promise<SizedBatch[]> {
   const first = await calibratedFirst(planner, estimate, 0);
   if (first === undefined) return [];
   const batches: SizedBatch[] = [first];
-  for (let start = first.end; start < total; ) {
+  for (let start = first.end; start < total;) {
     const batch = planner.next(start);
     if (batch === undefined) break;
     batches.push(batch);

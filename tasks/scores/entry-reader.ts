@@ -1,4 +1,7 @@
-import { ScoreReader__factory, type VipScore } from "../../types/ethers-contracts/index.js";
+import {
+  ScoreReader__factory,
+  type VipScore,
+} from "../../types/ethers-contracts/index.js";
 import { VipError } from "../errors.js";
 import { CHANGED, NEW, SAME } from "./gas-model.js";
 import { forEachStageScore } from "./stage-pages.js";
@@ -9,24 +12,50 @@ export const READER_BATCH = 1400;
 const bytecode = ScoreReader__factory.bytecode;
 
 /** What the chain holds for one entry: whether its address is scored in the stage, and its score. */
-export type EntryVisitor = (index: number, indexed: boolean, amount: bigint) => void;
+export type EntryVisitor = (
+  index: number,
+  indexed: boolean,
+  amount: bigint,
+) => void;
 
 /**
  * Reads what the chain holds for some entries of the table (at most READER_BATCH) in one `eth_call`:
  * `ScoreReader`'s creation code (contracts/read/ScoreReader.sol) runs with no `to`, reads each address's
  * storage slot through `scores(stage, addr)` and returns 9 bytes per address.
  */
-export async function readEntries(score: VipScore, stage: bigint, table: ScoreTable, indexes: readonly number[], visit: EntryVisitor): Promise<void> {
+export async function readEntries(
+  score: VipScore,
+  stage: bigint,
+  table: ScoreTable,
+  indexes: readonly number[],
+  visit: EntryVisitor,
+): Promise<void> {
   const provider = score.runner?.provider;
-  if (provider === undefined || provider === null) throw new VipError("the scoring contract has no provider to read through");
+  if (provider === undefined || provider === null)
+    throw new VipError("the scoring contract has no provider to read through");
   // The creation code, then its arguments ABI-encoded by hand (the contract, the stage, the array's offset and
   // length, one word per address): ethers' coder takes longer than the call itself for 1,400 addresses.
-  const parts = [bytecode, word((await score.getAddress()).slice(2)), word(stage.toString(16)), word("60"), word(indexes.length.toString(16))];
+  const parts = [
+    bytecode,
+    word((await score.getAddress()).slice(2)),
+    word(stage.toString(16)),
+    word("60"),
+    word(indexes.length.toString(16)),
+  ];
   for (const i of indexes) parts.push(word(table.addressHex(i).slice(2)));
   const result = await provider.call({ data: parts.join("") });
   const hex = result.startsWith("0x") ? result.slice(2) : result;
-  if (hex.length !== indexes.length * 18) throw new VipError(`the score reader returned ${hex.length / 2} bytes for ${indexes.length} addresses`);
-  indexes.forEach((i, k) => visit(i, hex[k * 18 + 1] === "1", BigInt("0x" + hex.slice(k * 18 + 2, k * 18 + 18))));
+  if (hex.length !== indexes.length * 18)
+    throw new VipError(
+      `the score reader returned ${hex.length / 2} bytes for ${indexes.length} addresses`,
+    );
+  indexes.forEach((i, k) =>
+    visit(
+      i,
+      hex[k * 18 + 1] === "1",
+      BigInt("0x" + hex.slice(k * 18 + 2, k * 18 + 18)),
+    ),
+  );
 }
 
 function word(hex: string): string {
@@ -37,7 +66,11 @@ function word(hex: string): string {
  * What each entry of the table would do on chain now (for the gas model): write a new address, change a
  * score, or write the score the chain already holds. One byte per entry; read two calls at a time.
  */
-export async function entryKinds(score: VipScore, stage: bigint, table: ScoreTable): Promise<Uint8Array> {
+export async function entryKinds(
+  score: VipScore,
+  stage: bigint,
+  table: ScoreTable,
+): Promise<Uint8Array> {
   const kinds = new Uint8Array(table.length).fill(NEW);
   let next = 0;
   const worker = async () => {
@@ -57,7 +90,8 @@ export async function entryKinds(score: VipScore, stage: bigint, table: ScoreTab
     kinds.fill(NEW);
     await forEachStageScore(score, stage, (address, amount) => {
       const i = table.indexOf(address);
-      if (i !== undefined) kinds[i] = amount === table.score(i) ? SAME : CHANGED;
+      if (i !== undefined)
+        kinds[i] = amount === table.score(i) ? SAME : CHANGED;
     });
   }
   return kinds;

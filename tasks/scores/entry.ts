@@ -16,28 +16,41 @@ export const KEPT_PROBLEMS = 1000;
  * The address as 20 bytes, or what is wrong with `raw`. All-lowercase and all-uppercase hex carry no
  * checksum and are accepted; mixed case must match EIP-55 (the only case that costs a keccak).
  */
-export function checkAddress(raw: string): { bytes: Uint8Array } | { problem: string } {
+export function checkAddress(
+  raw: string,
+): { bytes: Uint8Array } | { problem: string } {
   const text = raw.trim();
   if (text === "") return { problem: "address is empty" };
-  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return { problem: `address "${text}" is not 0x followed by 40 hex digits` };
+  if (!/^0x[0-9a-fA-F]{40}$/.test(text))
+    return { problem: `address "${text}" is not 0x followed by 40 hex digits` };
   const body = text.slice(2);
   if (body !== body.toLowerCase() && body !== body.toUpperCase()) {
     const checksummed = getAddress(text.toLowerCase());
-    if (text !== checksummed) return { problem: `address ${text} has a bad checksum (expected ${checksummed})` };
+    if (text !== checksummed)
+      return {
+        problem: `address ${text} has a bad checksum (expected ${checksummed})`,
+      };
   }
   const bytes = Buffer.from(body, "hex");
-  if (bytes.every((b) => b === 0)) return { problem: "address is the zero address, which the contract skips" };
+  if (bytes.every((b) => b === 0))
+    return { problem: "address is the zero address, which the contract skips" };
   return { bytes };
 }
 
 /** The score as a uint64, or what is wrong with `raw`. */
-export function checkScore(raw: string): { score: bigint } | { problem: string } {
+export function checkScore(
+  raw: string,
+): { score: bigint } | { problem: string } {
   const text = raw.trim();
   if (text === "") return { problem: "score is empty" };
   if (/^-\s*\d/.test(text)) return { problem: `score ${text} is negative` };
-  if (!/^\d+$/.test(text)) return { problem: `score "${text}" is not a whole number` };
+  if (!/^\d+$/.test(text))
+    return { problem: `score "${text}" is not a whole number` };
   const score = BigInt(text);
-  if (score > MAX_UINT64) return { problem: `score ${text} exceeds the uint64 maximum ${MAX_UINT64}` };
+  if (score > MAX_UINT64)
+    return {
+      problem: `score ${text} exceeds the uint64 maximum ${MAX_UINT64}`,
+    };
   return { score };
 }
 
@@ -55,12 +68,16 @@ export class EntryCollector {
     if (!("bytes" in address) || !("score" in score)) return;
     const duplicate = this.table.add(address.bytes, score.score, line);
     if (duplicate !== undefined) {
-      this.problem(line, `address ${rawAddress.trim()} is a duplicate of line ${duplicate.duplicateOf}`);
+      this.problem(
+        line,
+        `address ${rawAddress.trim()} is a duplicate of line ${duplicate.duplicateOf}`,
+      );
     }
   }
 
   problem(line: number, message: string): void {
     this.problemCount++;
-    if (this.problems.length < KEPT_PROBLEMS) this.problems.push({ line, message });
+    if (this.problems.length < KEPT_PROBLEMS)
+      this.problems.push({ line, message });
   }
 }

@@ -33,11 +33,16 @@ const HEAD_CALLDATA = 4n * 164n + 12n * 28n;
 /** Calldata gas of one entry: two words, 4 gas a byte and 12 more for each non-zero byte. */
 function entryCalldata(table: ScoreTable, index: number): bigint {
   let nonZero = table.nonZeroAddressBytes(index);
-  for (let score = table.score(index); score > 0n; score >>= 8n) if ((score & 0xffn) !== 0n) nonZero++;
+  for (let score = table.score(index); score > 0n; score >>= 8n)
+    if ((score & 0xffn) !== 0n) nonZero++;
   return 4n * 64n + 12n * BigInt(nonZero);
 }
 
-const PER_ENTRY: Record<EntryKind, bigint> = { [NEW]: PER_NEW_IN_CHUNK, [CHANGED]: PER_CHANGED, [SAME]: PER_SAME };
+const PER_ENTRY: Record<EntryKind, bigint> = {
+  [NEW]: PER_NEW_IN_CHUNK,
+  [CHANGED]: PER_CHANGED,
+  [SAME]: PER_SAME,
+};
 
 /**
  * The gas limit `updateScores` needs for a batch, built up entry by entry so the sizer can stop where a
@@ -59,13 +64,26 @@ export class BatchGas {
   get total(): bigint {
     const fixed = TX_BASE + CALL_BASE + FIRST_WRITE + this.#calldata;
     if (this.#newCount === 0) return fixed + this.#entries;
-    if (this.#newCount < MIN_CHUNK) return fixed + this.#entries + BigInt(this.#newCount) * (PER_NEW_IN_SLOT - PER_NEW_IN_CHUNK);
-    return fixed + this.#entries + BigInt(Math.ceil(this.#newCount / MAX_CHUNK)) * PER_CHUNK;
+    if (this.#newCount < MIN_CHUNK)
+      return (
+        fixed +
+        this.#entries +
+        BigInt(this.#newCount) * (PER_NEW_IN_SLOT - PER_NEW_IN_CHUNK)
+      );
+    return (
+      fixed +
+      this.#entries +
+      BigInt(Math.ceil(this.#newCount / MAX_CHUNK)) * PER_CHUNK
+    );
   }
 }
 
 /** The model's gas for these entries of a table. */
-export function predictGas(table: ScoreTable, indexes: readonly number[], kindOf: (index: number) => EntryKind): bigint {
+export function predictGas(
+  table: ScoreTable,
+  indexes: readonly number[],
+  kindOf: (index: number) => EntryKind,
+): bigint {
   const gas = new BatchGas(table);
   for (const i of indexes) gas.add(i, kindOf(i));
   return gas.total;

@@ -13,7 +13,10 @@ type Node = ReturnType<typeof parse>["body"];
  * read whole: for stages of hundreds of thousands of addresses, CSV streams with far less memory.
  * Returns the file's SHA-256.
  */
-export async function collectJson(file: string, collector: EntryCollector): Promise<string> {
+export async function collectJson(
+  file: string,
+  collector: EntryCollector,
+): Promise<string> {
   const bytes = await readFile(file);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const text = bytes.toString("utf8");
@@ -22,25 +25,40 @@ export async function collectJson(file: string, collector: EntryCollector): Prom
     body = parse(text, { ranges: true }).body;
   } catch (error) {
     const line = (error as { line?: number }).line ?? 1;
-    collector.problem(line, `is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    collector.problem(
+      line,
+      `is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return sha256;
   }
   if (body.type !== "Array") {
-    collector.problem(body.loc.start.line, 'the file must be a JSON array of {"address", "score"} objects');
+    collector.problem(
+      body.loc.start.line,
+      'the file must be a JSON array of {"address", "score"} objects',
+    );
     return sha256;
   }
   for (const element of body.elements) {
     const node = element.value;
     const line = node.loc.start.line;
     if (node.type !== "Object") {
-      collector.problem(line, 'each element must be an object with "address" and "score"');
+      collector.problem(
+        line,
+        'each element must be an object with "address" and "score"',
+      );
       continue;
     }
-    const field = (name: string) => node.members.find((m) => m.name.type === "String" && m.name.value === name)?.value;
+    const field = (name: string) =>
+      node.members.find(
+        (m) => m.name.type === "String" && m.name.value === name,
+      )?.value;
     const address = field("address");
     const score = field("score");
     if (address === undefined || score === undefined) {
-      const missing = [address === undefined ? "address" : "", score === undefined ? "score" : ""].filter(Boolean);
+      const missing = [
+        address === undefined ? "address" : "",
+        score === undefined ? "score" : "",
+      ].filter(Boolean);
       collector.problem(line, `the element lacks ${missing.join(", ")}`);
       continue;
     }
@@ -50,9 +68,13 @@ export async function collectJson(file: string, collector: EntryCollector): Prom
     }
     let rawScore: string;
     if (score.type === "String") rawScore = score.value;
-    else if (score.type === "Number") rawScore = text.slice(score.range![0], score.range![1]);
+    else if (score.type === "Number")
+      rawScore = text.slice(score.range![0], score.range![1]);
     else {
-      collector.problem(score.loc.start.line, "score must be a string or a whole number");
+      collector.problem(
+        score.loc.start.line,
+        "score must be a string or a whole number",
+      );
       continue;
     }
     collector.add(line, address.value, rawScore);

@@ -14,7 +14,11 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(totalAddresses: number, out: Output, interactive = process.stdout.isTTY === true): Progress {
+export function createProgress(
+  totalAddresses: number,
+  out: Output,
+  interactive = process.stdout.isTTY === true,
+): Progress {
   const started = Date.now();
   const eta = (done: number) => {
     const elapsed = (Date.now() - started) / 1000;
@@ -23,19 +27,27 @@ export function createProgress(totalAddresses: number, out: Output, interactive 
   };
   if (interactive) {
     const bar = new SingleBar({
-      format: "{bar} {percentage}% | {value}/{total} addresses | {batches} batches | {gas} gas | ETA {etaText}",
+      format:
+        "{bar} {percentage}% | {value}/{total} addresses | {batches} batches | {gas} gas | ETA {etaText}",
       hideCursor: true,
     });
     bar.start(totalAddresses, 0, { batches: 0, gas: "0", etaText: "?" });
     return {
-      update: (s) => bar.update(s.addresses, { batches: s.batches, gas: formatNumber(s.gasUsed), etaText: eta(s.addresses) }),
+      update: (s) =>
+        bar.update(s.addresses, {
+          batches: s.batches,
+          gas: formatNumber(s.gasUsed),
+          etaText: eta(s.addresses),
+        }),
       stop: () => bar.stop(),
     };
   }
   let last = Date.now();
   let latest: ProgressState = { addresses: 0, batches: 0, gasUsed: 0n };
   const line = (s: ProgressState) =>
-    out.line(`progress: ${formatNumber(s.addresses)}/${formatNumber(totalAddresses)} addresses, ${s.batches} batches, ${formatNumber(s.gasUsed)} gas, ETA ${eta(s.addresses)}`);
+    out.line(
+      `progress: ${formatNumber(s.addresses)}/${formatNumber(totalAddresses)} addresses, ${s.batches} batches, ${formatNumber(s.gasUsed)} gas, ETA ${eta(s.addresses)}`,
+    );
   return {
     update: (s) => {
       latest = s;

@@ -10,7 +10,12 @@ import type { BatchRecord, Journal } from "../journal/journal.js";
 import { batchesOf, type JournalledBatch } from "../journal/state.js";
 import { isTransient } from "../network/retry.js";
 import type { Output } from "../output.js";
-import { batchEstimator, BatchPlanner, calibratedFirst, type GasLimits } from "./batches.js";
+import {
+  batchEstimator,
+  BatchPlanner,
+  calibratedFirst,
+  type GasLimits,
+} from "./batches.js";
 import { type EntryKind, NEW } from "./gas-model.js";
 import type { Progress } from "./progress.js";
 import { type MinedReceipt, type Outcome, ReceiptWatcher } from "./receipts.js";
@@ -69,26 +74,47 @@ export function defaultInFlight(limits: GasLimits): number {
  * model, not by the node: the node estimates only the run's first batch (to check the model on this chain)
  * and a batch the model got wrong, which ran out of gas; that one is journalled as dropped and sent again.
  */
-export async function pushScores(ctx: PushContext, options: PushOptions): Promise<PushReport> {
+export async function pushScores(
+  ctx: PushContext,
+  options: PushOptions,
+): Promise<PushReport> {
   const { journal, provider, signer, score, table } = ctx;
   const from = await signer.getAddress();
   const contract = await score.getAddress();
   const startBlock = journal.start!.startBlock;
-  const report: PushReport = { batches: 0, sent: 0, resumed: 0, gasUsed: 0n, addresses: 0, outOfGas: 0 };
+  const report: PushReport = {
+    batches: 0,
+    sent: 0,
+    resumed: 0,
+    gasUsed: 0n,
+    addresses: 0,
+    outOfGas: 0,
+  };
   const known = batchesOf(journal.records);
   const maxInFlight = options.maxInFlight || defaultInFlight(options.limits);
-  const label = (batch: JournalledBatch) => `batch ${batch.batch + 1}, lines ${table.line(batch.start)}–${table.line(batch.end - 1)}`;
+  const label = (batch: JournalledBatch) =>
+    `batch ${batch.batch + 1}, lines ${table.line(batch.start)}–${table.line(batch.end - 1)}`;
 
   const estimate = batchEstimator(score, options.stage, table);
   const kinds = options.kinds;
-  const kindOf = (i: number): EntryKind => (kinds === undefined ? NEW : (kinds[i] as EntryKind));
-  const planner = new BatchPlanner(table, options.limits, kindOf, options.maxBatchSize, options.unchanged);
+  const kindOf = (i: number): EntryKind =>
+    kinds === undefined ? NEW : (kinds[i] as EntryKind);
+  const planner = new BatchPlanner(
+    table,
+    options.limits,
+    kindOf,
+    options.maxBatchSize,
+    options.unchanged,
+  );
   /** The model's gas for batches sent by this run, to check against their receipts. */
   const predicted = new Map<number, bigint>();
   // A transaction found by nonce is this push's when it calls updateScores(stage, …) on the contract: the
   // selector and the stage word open its calldata.
-  const callPrefix = score.interface.encodeFunctionData("updateScores", [options.stage, [], []]).slice(0, 2 + 8 + 64);
-  const ours = (data: string, to: string | null) => to?.toLowerCase() === contract.toLowerCase() && data.startsWith(callPrefix);
+  const callPrefix = score.interface
+    .encodeFunctionData("updateScores", [options.stage, [], []])
+    .slice(0, 2 + 8 + 64);
+  const ours = (data: string, to: string | null) =>
+    to?.toLowerCase() === contract.toLowerCase() && data.startsWith(callPrefix);
 
   const dropped = async (batch: JournalledBatch, reason: string) => {
     await journal.append({ type: "dropped", batch: batch.batch, reason });
@@ -99,7 +125,11 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
    * Whether a batch whose receipt failed ran out of its predicted gas: the node now estimates it above the
    * gas limit it was sent with. Then it is journalled as dropped, to be sent again with the estimate.
    */
-  const ranOutOfGas = async (batch: JournalledBatch, hash: string, gasUsed: bigint): Promise<boolean> => {
+  const ranOutOfGas = async (
+    batch: JournalledBatch,
+    hash: string,
+    gasUsed: bigint,
+  ): Promise<boolean> => {
     const sentWith = (await provider.getTransaction(hash))?.gasLimit;
     let estimated: bigint;
     try {
@@ -111,40 +141,92 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
     const expected = predicted.get(batch.batch);
     if (expected !== undefined) planner.observe(expected, estimated);
     report.outOfGas++;
-    ctx.out.warn(`batch ${batch.batch + 1} ran out of gas (${gasUsed} of ${sentWith}; the node estimates ${estimated}): sending it again`);
-    await dropped(batch, `ran out of gas: used ${gasUsed} of ${sentWith}, estimated ${estimated}`);
+    ctx.out.warn(
+      `batch ${batch.batch + 1} ran out of gas (${gasUsed} of ${sentWith}; the node estimates ${estimated}): sending it again`,
+    );
+    await dropped(
+      batch,
+      `ran out of gas: used ${gasUsed} of ${sentWith}, estimated ${estimated}`,
+    );
     return true;
   };
 
   /** A receipt whose status is not success: sent again if it ran out of gas, else the contract refused it and the run stops. */
-  const failed = async (batch: JournalledBatch, receipt: MinedReceipt): Promise<void> => {
-    if (!(await ranOutOfGas(batch, receipt.hash, receipt.gasUsed))) throw new VipError(`Tx failed ${receipt.hash} (${label(batch)})`);
+  const failed = async (
+    batch: JournalledBatch,
+    receipt: MinedReceipt,
+  ): Promise<void> => {
+    if (!(await ranOutOfGas(batch, receipt.hash, receipt.gasUsed)))
+      throw new VipError(`Tx failed ${receipt.hash} (${label(batch)})`);
   };
 
-  const settle = async (batch: JournalledBatch, outcome: Outcome): Promise<void> => {
+  const settle = async (
+    batch: JournalledBatch,
+    outcome: Outcome,
+  ): Promise<void> => {
     if ("dropped" in outcome) return dropped(batch, outcome.dropped);
     const receipt = outcome.mined;
-    await journal.append({ type: "confirmed", batch: batch.batch, hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status });
-    batch.state = { status: "confirmed", hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, success: receipt.status === 1 };
+    await journal.append({
+      type: "confirmed",
+      batch: batch.batch,
+      hash: receipt.hash,
+      blockNumber: receipt.blockNumber,
+      gasUsed: receipt.gasUsed.toString(),
+      status: receipt.status,
+    });
+    batch.state = {
+      status: "confirmed",
+      hash: receipt.hash,
+      blockNumber: receipt.blockNumber,
+      gasUsed: receipt.gasUsed,
+      success: receipt.status === 1,
+    };
     if (receipt.status !== 1) return failed(batch, receipt);
     const expected = predicted.get(batch.batch);
     if (expected !== undefined) planner.observe(expected, receipt.gasUsed);
     report.gasUsed += receipt.gasUsed;
     report.addresses += batch.end - batch.start;
     report.batches++;
-    ctx.progress?.update({ addresses: report.addresses, batches: report.batches, gasUsed: report.gasUsed });
+    ctx.progress?.update({
+      addresses: report.addresses,
+      batches: report.batches,
+      gasUsed: report.gasUsed,
+    });
     ctx.onConfirmed?.(batch.start, batch.end);
   };
 
   /** Brings a batch that a killed run left sending to sent (or dropped), by its nonce. */
   const reconcile = async (batch: JournalledBatch): Promise<void> => {
     if (batch.state.status !== "sending") return;
-    const found = await findByNonce(provider, from, batch.state.nonce, startBlock);
-    if (found.state === "unused") return dropped(batch, `nonce ${batch.state.nonce} was never broadcast`);
-    if (found.tx === undefined) return dropped(batch, `nonce ${batch.state.nonce} is pending but its transaction cannot be found`);
-    if (!ours(found.tx.data, found.tx.to)) return dropped(batch, `nonce ${batch.state.nonce} was used by another transaction`);
-    await journal.append({ type: "sent", batch: batch.batch, nonce: batch.state.nonce, hash: found.tx.hash });
-    batch.state = { status: "sent", nonce: batch.state.nonce, hash: found.tx.hash };
+    const found = await findByNonce(
+      provider,
+      from,
+      batch.state.nonce,
+      startBlock,
+    );
+    if (found.state === "unused")
+      return dropped(batch, `nonce ${batch.state.nonce} was never broadcast`);
+    if (found.tx === undefined)
+      return dropped(
+        batch,
+        `nonce ${batch.state.nonce} is pending but its transaction cannot be found`,
+      );
+    if (!ours(found.tx.data, found.tx.to))
+      return dropped(
+        batch,
+        `nonce ${batch.state.nonce} was used by another transaction`,
+      );
+    await journal.append({
+      type: "sent",
+      batch: batch.batch,
+      nonce: batch.state.nonce,
+      hash: found.tx.hash,
+    });
+    batch.state = {
+      status: "sent",
+      nonce: batch.state.nonce,
+      hash: found.tx.hash,
+    };
   };
 
   // Fees move slowly against a batch's lifetime: fetched at most every 2 s, not for every batch.
@@ -153,9 +235,14 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
     if (feeCache === undefined || Date.now() - feeCache.at > 2_000) {
       const overrides = await transactionOverrides(provider, 0n);
       const fields: Record<string, string> = {};
-      for (const key of ["maxFeePerGas", "maxPriorityFeePerGas", "gasPrice"] as const) {
+      for (const key of [
+        "maxFeePerGas",
+        "maxPriorityFeePerGas",
+        "gasPrice",
+      ] as const) {
         const value = overrides[key];
-        if (value !== undefined && value !== null) fields[key] = toQuantity(value as bigint);
+        if (value !== undefined && value !== null)
+          fields[key] = toQuantity(value as bigint);
       }
       feeCache = { at: Date.now(), fees: fields };
     }
@@ -163,31 +250,73 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
   };
 
   /** Sends `indexes` as `batch` with `nonce`; a send whose answer was lost is found by its nonce, not resent. */
-  const broadcast = async (batch: JournalledBatch, indexes: number[], nonce: number, gasLimit: bigint, decided?: BatchRecord): Promise<string> => {
-    await journal.append(...(decided === undefined ? [] : [decided]), { type: "sending", batch: batch.batch, nonce });
+  const broadcast = async (
+    batch: JournalledBatch,
+    indexes: number[],
+    nonce: number,
+    gasLimit: bigint,
+    decided?: BatchRecord,
+  ): Promise<string> => {
+    await journal.append(...(decided === undefined ? [] : [decided]), {
+      type: "sending",
+      batch: batch.batch,
+      nonce,
+    });
     batch.state = { status: "sending", nonce };
-    const data = score.interface.encodeFunctionData("updateScores", [options.stage, indexes.map((i) => table.addressHex(i)), indexes.map((i) => table.score(i))]);
+    const data = score.interface.encodeFunctionData("updateScores", [
+      options.stage,
+      indexes.map((i) => table.addressHex(i)),
+      indexes.map((i) => table.score(i)),
+    ]);
     // Through Hardhat's `eth_sendTransaction`: it signs with the configured key, or hardhat-ledger asks the
     // device, so both paths send the same fully specified transaction, and no lookup follows the send.
-    const request = { from, to: contract, data, nonce: toQuantity(nonce), gas: toQuantity(gasLimit), ...(await fees()) };
+    const request = {
+      from,
+      to: contract,
+      data,
+      nonce: toQuantity(nonce),
+      gas: toQuantity(gasLimit),
+      ...(await fees()),
+    };
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await provider.send("eth_sendTransaction", [request])) as string;
+        return (await provider.send("eth_sendTransaction", [
+          request,
+        ])) as string;
       } catch (error) {
-        const maybeArrived = isTransient(error) || /already known|known transaction|nonce too low|replacement/i.test(String(error));
-        if (!maybeArrived) throw new VipError(`batch ${batch.batch + 1} was refused when sent: ${describeRevert(error) ?? brief(error)}`);
+        const maybeArrived =
+          isTransient(error) ||
+          /already known|known transaction|nonce too low|replacement/i.test(
+            String(error),
+          );
+        if (!maybeArrived)
+          throw new VipError(
+            `batch ${batch.batch + 1} was refused when sent: ${describeRevert(error) ?? brief(error)}`,
+          );
         const found = await findByNonce(provider, from, nonce, startBlock);
-        if (found.state !== "unused" && found.tx !== undefined && ours(found.tx.data, found.tx.to)) return found.tx.hash;
+        if (
+          found.state !== "unused" &&
+          found.tx !== undefined &&
+          ours(found.tx.data, found.tx.to)
+        )
+          return found.tx.hash;
         if (attempt >= 6) {
-          throw new VipError(`batch ${batch.batch + 1} could not be sent after ${attempt} attempts (${brief(error)}): run the same command again to resume`);
+          throw new VipError(
+            `batch ${batch.batch + 1} could not be sent after ${attempt} attempts (${brief(error)}): run the same command again to resume`,
+          );
         }
-        ctx.out.warn(`sending batch ${batch.batch + 1}: ${brief(error)}; it did not reach the node, sending again`);
+        ctx.out.warn(
+          `sending batch ${batch.batch + 1}: ${brief(error)}; it did not reach the node, sending again`,
+        );
         await sleep(250 * 2 ** attempt);
       }
     }
   };
 
-  const watcher = await ReceiptWatcher.start(provider, { pollMs: options.pollMs, timeoutMs: options.receiptTimeoutMs });
+  const watcher = await ReceiptWatcher.start(provider, {
+    pollMs: options.pollMs,
+    timeoutMs: options.receiptTimeoutMs,
+  });
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   const retryQueue: JournalledBatch[] = [];
@@ -219,24 +348,37 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
     // A failed receipt a killed run journalled but did not get to judge: one that ran out of gas is sent again.
     for (const batch of known) {
       const { state } = batch;
-      if (state.status === "confirmed" && !state.success) await ranOutOfGas(batch, state.hash, state.gasUsed);
+      if (state.status === "confirmed" && !state.success)
+        await ranOutOfGas(batch, state.hash, state.gasUsed);
     }
-    for (const batch of known) if (batch.state.status === "sending") await reconcile(batch);
+    for (const batch of known)
+      if (batch.state.status === "sending") await reconcile(batch);
     for (const batch of known) {
       if (batch.state.status === "sent") {
         report.resumed++;
         track(batch, batch.state.hash);
       }
     }
-    ctx.progress?.update({ addresses: report.addresses, batches: report.batches, gasUsed: report.gasUsed });
+    ctx.progress?.update({
+      addresses: report.addresses,
+      batches: report.batches,
+      gasUsed: report.gasUsed,
+    });
 
     // 2. Send: first batches that were decided but not confirmed, then new ones to the end of the file.
-    retryQueue.push(...known.filter((b) => b.state.status === "planned" || b.state.status === "dropped"));
+    retryQueue.push(
+      ...known.filter(
+        (b) => b.state.status === "planned" || b.state.status === "dropped",
+      ),
+    );
     let nextStart = known.length === 0 ? 0 : known[known.length - 1]!.end;
     let nonce = await provider.getTransactionCount(from, "pending");
     let calibrated = false;
 
-    const nextBatch = async (): Promise<{ batch: JournalledBatch; indexes: number[]; gasLimit: bigint } | undefined> => {
+    const nextBatch = async (): Promise<
+      | { batch: JournalledBatch; indexes: number[]; gasLimit: bigint }
+      | undefined
+    > => {
       const resend = retryQueue.shift();
       if (resend !== undefined) {
         // Sent again with the node's estimate: the model's prediction may be what failed it.
@@ -244,15 +386,31 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
         if (indexes.length === 0) return nextBatch();
         const estimated = await estimate(indexes);
         if (estimated > options.limits.hardLimit) {
-          throw new VipError(`${label(resend)} needs ${estimated} gas by the node's estimate, over the ${options.limits.hardLimit} one transaction may use: the gas model does not fit this chain`);
+          throw new VipError(
+            `${label(resend)} needs ${estimated} gas by the node's estimate, over the ${options.limits.hardLimit} one transaction may use: the gas model does not fit this chain`,
+          );
         }
         const margin = withMargin(estimated);
-        return { batch: resend, indexes, gasLimit: margin < options.limits.hardLimit ? margin : options.limits.hardLimit };
+        return {
+          batch: resend,
+          indexes,
+          gasLimit:
+            margin < options.limits.hardLimit
+              ? margin
+              : options.limits.hardLimit,
+        };
       }
-      const sized = calibrated ? planner.next(nextStart) : await calibratedFirst(planner, estimate, nextStart);
+      const sized = calibrated
+        ? planner.next(nextStart)
+        : await calibratedFirst(planner, estimate, nextStart);
       calibrated = true;
       if (sized === undefined) return undefined;
-      const batch: JournalledBatch = { batch: known.length, start: sized.start, end: sized.end, state: { status: "planned" } };
+      const batch: JournalledBatch = {
+        batch: known.length,
+        start: sized.start,
+        end: sized.end,
+        state: { status: "planned" },
+      };
       known.push(batch);
       predicted.set(batch.batch, sized.gas);
       nextStart = sized.end;
@@ -260,7 +418,8 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
     };
 
     for (;;) {
-      while (inFlight.size >= maxInFlight && failure === undefined) await Promise.race(inFlight);
+      while (inFlight.size >= maxInFlight && failure === undefined)
+        await Promise.race(inFlight);
       if (failure !== undefined) break;
       const next = await nextBatch();
       if (next === undefined) {
@@ -270,8 +429,17 @@ export async function pushScores(ctx: PushContext, options: PushOptions): Promis
       }
       const { batch, indexes, gasLimit } = next;
       const decided: BatchRecord | undefined =
-        batch.state.status === "planned" && !journal.records.some((r) => r.type === "batch" && r.batch === batch.batch)
-          ? { type: "batch", batch: batch.batch, start: batch.start, end: batch.end, gasLimit: gasLimit.toString() }
+        batch.state.status === "planned" &&
+        !journal.records.some(
+          (r) => r.type === "batch" && r.batch === batch.batch,
+        )
+          ? {
+              type: "batch",
+              batch: batch.batch,
+              start: batch.start,
+              end: batch.end,
+              gasLimit: gasLimit.toString(),
+            }
           : undefined;
       const hash = await broadcast(batch, indexes, nonce, gasLimit, decided);
       await journal.append({ type: "sent", batch: batch.batch, nonce, hash });

@@ -44,7 +44,8 @@ export class ChainComparison {
   /** Queues entries [start, end), final on chain, to be read in the background in full reader calls. */
   check(start: number, end: number): void {
     for (let i = start; i < end; i++) this.#enqueue(i);
-    if (this.#waiting >= READER_BATCH) this.#worker = this.#worker.then(() => this.#drain(READER_BATCH, 1));
+    if (this.#waiting >= READER_BATCH)
+      this.#worker = this.#worker.then(() => this.#drain(READER_BATCH, 1));
   }
 
   /** Reads every entry not read yet, then the addresses the file lacks; the differences in file order, then the others. */
@@ -55,13 +56,21 @@ export class ChainComparison {
     if (this.#failed) return this.#byPages();
     const differences: Difference[] = this.#differing
       .sort((a, b) => a.index - b.index)
-      .map(({ index, actual }) => ({ address: this.table.address(index), line: this.table.line(index), expected: this.table.score(index), actual }));
+      .map(({ index, actual }) => ({
+        address: this.table.address(index),
+        line: this.table.line(index),
+        expected: this.table.score(index),
+        actual,
+      }));
     if ((await this.score.scoreCount(this.stage)) > this.#indexed) {
       const strangers: Difference[] = [];
       await forEachStageScore(this.score, this.stage, (address, actual) => {
-        if (actual !== 0n && this.table.indexOf(address) === undefined) strangers.push({ address, expected: 0n, actual });
+        if (actual !== 0n && this.table.indexOf(address) === undefined)
+          strangers.push({ address, expected: 0n, actual });
       });
-      differences.push(...strangers.sort((a, b) => a.address.localeCompare(b.address)));
+      differences.push(
+        ...strangers.sort((a, b) => a.address.localeCompare(b.address)),
+      );
     }
     return differences;
   }
@@ -81,15 +90,26 @@ export class ChainComparison {
   async #drain(least: number, parallel: number): Promise<void> {
     const worker = async () => {
       while (!this.#failed && this.#waiting >= least) {
-        const indexes = this.#queue.slice(this.#head, this.#head + READER_BATCH);
+        const indexes = this.#queue.slice(
+          this.#head,
+          this.#head + READER_BATCH,
+        );
         this.#head += indexes.length;
-        if (this.#head === this.#queue.length) [this.#queue, this.#head] = [[], 0];
+        if (this.#head === this.#queue.length)
+          [this.#queue, this.#head] = [[], 0];
         try {
-          await readEntries(this.score, this.stage, this.table, indexes, (i, indexed, actual) => {
-            if (indexed) this.#indexed++;
-            if (!indexed) this.#differing.push({ index: i });
-            else if (actual !== this.table.score(i)) this.#differing.push({ index: i, actual });
-          });
+          await readEntries(
+            this.score,
+            this.stage,
+            this.table,
+            indexes,
+            (i, indexed, actual) => {
+              if (indexed) this.#indexed++;
+              if (!indexed) this.#differing.push({ index: i });
+              else if (actual !== this.table.score(i))
+                this.#differing.push({ index: i, actual });
+            },
+          );
         } catch {
           this.#failed = true; // finish() compares through the stage's pages instead
         }
@@ -115,18 +135,34 @@ export class ChainComparison {
     const byIndex = new Map(differing.map((d) => [d.index, d.actual]));
     const differences: Difference[] = [];
     for (let i = 0; i < this.table.length; i++) {
-      if (seen[i] === 0 || byIndex.has(i)) differences.push({ address: this.table.address(i), line: this.table.line(i), expected: this.table.score(i), actual: byIndex.get(i) });
+      if (seen[i] === 0 || byIndex.has(i))
+        differences.push({
+          address: this.table.address(i),
+          line: this.table.line(i),
+          expected: this.table.score(i),
+          actual: byIndex.get(i),
+        });
     }
-    return [...differences, ...strangers.sort((a, b) => a.address.localeCompare(b.address))];
+    return [
+      ...differences,
+      ...strangers.sort((a, b) => a.address.localeCompare(b.address)),
+    ];
   }
 }
 
 /** Where the chain does not hold exactly the file (see `ChainComparison`), read in one go. */
-export function compareWithChain(score: VipScore, stage: bigint, table: ScoreTable): Promise<Difference[]> {
+export function compareWithChain(
+  score: VipScore,
+  stage: bigint,
+  table: ScoreTable,
+): Promise<Difference[]> {
   return new ChainComparison(score, stage, table).finish();
 }
 
 export function describeDifference(d: Difference, file: string): string {
-  const where = d.line === undefined ? `${d.address} (not in ${file})` : `${file}:${d.line}: ${d.address}`;
+  const where =
+    d.line === undefined
+      ? `${d.address} (not in ${file})`
+      : `${file}:${d.line}: ${d.address}`;
   return `${where}: file ${d.expected}, chain ${d.actual === undefined ? "never scored" : d.actual}`;
 }

@@ -25,9 +25,16 @@ export class ScoreFileError extends VipError {
     readonly problems: ScoreProblem[],
     readonly problemCount: number,
   ) {
-    const shown = problems.slice(0, SHOWN_PROBLEMS).map((p) => `  ${file}:${p.line}: ${p.message}`);
-    const more = problemCount > SHOWN_PROBLEMS ? [`  … and ${problemCount - SHOWN_PROBLEMS} more`] : [];
-    super(`${file} has ${problemCount} problem(s); nothing was sent:\n${[...shown, ...more].join("\n")}`);
+    const shown = problems
+      .slice(0, SHOWN_PROBLEMS)
+      .map((p) => `  ${file}:${p.line}: ${p.message}`);
+    const more =
+      problemCount > SHOWN_PROBLEMS
+        ? [`  … and ${problemCount - SHOWN_PROBLEMS} more`]
+        : [];
+    super(
+      `${file} has ${problemCount} problem(s); nothing was sent:\n${[...shown, ...more].join("\n")}`,
+    );
   }
 }
 
@@ -43,19 +50,37 @@ export interface ReadOptions {
  * Reads and validates a whole score file (`.json`: JSON array; anything else: CSV with a header) before
  * anything is sent. Throws `ScoreFileError` listing the problems with their lines.
  */
-export async function readScoreFile(file: string, options: ReadOptions = {}): Promise<ScoreFile> {
+export async function readScoreFile(
+  file: string,
+  options: ReadOptions = {},
+): Promise<ScoreFile> {
   let size: number;
   try {
     await access(file, constants.R_OK);
     size = (await stat(file)).size;
   } catch {
-    throw new VipError(`cannot read the score file ${file}: it does not exist or is not readable`);
+    throw new VipError(
+      `cannot read the score file ${file}: it does not exist or is not readable`,
+    );
   }
   const collector = new EntryCollector();
-  const sha256 = extname(file).toLowerCase() === ".json" ? await collectJson(file, collector) : await collectCsv(file, collector);
-  if (collector.problemCount === 0 && collector.table.length === 0 && (options.allowEmpty !== true || size === 0)) {
-    collector.problem(1, options.allowEmpty === true ? "the file is empty (a stage with no scores is the header line alone)" : "the file holds no scores");
+  const sha256 =
+    extname(file).toLowerCase() === ".json"
+      ? await collectJson(file, collector)
+      : await collectCsv(file, collector);
+  if (
+    collector.problemCount === 0 &&
+    collector.table.length === 0 &&
+    (options.allowEmpty !== true || size === 0)
+  ) {
+    collector.problem(
+      1,
+      options.allowEmpty === true
+        ? "the file is empty (a stage with no scores is the header line alone)"
+        : "the file holds no scores",
+    );
   }
-  if (collector.problemCount > 0) throw new ScoreFileError(file, collector.problems, collector.problemCount);
+  if (collector.problemCount > 0)
+    throw new ScoreFileError(file, collector.problems, collector.problemCount);
   return { path: file, table: collector.table, sha256 };
 }

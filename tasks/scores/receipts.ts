@@ -64,8 +64,15 @@ export class ReceiptWatcher {
   }
 
   /** A watcher that reads blocks after the current one: start it before sending. */
-  static async start(provider: Provider, options: WatcherOptions = {}): Promise<ReceiptWatcher> {
-    const watcher = new ReceiptWatcher(provider, await provider.getBlockNumber(), options);
+  static async start(
+    provider: Provider,
+    options: WatcherOptions = {},
+  ): Promise<ReceiptWatcher> {
+    const watcher = new ReceiptWatcher(
+      provider,
+      await provider.getBlockNumber(),
+      options,
+    );
     watcher.#schedule();
     return watcher;
   }
@@ -74,9 +81,19 @@ export class ReceiptWatcher {
   wait(hash: string, label: string): Promise<Outcome> {
     return new Promise<Outcome>((resolve, reject) => {
       const now = Date.now();
-      const waiter: Waiter = { hash, label, since: now, deadline: now + this.#timeoutMs, lastCheck: now, missing: 0, resolve, reject };
+      const waiter: Waiter = {
+        hash,
+        label,
+        since: now,
+        deadline: now + this.#timeoutMs,
+        lastCheck: now,
+        missing: 0,
+        resolve,
+        reject,
+      };
       this.#waiters.set(hash.toLowerCase(), waiter);
-      if (this.#recent.delete(hash.toLowerCase())) this.#receipt(waiter).catch(reject);
+      if (this.#recent.delete(hash.toLowerCase()))
+        this.#receipt(waiter).catch(reject);
     });
   }
 
@@ -113,13 +130,18 @@ export class ReceiptWatcher {
       await Promise.all(ours.map((waiter) => this.#receipt(waiter)));
       this.#lastBlock = number;
     }
-    for (const [hash, number] of this.#recent) if (number <= this.#lastBlock - RECENT_BLOCKS) this.#recent.delete(hash);
+    for (const [hash, number] of this.#recent)
+      if (number <= this.#lastBlock - RECENT_BLOCKS) this.#recent.delete(hash);
 
     const now = Date.now();
     for (const waiter of [...this.#waiters.values()]) {
       if (now > waiter.deadline) {
         this.#waiters.delete(waiter.hash.toLowerCase());
-        waiter.reject(new VipError(`${waiter.hash} (${waiter.label}) was not mined within ${this.#timeoutMs / 1000} s: run the same command again to resume`));
+        waiter.reject(
+          new VipError(
+            `${waiter.hash} (${waiter.label}) was not mined within ${this.#timeoutMs / 1000} s: run the same command again to resume`,
+          ),
+        );
       } else if (now - waiter.lastCheck >= LOOKUP_AFTER_MS) {
         waiter.lastCheck = now;
         await this.#lookUp(waiter);
@@ -137,7 +159,9 @@ export class ReceiptWatcher {
     }
     if (++waiter.missing >= MISSES_TO_DROP) {
       this.#waiters.delete(waiter.hash.toLowerCase());
-      waiter.resolve({ dropped: `${waiter.hash} is no longer known to the node` });
+      waiter.resolve({
+        dropped: `${waiter.hash} is no longer known to the node`,
+      });
     }
   }
 
@@ -145,6 +169,13 @@ export class ReceiptWatcher {
     const receipt = await this.provider.getTransactionReceipt(waiter.hash);
     if (receipt === null) return; // in a block the node has not finished serving: looked up again later
     this.#waiters.delete(waiter.hash.toLowerCase());
-    waiter.resolve({ mined: { hash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, status: receipt.status ?? 0 } });
+    waiter.resolve({
+      mined: {
+        hash: receipt.hash,
+        blockNumber: receipt.blockNumber,
+        gasUsed: receipt.gasUsed,
+        status: receipt.status ?? 0,
+      },
+    });
   }
 }

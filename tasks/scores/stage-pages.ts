@@ -12,17 +12,26 @@ const PARALLEL_PAGES = 4;
  * are read several at a time; each is decoded straight from the return data, and nothing is kept, so memory
  * does not grow with the stage.
  */
-export async function forEachStageScore(score: VipScore, stage: bigint, visit: (address: string, score: bigint) => void): Promise<void> {
+export async function forEachStageScore(
+  score: VipScore,
+  stage: bigint,
+  visit: (address: string, score: bigint) => void,
+): Promise<void> {
   const count = await score.scoreCount(stage);
   const provider = score.runner?.provider;
-  if (provider === undefined || provider === null) throw new VipError("the scoring contract has no provider to read through");
+  if (provider === undefined || provider === null)
+    throw new VipError("the scoring contract has no provider to read through");
   const to = await score.getAddress();
   let next = 0n;
   const worker = async () => {
     while (next < count) {
       const offset = next;
       next += READ_PAGE;
-      const data = score.interface.encodeFunctionData("getScores", [stage, offset, READ_PAGE]);
+      const data = score.interface.encodeFunctionData("getScores", [
+        stage,
+        offset,
+        READ_PAGE,
+      ]);
       decodePage(await provider.call({ to, data }), visit);
     }
   };
@@ -30,11 +39,20 @@ export async function forEachStageScore(score: VipScore, stage: bigint, visit: (
 }
 
 /** `getScores`'s return data: an offset word, a length word, then (addr, amount, index) words per entry. */
-function decodePage(result: string, visit: (address: string, score: bigint) => void): void {
+function decodePage(
+  result: string,
+  visit: (address: string, score: bigint) => void,
+): void {
   const hex = result.startsWith("0x") ? result.slice(2) : result;
   const length = Number.parseInt(hex.slice(64, 128), 16);
-  if (!Number.isSafeInteger(length) || hex.length < 128 + length * 192) throw new VipError(`getScores returned ${hex.length / 2} bytes, too few for its ${length} entries`);
+  if (!Number.isSafeInteger(length) || hex.length < 128 + length * 192)
+    throw new VipError(
+      `getScores returned ${hex.length / 2} bytes, too few for its ${length} entries`,
+    );
   for (let i = 0, at = 128; i < length; i++, at += 192) {
-    visit("0x" + hex.slice(at + 24, at + 64), BigInt("0x" + hex.slice(at + 64, at + 128)));
+    visit(
+      "0x" + hex.slice(at + 24, at + 64),
+      BigInt("0x" + hex.slice(at + 64, at + 128)),
+    );
   }
 }

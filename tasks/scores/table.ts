@@ -27,12 +27,17 @@ export class ScoreTable {
   }
 
   /** Adds an entry; returns the line of an earlier entry with the same address instead, if there is one. */
-  add(address: Uint8Array, score: bigint, line: number): { duplicateOf: number } | undefined {
+  add(
+    address: Uint8Array,
+    score: bigint,
+    line: number,
+  ): { duplicateOf: number } | undefined {
     let slot = this.#slotOf(address);
     for (;;) {
       const index = this.#slots[slot]!;
       if (index === EMPTY) break;
-      if (this.#sameAddress(index, address)) return { duplicateOf: this.#lines[index]! };
+      if (this.#sameAddress(index, address))
+        return { duplicateOf: this.#lines[index]! };
       slot = (slot + 1) & (this.#slots.length - 1);
     }
     if (this.#length === this.#scores.length) this.#grow();
@@ -51,13 +56,21 @@ export class ScoreTable {
 
   /** The lowercase 0x address, cheaper than the checksummed one. */
   addressHex(index: number): string {
-    return "0x" + Buffer.from(this.#addresses.buffer, this.#addresses.byteOffset + index * ADDRESS_BYTES, ADDRESS_BYTES).toString("hex");
+    return (
+      "0x" +
+      Buffer.from(
+        this.#addresses.buffer,
+        this.#addresses.byteOffset + index * ADDRESS_BYTES,
+        ADDRESS_BYTES,
+      ).toString("hex")
+    );
   }
 
   /** How many of the address's 20 bytes are not zero (calldata prices zero bytes lower). */
   nonZeroAddressBytes(index: number): number {
     let count = 0;
-    for (let i = index * ADDRESS_BYTES; i < (index + 1) * ADDRESS_BYTES; i++) if (this.#addresses[i] !== 0) count++;
+    for (let i = index * ADDRESS_BYTES; i < (index + 1) * ADDRESS_BYTES; i++)
+      if (this.#addresses[i] !== 0) count++;
     return count;
   }
 
@@ -70,7 +83,11 @@ export class ScoreTable {
   }
 
   entry(index: number): ScoreEntry {
-    return { address: this.address(index), score: this.score(index), line: this.line(index) };
+    return {
+      address: this.address(index),
+      score: this.score(index),
+      line: this.line(index),
+    };
   }
 
   /** Entries `start` to `end` (exclusive) as arrays ready for `updateScores`. */
@@ -109,13 +126,15 @@ export class ScoreTable {
   #slotOf(address: Uint8Array): number {
     // FNV-1a over the 20 bytes: vanity addresses share prefixes, so every byte counts.
     let hash = 0x811c9dc5;
-    for (let i = 0; i < ADDRESS_BYTES; i++) hash = Math.imul(hash ^ address[i]!, 0x01000193);
+    for (let i = 0; i < ADDRESS_BYTES; i++)
+      hash = Math.imul(hash ^ address[i]!, 0x01000193);
     return (hash >>> 0) & (this.#slots.length - 1);
   }
 
   #sameAddress(index: number, address: Uint8Array): boolean {
     const base = index * ADDRESS_BYTES;
-    for (let i = 0; i < ADDRESS_BYTES; i++) if (this.#addresses[base + i] !== address[i]) return false;
+    for (let i = 0; i < ADDRESS_BYTES; i++)
+      if (this.#addresses[base + i] !== address[i]) return false;
     return true;
   }
 
@@ -134,7 +153,12 @@ export class ScoreTable {
     this.#slots = new Int32Array(this.#slots.length * 2).fill(EMPTY);
     const mask = this.#slots.length - 1;
     for (let index = 0; index < this.#length; index++) {
-      let slot = this.#slotOf(this.#addresses.subarray(index * ADDRESS_BYTES, (index + 1) * ADDRESS_BYTES));
+      let slot = this.#slotOf(
+        this.#addresses.subarray(
+          index * ADDRESS_BYTES,
+          (index + 1) * ADDRESS_BYTES,
+        ),
+      );
       while (this.#slots[slot] !== EMPTY) slot = (slot + 1) & mask;
       this.#slots[slot] = index;
     }

@@ -1,7 +1,8 @@
 import { VipError } from "../errors.js";
 
 /** The order of secp256k1's group: a private key is a whole number in [1, n - 1]. */
-const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const SECP256K1_ORDER =
+  0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /**
  * Checks a private key as it was configured, before any library parses it: libraries either fail with a
@@ -10,11 +11,19 @@ const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e
  * the value, not even a part of it.
  */
 export function checkPrivateKey(raw: string, variable: string): Uint8Array {
-  const digits = raw.startsWith("0x") || raw.startsWith("0X") ? raw.slice(2) : raw;
-  const stray = [...digits].filter((character) => !/[0-9a-fA-F]/.test(character));
+  const digits =
+    raw.startsWith("0x") || raw.startsWith("0X") ? raw.slice(2) : raw;
+  const stray = [...digits].filter(
+    (character) => !/[0-9a-fA-F]/.test(character),
+  );
   if (stray.length > 0) {
     const whitespace = stray.filter((character) => /\s/.test(character)).length;
-    const kinds = whitespace === stray.length ? "whitespace" : whitespace > 0 ? "whitespace and other non-hex characters" : "non-hex characters";
+    const kinds =
+      whitespace === stray.length
+        ? "whitespace"
+        : whitespace > 0
+          ? "whitespace and other non-hex characters"
+          : "non-hex characters";
     throw new VipError(
       `${variable}: the private key contains ${stray.length} character${stray.length === 1 ? "" : "s"} that ${stray.length === 1 ? "is" : "are"} ` +
         `not a hex digit (${kinds}); a private key is 64 hex digits, optionally after 0x. Set it again without them ` +

@@ -21,11 +21,20 @@ export interface OperatorSigner extends AccountAddresses {
  * before Hardhat parses it (see checkPrivateKey), so a malformed key is refused by its variable's name,
  * and never becomes some other account.
  */
-export async function operatorSigner(connection: Connection): Promise<OperatorSigner> {
-  const config = connection.networkConfig as { accounts?: unknown; ledgerAccounts?: string[] };
-  const variables = Array.isArray(config.accounts) ? (config.accounts as ResolvedConfigurationVariable[]) : [];
+export async function operatorSigner(
+  connection: Connection,
+): Promise<OperatorSigner> {
+  const config = connection.networkConfig as {
+    accounts?: unknown;
+    ledgerAccounts?: string[];
+  };
+  const variables = Array.isArray(config.accounts)
+    ? (config.accounts as ResolvedConfigurationVariable[])
+    : [];
   for (const [index, variable] of variables.entries()) {
-    const name = (variable as { name?: string }).name ?? `networks.${connection.networkName}.accounts[${index}]`;
+    const name =
+      (variable as { name?: string }).name ??
+      `networks.${connection.networkName}.accounts[${index}]`;
     let raw: string;
     try {
       raw = await variable.get();
@@ -48,17 +57,24 @@ export async function operatorSigner(connection: Connection): Promise<OperatorSi
         "`npx hardhat keystore set PRIVATE_KEY`), or LEDGER_ACCOUNT to sign with a Ledger",
     );
   }
-  const ledger = (config.ledgerAccounts ?? []).some((account) => account.toLowerCase() === signer.address.toLowerCase());
+  const ledger = (config.ledgerAccounts ?? []).some(
+    (account) => account.toLowerCase() === signer.address.toLowerCase(),
+  );
   const firstVariable = variables[0] as { name?: string } | undefined;
   return {
     ...accountAddresses(signer.address, "signer"),
     signer,
     kind: ledger ? "ledger" : "key",
-    source: ledger ? "Ledger" : (firstVariable?.name ?? `the accounts of network "${connection.networkName}"`),
+    source: ledger
+      ? "Ledger"
+      : (firstVariable?.name ??
+        `the accounts of network "${connection.networkName}"`),
   };
 }
 
 /** The line every signing task prints before it sends: who signs, in both spellings, and how. */
 export function announceSigner(output: Output, signer: OperatorSigner): void {
-  output.line(`${"signer".padEnd(22)}${signer.hex} (${signer.bech32}, ${signer.kind === "ledger" ? "Ledger" : signer.source})`);
+  output.line(
+    `${"signer".padEnd(22)}${signer.hex} (${signer.bech32}, ${signer.kind === "ledger" ? "Ledger" : signer.source})`,
+  );
 }

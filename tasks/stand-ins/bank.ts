@@ -4,7 +4,11 @@ export type Balances = Record<string, { denom: string; amount: string }[]>;
 
 /** `GET /cosmos/bank/v1beta1/balances/{address}` of a Cosmos chain, from `balances`; undefined for other paths. */
 export function answerBankQuery(balances: Balances, url: URL) {
-  if (!url.pathname.startsWith("/cosmos/bank/v1beta1/balances/")) return undefined;
+  if (!url.pathname.startsWith("/cosmos/bank/v1beta1/balances/"))
+    return undefined;
   const coins = balances[url.pathname.split("/").pop()!] ?? [];
-  return json({ balances: coins, pagination: { next_key: null, total: String(coins.length) } });
+  return json({
+    balances: coins,
+    pagination: { next_key: null, total: String(coins.length) },
+  });
 }

@@ -1,7 +1,8 @@
 import { json, startServer, type StandInServer } from "./server.js";
 
 /** How the stand-in answers: as a healthy node, or with one of the failures a client must report. */
-export type CometBftMode = "ok" | "not-json" | "rpc-error" | "missing-field" | "http-error";
+export type CometBftMode =
+  "ok" | "not-json" | "rpc-error" | "missing-field" | "http-error";
 
 export interface CometBftState {
   application: string;
@@ -21,7 +22,9 @@ export interface CometBftStandIn extends StandInServer {
  * Stands in for a rollup's CometBFT RPC: `abci_info` and `status`, as POST (JSON-RPC body or none) or GET,
  * in the documented JSON-RPC 2.0 envelope.
  */
-export async function startCometBftStandIn(initial: Partial<CometBftState> = {}): Promise<CometBftStandIn> {
+export async function startCometBftStandIn(
+  initial: Partial<CometBftState> = {},
+): Promise<CometBftStandIn> {
   const state: CometBftState = {
     application: "minitia",
     version: "v1.0.2",
@@ -33,9 +36,24 @@ export async function startCometBftStandIn(initial: Partial<CometBftState> = {})
   };
   const server = await startServer((request) => {
     const method = (request.url ?? "/").split("?")[0]!.replace(/^\//, "");
-    if (state.mode === "http-error") return { status: 500, body: "internal error" };
-    if (state.mode === "not-json") return { status: 200, body: "<html>gateway</html>", contentType: "text/html" };
-    if (state.mode === "rpc-error") return json({ jsonrpc: "2.0", id: -1, error: { code: -32603, message: "Internal error", data: "node is syncing" } });
+    if (state.mode === "http-error")
+      return { status: 500, body: "internal error" };
+    if (state.mode === "not-json")
+      return {
+        status: 200,
+        body: "<html>gateway</html>",
+        contentType: "text/html",
+      };
+    if (state.mode === "rpc-error")
+      return json({
+        jsonrpc: "2.0",
+        id: -1,
+        error: {
+          code: -32603,
+          message: "Internal error",
+          data: "node is syncing",
+        },
+      });
     if (method === "abci_info") {
       const response: Record<string, string> = {
         data: state.application,
@@ -47,11 +65,29 @@ export async function startCometBftStandIn(initial: Partial<CometBftState> = {})
       return json({ jsonrpc: "2.0", id: -1, result: { response } });
     }
     if (method === "status") {
-      const nodeInfo: Record<string, string> = { network: state.network, version: "0.38.17", moniker: "stand-in" };
+      const nodeInfo: Record<string, string> = {
+        network: state.network,
+        version: "0.38.17",
+        moniker: "stand-in",
+      };
       if (state.mode === "missing-field") delete nodeInfo.network;
-      return json({ jsonrpc: "2.0", id: -1, result: { node_info: nodeInfo, sync_info: { latest_block_height: state.height.toString() } } });
+      return json({
+        jsonrpc: "2.0",
+        id: -1,
+        result: {
+          node_info: nodeInfo,
+          sync_info: { latest_block_height: state.height.toString() },
+        },
+      });
     }
-    return json({ jsonrpc: "2.0", id: -1, error: { code: -32601, message: "Method not found" } }, 404);
+    return json(
+      {
+        jsonrpc: "2.0",
+        id: -1,
+        error: { code: -32601, message: "Method not found" },
+      },
+      404,
+    );
   });
   return { ...server, state };
 }

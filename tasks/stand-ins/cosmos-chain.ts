@@ -48,7 +48,10 @@ export interface CosmosChainState {
   failNext?: { code: number; log: string };
 }
 
-export function cosmosChainState(chainId: string, initial: Partial<CosmosChainState> = {}): CosmosChainState {
+export function cosmosChainState(
+  chainId: string,
+  initial: Partial<CosmosChainState> = {},
+): CosmosChainState {
   return {
     chainId,
     accounts: {},
@@ -65,7 +68,8 @@ export function cosmosChainState(chainId: string, initial: Partial<CosmosChainSt
   };
 }
 
-const notFound = (message: string) => json({ code: 5, message, details: [] }, 404);
+const notFound = (message: string) =>
+  json({ code: 5, message, details: [] }, 404);
 
 /**
  * Answers a chain's transaction endpoints, verifying every broadcast as the chain's ante handler would
@@ -74,23 +78,54 @@ const notFound = (message: string) => json({ code: 5, message, details: [] }, 40
  * one (a minievm rollup bumps it once more per MsgCall; this stand-in does not model that). Undefined for
  * other paths.
  */
-export function answerCosmosChain(chain: CosmosChainState, method: string | undefined, url: URL, body: string) {
+export function answerCosmosChain(
+  chain: CosmosChainState,
+  method: string | undefined,
+  url: URL,
+  body: string,
+) {
   const path = url.pathname;
-  if (method === "GET" && path === "/cosmos/base/tendermint/v1beta1/node_info") {
-    return json({ default_node_info: { network: chain.chainId, moniker: "stand-in", version: "0.38.17" }, application_version: { name: "initia", app_name: "initiad" } });
+  if (
+    method === "GET" &&
+    path === "/cosmos/base/tendermint/v1beta1/node_info"
+  ) {
+    return json({
+      default_node_info: {
+        network: chain.chainId,
+        moniker: "stand-in",
+        version: "0.38.17",
+      },
+      application_version: { name: "initia", app_name: "initiad" },
+    });
   }
-  if (method === "GET" && path.startsWith("/cosmos/auth/v1beta1/account_info/")) {
+  if (
+    method === "GET" &&
+    path.startsWith("/cosmos/auth/v1beta1/account_info/")
+  ) {
     const address = path.split("/").pop()!;
     const account = chain.accounts[address];
     if (account === undefined) return notFound(`account ${address} not found`);
-    return json({ info: { address, pub_key: null, account_number: account.accountNumber.toString(), sequence: account.sequence.toString() } });
+    return json({
+      info: {
+        address,
+        pub_key: null,
+        account_number: account.accountNumber.toString(),
+        sequence: account.sequence.toString(),
+      },
+    });
   }
   if (method === "GET" && path === "/initia/tx/v1/gas_prices") {
-    if (chain.gasPrices === undefined) return json({ code: 12, message: "Not Implemented", details: [] }, 501);
+    if (chain.gasPrices === undefined)
+      return json({ code: 12, message: "Not Implemented", details: [] }, 501);
     return json({ gas_prices: chain.gasPrices });
   }
   if (method === "GET" && path === "/cosmos/base/node/v1beta1/config") {
-    return json({ minimum_gas_price: chain.minimumGasPrice, pruning_keep_recent: "0", pruning_interval: "0", halt_height: "0" });
+    return json({
+      minimum_gas_price: chain.minimumGasPrice,
+      pruning_keep_recent: "0",
+      pruning_interval: "0",
+      halt_height: "0",
+    });
   }
   if (method === "GET" && path.startsWith("/cosmos/tx/v1beta1/txs/")) {
     const hash = path.split("/").pop()!.toUpperCase();
@@ -101,23 +136,39 @@ export function answerCosmosChain(chain: CosmosChainState, method: string | unde
     }
     const tx = chain.included[hash];
     if (tx === undefined) return notFound(`tx not found: ${hash}`);
-    return json({ tx: {}, tx_response: { height: tx.height.toString(), txhash: tx.hash, codespace: tx.code === 0 ? "" : "sdk", code: tx.code, raw_log: tx.log, gas_wanted: "0", gas_used: "0" } });
+    return json({
+      tx: {},
+      tx_response: {
+        height: tx.height.toString(),
+        txhash: tx.hash,
+        codespace: tx.code === 0 ? "" : "sdk",
+        code: tx.code,
+        raw_log: tx.log,
+        gas_wanted: "0",
+        gas_used: "0",
+      },
+    });
   }
   if (method === "POST" && path === "/cosmos/tx/v1beta1/simulate") {
     const bytes = txBytesOf(body);
-    if (bytes === undefined) return json({ code: 3, message: "invalid empty tx", details: [] }, 400);
+    if (bytes === undefined)
+      return json({ code: 3, message: "invalid empty tx", details: [] }, 400);
     return simulate(chain, bytes);
   }
   if (method === "POST" && path === "/cosmos/tx/v1beta1/txs") {
     chain.broadcasts++;
     const bytes = txBytesOf(body);
-    if (bytes === undefined) return json({ code: 3, message: "invalid empty tx", details: [] }, 400);
+    if (bytes === undefined)
+      return json({ code: 3, message: "invalid empty tx", details: [] }, 400);
     const mode = chain.broadcastMode;
     chain.broadcastMode = "answer";
     if (mode === "hold-before") return { status: 200, body: "", hold: true };
     const answer = broadcast(chain, bytes, mode === "hold-in-mempool");
-    if (mode === "hold-in-mempool") return { status: 200, body: "", hold: true };
-    return mode === "hold-after" ? { status: 200, body: "", hold: true } : answer;
+    if (mode === "hold-in-mempool")
+      return { status: 200, body: "", hold: true };
+    return mode === "hold-after"
+      ? { status: 200, body: "", hold: true }
+      : answer;
   }
   return undefined;
 }
@@ -125,32 +176,69 @@ export function answerCosmosChain(chain: CosmosChainState, method: string | unde
 function txBytesOf(body: string): Uint8Array | undefined {
   try {
     const parsed = JSON.parse(body) as { tx_bytes?: unknown };
-    return typeof parsed.tx_bytes === "string" && parsed.tx_bytes !== "" ? Buffer.from(parsed.tx_bytes, "base64") : undefined;
+    return typeof parsed.tx_bytes === "string" && parsed.tx_bytes !== ""
+      ? Buffer.from(parsed.tx_bytes, "base64")
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
-function broadcast(chain: CosmosChainState, bytes: Uint8Array, pending = false) {
+function broadcast(
+  chain: CosmosChainState,
+  bytes: Uint8Array,
+  pending = false,
+) {
   const hash = txHash(bytes);
   const refuse = (code: number, log: string) => {
     chain.refusals.push({ code, log });
-    return json({ tx_response: { height: "0", txhash: hash, codespace: "sdk", code, raw_log: log, gas_wanted: "0", gas_used: "0" } });
+    return json({
+      tx_response: {
+        height: "0",
+        txhash: hash,
+        codespace: "sdk",
+        code,
+        raw_log: log,
+        gas_wanted: "0",
+        gas_used: "0",
+      },
+    });
   };
-  if (chain.included[hash] !== undefined || chain.mempool[hash] !== undefined) return refuse(19, "tx already exists in cache");
+  if (chain.included[hash] !== undefined || chain.mempool[hash] !== undefined)
+    return refuse(19, "tx already exists in cache");
   let verified;
   try {
-    verified = verifyTx(bytes, { chainId: chain.chainId, account: (address) => chain.accounts[address] });
+    verified = verifyTx(bytes, {
+      chainId: chain.chainId,
+      account: (address) => chain.accounts[address],
+    });
   } catch (error) {
     if (error instanceof TxRejection) return refuse(error.code, error.log);
     throw error;
   }
   const required = requiredFee(chain, BigInt(verified.fee.gas));
   const paid = verified.fee.amount.find((c) => c.denom === required?.denom);
-  if (required !== undefined && (paid === undefined || BigInt(paid.amount) < required.amount)) {
-    return refuse(13, `insufficient fees; got: ${verified.fee.amount.map((c) => c.amount + c.denom).join(",") || "0"} required: ${required.amount}${required.denom}: insufficient fee`);
+  if (
+    required !== undefined &&
+    (paid === undefined || BigInt(paid.amount) < required.amount)
+  ) {
+    return refuse(
+      13,
+      `insufficient fees; got: ${verified.fee.amount.map((c) => c.amount + c.denom).join(",") || "0"} required: ${required.amount}${required.denom}: insufficient fee`,
+    );
   }
-  const taken = () => json({ tx_response: { height: "0", txhash: hash, codespace: "", code: 0, raw_log: "", gas_wanted: "0", gas_used: "0" } });
+  const taken = () =>
+    json({
+      tx_response: {
+        height: "0",
+        txhash: hash,
+        codespace: "",
+        code: 0,
+        raw_log: "",
+        gas_wanted: "0",
+        gas_used: "0",
+      },
+    });
   if (pending) {
     chain.mempool[hash] = { bytes, queries: 0 };
     return taken();
@@ -159,23 +247,42 @@ function broadcast(chain: CosmosChainState, bytes: Uint8Array, pending = false) 
   chain.height += 1n;
   const failure = chain.failNext;
   chain.failNext = undefined;
-  chain.included[hash] = { hash, height: chain.height, code: failure?.code ?? 0, log: failure?.log ?? "", signer: verified.signer, msgs: verified.msgs, mode: verified.mode };
+  chain.included[hash] = {
+    hash,
+    height: chain.height,
+    code: failure?.code ?? 0,
+    log: failure?.log ?? "",
+    signer: verified.signer,
+    msgs: verified.msgs,
+    mode: verified.mode,
+  };
   return taken();
 }
 
 function simulate(chain: CosmosChainState, bytes: Uint8Array) {
   try {
     // Simulation skips the signature, as the chain does, but not the messages or the account.
-    verifyTx(bytes, { chainId: chain.chainId, account: (address) => chain.accounts[address], skipSignature: true });
+    verifyTx(bytes, {
+      chainId: chain.chainId,
+      account: (address) => chain.accounts[address],
+      skipSignature: true,
+    });
   } catch (error) {
-    if (error instanceof TxRejection) return json({ code: 2, message: error.log, details: [] }, 400);
+    if (error instanceof TxRejection)
+      return json({ code: 2, message: error.log, details: [] }, 400);
     throw error;
   }
-  return json({ gas_info: { gas_wanted: "0", gas_used: chain.gasUsed.toString() }, result: { data: "", log: "", events: [] } });
+  return json({
+    gas_info: { gas_wanted: "0", gas_used: chain.gasUsed.toString() },
+    result: { data: "", log: "", events: [] },
+  });
 }
 
 /** The fee the chain's first gas price asks for `gas`; undefined when gas is free. */
-function requiredFee(chain: CosmosChainState, gas: bigint): { denom: string; amount: bigint } | undefined {
+function requiredFee(
+  chain: CosmosChainState,
+  gas: bigint,
+): { denom: string; amount: bigint } | undefined {
   const price = chain.gasPrices?.[0] ?? parsePrice(chain.minimumGasPrice);
   if (price === undefined || feeFor(price, 1_000_000n) === 0n) return undefined;
   return { denom: price.denom, amount: feeFor(price, gas) };

@@ -1,9 +1,14 @@
 import { MAINNET_VIP_MODULE_ADDRESS } from "../config/constants.js";
 import { answerBankQuery, type Balances } from "./bank.js";
-import { answerCosmosChain, cosmosChainState, type CosmosChainState } from "./cosmos-chain.js";
+import {
+  answerCosmosChain,
+  cosmosChainState,
+  type CosmosChainState,
+} from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
 
-export type L1RestMode = "ok" | "not-found" | "not-json" | "missing-field" | "bad-move-resource";
+export type L1RestMode =
+  "ok" | "not-found" | "not-json" | "missing-field" | "bad-move-resource";
 
 export interface L1RestState {
   moduleAddress: string;
@@ -47,7 +52,9 @@ export interface L1RestStandIn extends StandInServer {
  * Stands in for the base chain's REST API: the VIP module's `ModuleStore` resource by struct tag, with
  * `move_resource` as a JSON string and u64 values as decimal strings, as the chain serves them.
  */
-export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Promise<L1RestStandIn> {
+export async function startL1RestStandIn(
+  initial: Partial<L1RestState> = {},
+): Promise<L1RestStandIn> {
   const interval = initial.stageInterval ?? 86_400n;
   const start = (initial.now ?? localNow()) - interval / 2n;
   const state: L1RestState = {
@@ -65,7 +72,9 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
     govParams: true,
     view: "ok",
     balances: {},
-    chain: cosmosChainState("interwoven-1", { gasPrices: [{ denom: "uinit", amount: "0.015" }] }),
+    chain: cosmosChainState("interwoven-1", {
+      gasPrices: [{ denom: "uinit", amount: "0.015" }],
+    }),
     ...initial,
   };
   const server = await startServer((request, body) => {
@@ -73,16 +82,33 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
     const url = new URL(request.url ?? "/", "http://stand-in");
     const now = state.now ?? localNow();
     advanceProgram(state, now);
-    if (url.pathname === "/cosmos/base/tendermint/v1beta1/blocks/latest") return json(latestBlock(state, now));
+    if (url.pathname === "/cosmos/base/tendermint/v1beta1/blocks/latest")
+      return json(latestBlock(state, now));
     const chain = answerCosmosChain(state.chain, request.method, url, body);
     if (chain !== undefined) return chain;
     const extra = answerOnboardingQuery(state, url, body);
     if (extra !== undefined) return extra;
     const expectedPath = `/initia/move/v1/accounts/${state.moduleAddress}/resources/by_struct_tag`;
     const structTag = `${state.moduleAddress}::vip::ModuleStore`;
-    if (state.mode === "not-json") return { status: 200, body: "upstream timeout", contentType: "text/plain" };
-    if (state.mode === "not-found" || url.pathname !== expectedPath || url.searchParams.get("struct_tag") !== structTag) {
-      return json({ code: 5, message: `resource not found: ${url.searchParams.get("struct_tag") ?? ""}`, details: [] }, 404);
+    if (state.mode === "not-json")
+      return {
+        status: 200,
+        body: "upstream timeout",
+        contentType: "text/plain",
+      };
+    if (
+      state.mode === "not-found" ||
+      url.pathname !== expectedPath ||
+      url.searchParams.get("struct_tag") !== structTag
+    ) {
+      return json(
+        {
+          code: 5,
+          message: `resource not found: ${url.searchParams.get("struct_tag") ?? ""}`,
+          details: [],
+        },
+        404,
+      );
     }
     const data: Record<string, string> = {
       stage: state.stage.toString(),
@@ -94,8 +120,18 @@ export async function startL1RestStandIn(initial: Partial<L1RestState> = {}): Pr
       challenge_period: "259200",
     };
     if (state.mode === "missing-field") delete data.stage;
-    const moveResource = state.mode === "bad-move-resource" ? "{not json" : JSON.stringify({ type: structTag, data });
-    return json({ resource: { address: state.moduleAddress, struct_tag: structTag, move_resource: moveResource, raw_bytes: "AA==" } });
+    const moveResource =
+      state.mode === "bad-move-resource"
+        ? "{not json"
+        : JSON.stringify({ type: structTag, data });
+    return json({
+      resource: {
+        address: state.moduleAddress,
+        struct_tag: structTag,
+        move_resource: moveResource,
+        raw_bytes: "AA==",
+      },
+    });
   });
   return { ...server, state };
 }
@@ -106,7 +142,11 @@ function localNow(): bigint {
 
 /** `fund_reward_script`'s schedule: windows stay back to back however late the stage advances. */
 function advanceProgram(state: L1RestState, now: bigint): void {
-  while (state.followClock && now >= state.stageEndTime && state.stageInterval > 0n) {
+  while (
+    state.followClock &&
+    now >= state.stageEndTime &&
+    state.stageInterval > 0n
+  ) {
     state.stage += 1n;
     state.stageStartTime = state.stageEndTime;
     state.stageEndTime = state.stageStartTime + state.stageInterval;
@@ -115,13 +155,36 @@ function advanceProgram(state: L1RestState, now: bigint): void {
 
 /** `GET /cosmos/base/tendermint/v1beta1/blocks/latest` as a node answers it: the time in RFC 3339 with nanoseconds. */
 function latestBlock(state: L1RestState, now: bigint) {
-  const time = new Date(Number(now) * 1000).toISOString().replace(/\.(\d{3})Z$/, ".$1456789Z");
+  const time = new Date(Number(now) * 1000)
+    .toISOString()
+    .replace(/\.(\d{3})Z$/, ".$1456789Z");
   const height = (now - 1_600_000_000n).toString();
-  const header = { chain_id: state.chain.chainId, height, time, proposer_address: "3d0Zs3eSnXV7ePWIDuaDQhVfTGg=" };
+  const header = {
+    chain_id: state.chain.chainId,
+    height,
+    time,
+    proposer_address: "3d0Zs3eSnXV7ePWIDuaDQhVfTGg=",
+  };
   return {
-    block_id: { hash: "5wUBzm4qHELq9xCmUoRXFL3uXD5D1ZUFG5Ve9qqAC7Y=", part_set_header: { total: 1, hash: "Mjp8LbLmE56ZE1vRcw0bnD9Rp0qv4HkFRQ64cHEXIx4=" } },
-    block: { header, data: { txs: [] }, evidence: { evidence: [] }, last_commit: null },
-    sdk_block: { header, data: { txs: [] }, evidence: { evidence: [] }, last_commit: null },
+    block_id: {
+      hash: "5wUBzm4qHELq9xCmUoRXFL3uXD5D1ZUFG5Ve9qqAC7Y=",
+      part_set_header: {
+        total: 1,
+        hash: "Mjp8LbLmE56ZE1vRcw0bnD9Rp0qv4HkFRQ64cHEXIx4=",
+      },
+    },
+    block: {
+      header,
+      data: { txs: [] },
+      evidence: { evidence: [] },
+      last_commit: null,
+    },
+    sdk_block: {
+      header,
+      data: { txs: [] },
+      evidence: { evidence: [] },
+      last_commit: null,
+    },
   };
 }
 
@@ -133,17 +196,41 @@ function latestBlock(state: L1RestState, now: bigint) {
 function answerOnboardingQuery(state: L1RestState, url: URL, body: string) {
   const bank = answerBankQuery(state.balances, url);
   if (bank !== undefined) return bank;
-  if (url.pathname === `/initia/move/v1/accounts/${state.moduleAddress}/modules/vip`) {
-    if (!state.vipModule) return json({ code: 5, message: "module not found", details: [] }, 404);
-    return json({ module: { address: state.moduleAddress, module_name: "vip", abi: "{}", raw_bytes: "AA==", upgrade_policy: "COMPATIBLE" } });
+  if (
+    url.pathname ===
+    `/initia/move/v1/accounts/${state.moduleAddress}/modules/vip`
+  ) {
+    if (!state.vipModule)
+      return json({ code: 5, message: "module not found", details: [] }, 404);
+    return json({
+      module: {
+        address: state.moduleAddress,
+        module_name: "vip",
+        abi: "{}",
+        raw_bytes: "AA==",
+        upgrade_policy: "COMPATIBLE",
+      },
+    });
   }
-  if (url.pathname.startsWith("/initia/move/v1/accounts/") && url.pathname.endsWith("/modules/vip")) {
+  if (
+    url.pathname.startsWith("/initia/move/v1/accounts/") &&
+    url.pathname.endsWith("/modules/vip")
+  ) {
     return json({ code: 5, message: "module not found", details: [] }, 404);
   }
   if (url.pathname === "/initia/move/v1/view/json") {
-    const request = JSON.parse(body || "{}") as { address?: string; module_name?: string; function_name?: string };
-    if (state.view === "http-error") return json({ code: 2, message: "internal error", details: [] }, 500);
-    if (request.address !== state.moduleAddress || request.module_name !== "vip" || request.function_name !== "get_bridge_infos") {
+    const request = JSON.parse(body || "{}") as {
+      address?: string;
+      module_name?: string;
+      function_name?: string;
+    };
+    if (state.view === "http-error")
+      return json({ code: 2, message: "internal error", details: [] }, 500);
+    if (
+      request.address !== state.moduleAddress ||
+      request.module_name !== "vip" ||
+      request.function_name !== "get_bridge_infos"
+    ) {
       return json({ code: 5, message: "function not found", details: [] }, 404);
     }
     const infos = state.registeredBridges.map((id) => ({
@@ -154,11 +241,22 @@ function answerOnboardingQuery(state: L1RestState, url: URL, body: string) {
       vip_weight: "0.5",
       vm_type: "2",
     }));
-    return json({ data: state.view === "bad-data" ? "[{" : JSON.stringify(infos), events: [], gas_used: "1234" });
+    return json({
+      data: state.view === "bad-data" ? "[{" : JSON.stringify(infos),
+      events: [],
+      gas_used: "1234",
+    });
   }
   if (url.pathname === "/initia/gov/v1/params") {
-    if (!state.govParams) return json({ code: 12, message: "Not Implemented", details: [] }, 501);
-    return json({ params: { min_deposit: [state.minDeposit], voting_period: "259200s", quorum: "0.334" } });
+    if (!state.govParams)
+      return json({ code: 12, message: "Not Implemented", details: [] }, 501);
+    return json({
+      params: {
+        min_deposit: [state.minDeposit],
+        voting_period: "259200s",
+        quorum: "0.334",
+      },
+    });
   }
   return undefined;
 }

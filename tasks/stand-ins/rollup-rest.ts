@@ -1,6 +1,10 @@
 import { deriveBridgeAddress } from "../proposal/bridge-address.js";
 import { answerBankQuery, type Balances } from "./bank.js";
-import { answerCosmosChain, cosmosChainState, type CosmosChainState } from "./cosmos-chain.js";
+import {
+  answerCosmosChain,
+  cosmosChainState,
+  type CosmosChainState,
+} from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
 
 export type RollupRestMode = "ok" | "http-error" | "missing-field";
@@ -22,11 +26,21 @@ export interface RollupRestStandIn extends StandInServer {
 }
 
 /** Stands in for a rollup's Cosmos REST API: the opchild module's bridge info and bank balances, in the chain's shapes. */
-export async function startRollupRestStandIn(initial: Partial<RollupRestState> = {}): Promise<RollupRestStandIn> {
-  const state: RollupRestState = { bridgeId: 16n, l1ChainId: "interwoven-1", mode: "ok", balances: {}, chain: cosmosChainState("rehearsal-1", { minimumGasPrice: "0umin" }), ...initial };
+export async function startRollupRestStandIn(
+  initial: Partial<RollupRestState> = {},
+): Promise<RollupRestStandIn> {
+  const state: RollupRestState = {
+    bridgeId: 16n,
+    l1ChainId: "interwoven-1",
+    mode: "ok",
+    balances: {},
+    chain: cosmosChainState("rehearsal-1", { minimumGasPrice: "0umin" }),
+    ...initial,
+  };
   const server = await startServer((request, body) => {
     const url = new URL(request.url ?? "/", "http://stand-in");
-    if (state.mode === "http-error") return json({ code: 2, message: "internal error", details: [] }, 500);
+    if (state.mode === "http-error")
+      return json({ code: 2, message: "internal error", details: [] }, 500);
     const chain = answerCosmosChain(state.chain, request.method, url, body);
     if (chain !== undefined) return chain;
     const bank = answerBankQuery(state.balances, url);
@@ -37,7 +51,11 @@ export async function startRollupRestStandIn(initial: Partial<RollupRestState> =
         bridge_addr: state.bridgeAddress ?? deriveBridgeAddress(state.bridgeId),
         l1_chain_id: state.l1ChainId,
         l1_client_id: "07-tendermint-0",
-        bridge_config: { challenger: "init1challenger", proposer: "init1proposer", submission_interval: "3600s" },
+        bridge_config: {
+          challenger: "init1challenger",
+          proposer: "init1proposer",
+          submission_interval: "3600s",
+        },
       };
       if (state.mode === "missing-field") delete info.bridge_id;
       return json({ bridge_info: info });

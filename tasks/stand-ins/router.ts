@@ -18,7 +18,14 @@ export interface StandInRoute {
    */
   msgs?:
     | { evm: { chainId: string; bridge: string; token: string } }
-    | { cosmos: { chainId: string; message?: "deposit" | "withdrawal" | "ibc-transfer"; bridgeId?: string; /** The amount in this many transactions, one after the other. */ split?: number } };
+    | {
+        cosmos: {
+          chainId: string;
+          message?: "deposit" | "withdrawal" | "ibc-transfer";
+          bridgeId?: string;
+          /** The amount in this many transactions, one after the other. */ split?: number;
+        };
+      };
 }
 
 /** The contract the stand-in's op hook calls on the rollup (minievm's ERC-20 wrapper, in the real router). */
@@ -27,7 +34,8 @@ export const HOOK_CONTRACT = "0x4f06c4d5f5d8e2f2e3b3c4a1a2b3c4d5e6f70819";
 /** How `msgs` may misbehave, for the refusals a client must make. */
 export type MsgsFault = "none" | "wrong-chain" | "wrong-signer";
 
-export type RouterFault = "none" | "429" | "500" | "drop" | "malformed" | "hold";
+export type RouterFault =
+  "none" | "429" | "500" | "drop" | "malformed" | "hold";
 
 export interface RouterState {
   routes: StandInRoute[];
@@ -66,8 +74,16 @@ export interface RouterStandIn extends StandInServer {
 }
 
 /** Skip Go's error body, with Initia's `info` where the router adds one. */
-function apiError(status: number, code: number, message: string, info?: string) {
-  return json({ code, message, details: [], ...(info === undefined ? {} : { info }) }, status);
+function apiError(
+  status: number,
+  code: number,
+  message: string,
+  info?: string,
+) {
+  return json(
+    { code, message, details: [], ...(info === undefined ? {} : { info }) },
+    status,
+  );
 }
 
 /**
@@ -75,7 +91,9 @@ function apiError(status: number, code: number, message: string, info?: string) 
  * shapes: `POST /v2/fungible/route` from a table of routes (an unknown pair is a 400 with the API's error
  * body), with faults injected in order (429, 500, a dropped connection, a malformed answer).
  */
-export async function startRouterStandIn(initial: Partial<RouterState> = {}): Promise<RouterStandIn> {
+export async function startRouterStandIn(
+  initial: Partial<RouterState> = {},
+): Promise<RouterStandIn> {
   const state: RouterState = {
     routes: [],
     faults: [],
@@ -98,20 +116,31 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
     const endpoint = `${request.method} ${url.pathname}`;
     state.calls[endpoint] = (state.calls[endpoint] ?? 0) + 1;
     const authorization = request.headers.authorization;
-    if (typeof authorization === "string") state.authorizations.push(authorization);
+    if (typeof authorization === "string")
+      state.authorizations.push(authorization);
     const fault = state.faults.shift() ?? "none";
-    if (fault === "429") return apiError(429, 8, "too many requests", "slow down");
+    if (fault === "429")
+      return apiError(429, 8, "too many requests", "slow down");
     if (fault === "500") return apiError(500, 2, "internal error");
     if (fault === "drop") {
       request.socket.destroy();
       return { status: 500, body: "" };
     }
     if (fault === "hold") return { status: 200, body: "", hold: true };
-    if (endpoint === "POST /v2/fungible/route") state.routeRequests.push(JSON.parse(body || "{}") as Record<string, unknown>);
+    if (endpoint === "POST /v2/fungible/route")
+      state.routeRequests.push(
+        JSON.parse(body || "{}") as Record<string, unknown>,
+      );
     const canned = state.canned[endpoint];
-    if (canned !== undefined && canned.length > 0 && (endpoint !== "GET /v2/tx/status" || state.tracked[url.searchParams.get("tx_hash") ?? ""] !== undefined)) {
+    if (
+      canned !== undefined &&
+      canned.length > 0 &&
+      (endpoint !== "GET /v2/tx/status" ||
+        state.tracked[url.searchParams.get("tx_hash") ?? ""] !== undefined)
+    ) {
       if (endpoint === "POST /v2/tx/track") {
-        const hash = (JSON.parse(body || "{}") as { tx_hash?: string }).tx_hash ?? "";
+        const hash =
+          (JSON.parse(body || "{}") as { tx_hash?: string }).tx_hash ?? "";
         state.tracked[hash] = (state.tracked[hash] ?? 0) + 1;
       }
       const next = canned.length > 1 ? canned.shift()! : canned[0]!;
@@ -121,7 +150,12 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
       const asked = JSON.parse(body || "{}") as Record<string, string>;
       const route = findRoute(state, asked);
       if (route === undefined) {
-        return apiError(400, 3, `no routes found for ${asked.source_asset_denom} on ${asked.source_asset_chain_id} to ${asked.dest_asset_denom} on ${asked.dest_asset_chain_id}`, "check the denoms and chain ids");
+        return apiError(
+          400,
+          3,
+          `no routes found for ${asked.source_asset_denom} on ${asked.source_asset_chain_id} to ${asked.dest_asset_denom} on ${asked.dest_asset_chain_id}`,
+          "check the denoms and chain ids",
+        );
       }
       const answer: Record<string, unknown> = {
         source_asset_denom: asked.source_asset_denom,
@@ -134,28 +168,52 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
       if (fault === "malformed") delete answer.operations;
       return json(answer);
     }
-    if (endpoint === "GET /v2/info/chains") return json({ chains: state.chainList.map((c) => ({ bech32_prefix: "init", chain_type: "cosmos", ...c })) });
-    if (endpoint === "POST /op-hook") return answerOpHook(JSON.parse(body || "{}") as Record<string, unknown>);
+    if (endpoint === "GET /v2/info/chains")
+      return json({
+        chains: state.chainList.map((c) => ({
+          bech32_prefix: "init",
+          chain_type: "cosmos",
+          ...c,
+        })),
+      });
+    if (endpoint === "POST /op-hook")
+      return answerOpHook(JSON.parse(body || "{}") as Record<string, unknown>);
     if (endpoint === "POST /v2/fungible/msgs") {
-      const answer = answerMsgs(state, JSON.parse(body || "{}") as Record<string, unknown>);
+      const answer = answerMsgs(
+        state,
+        JSON.parse(body || "{}") as Record<string, unknown>,
+      );
       if (fault !== "malformed" || answer.status !== 200) return answer;
-      const { txs, ...rest } = JSON.parse(answer.body) as { txs: { evm_tx?: Record<string, unknown> }[] };
+      const { txs, ...rest } = JSON.parse(answer.body) as {
+        txs: { evm_tx?: Record<string, unknown> }[];
+      };
       delete txs[0]?.evm_tx?.to;
       return json({ txs, ...rest });
     }
     if (endpoint === "POST /v2/tx/track") {
       if (state.holdTrack) return { status: 200, body: "", hold: true };
-      const { tx_hash: hash, chain_id: chainId } = JSON.parse(body || "{}") as { tx_hash?: string; chain_id?: string };
-      if (typeof hash !== "string" || typeof chainId !== "string") return apiError(400, 3, "tx_hash and chain_id are required");
+      const { tx_hash: hash, chain_id: chainId } = JSON.parse(body || "{}") as {
+        tx_hash?: string;
+        chain_id?: string;
+      };
+      if (typeof hash !== "string" || typeof chainId !== "string")
+        return apiError(400, 3, "tx_hash and chain_id are required");
       state.tracked[hash] = (state.tracked[hash] ?? 0) + 1;
-      return json({ tx_hash: hash, explorer_link: `https://explorer.example/tx/${hash}` });
+      return json({
+        tx_hash: hash,
+        explorer_link: `https://explorer.example/tx/${hash}`,
+      });
     }
     if (endpoint === "GET /v2/tx/status") {
       const hash = url.searchParams.get("tx_hash") ?? "";
-      if (state.tracked[hash] === undefined) return apiError(404, 5, "tx not found");
+      if (state.tracked[hash] === undefined)
+        return apiError(404, 5, "tx not found");
       const poll = (state.polls[hash] = (state.polls[hash] ?? 0) + 1);
-      const transferState = state.states[Math.min(poll, state.states.length) - 1]!;
-      return json(statusAnswer(transferState, url.searchParams.get("chain_id") ?? ""));
+      const transferState =
+        state.states[Math.min(poll, state.states.length) - 1]!;
+      return json(
+        statusAnswer(transferState, url.searchParams.get("chain_id") ?? ""),
+      );
     }
     return apiError(404, 5, `unknown endpoint ${endpoint}`);
   });
@@ -166,7 +224,15 @@ export async function startRouterStandIn(initial: Partial<RouterState> = {}): Pr
  * A route as the base chain's router answers one to an EVM rollup: one OPinit hop, with the op hook and an
  * estimated duration; amounts scale with `amountIn`.
  */
-export function opinitRoute(options: { from: string; to: string; denomIn: string; denomOut: string; bridgeId: string; amountIn: bigint; opHook: boolean }): StandInRoute {
+export function opinitRoute(options: {
+  from: string;
+  to: string;
+  denomIn: string;
+  denomOut: string;
+  bridgeId: string;
+  amountIn: bigint;
+  opHook: boolean;
+}): StandInRoute {
   const out = options.amountIn.toString();
   return {
     source: { chainId: options.from, denom: options.denomIn },
@@ -204,10 +270,15 @@ export function opinitRoute(options: { from: string; to: string; denomIn: string
   };
 }
 
-const bridgeInterface = new Interface(["function deposit(address token, uint256 amount, string destChain, string recipient)"]);
+const bridgeInterface = new Interface([
+  "function deposit(address token, uint256 amount, string destChain, string recipient)",
+]);
 
 /** The stand-in's route between the request's source and destination assets (route and msgs ask alike). */
-function findRoute(state: RouterState, asked: Record<string, unknown>): StandInRoute | undefined {
+function findRoute(
+  state: RouterState,
+  asked: Record<string, unknown>,
+): StandInRoute | undefined {
   return state.routes.find(
     (r) =>
       r.source.chainId === asked.source_asset_chain_id &&
@@ -220,36 +291,93 @@ function findRoute(state: RouterState, asked: Record<string, unknown>): StandInR
 /** `msgs` for a known route: the transaction(s) to sign, addressed from `address_list`. */
 function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
   const route = findRoute(state, asked);
-  if (route?.msgs === undefined) return apiError(400, 3, "no route for these assets");
+  if (route?.msgs === undefined)
+    return apiError(400, 3, "no route for these assets");
   const addresses = (asked.address_list ?? []) as string[];
-  if (addresses.length !== ((route.answer.required_chain_addresses as string[] | undefined)?.length ?? 0)) {
-    return apiError(400, 3, "address_list must have one address per required chain");
+  if (
+    addresses.length !==
+    ((route.answer.required_chain_addresses as string[] | undefined)?.length ??
+      0)
+  ) {
+    return apiError(
+      400,
+      3,
+      "address_list must have one address per required chain",
+    );
   }
   if (route.answer.required_op_hook === true) {
     const refusal = checkOpHook(state, route, asked, addresses);
-    state.hooks.push({ accepted: refusal === undefined, reason: refusal ?? "" });
-    if (refusal !== undefined) return apiError(400, 3, refusal, "sign the hook from /op-hook");
+    state.hooks.push({
+      accepted: refusal === undefined,
+      reason: refusal ?? "",
+    });
+    if (refusal !== undefined)
+      return apiError(400, 3, refusal, "sign the hook from /op-hook");
   }
   if ("cosmos" in route.msgs) {
-    const { chainId, message = "deposit", bridgeId = "16", split = 1 } = route.msgs.cosmos;
+    const {
+      chainId,
+      message = "deposit",
+      bridgeId = "16",
+      split = 1,
+    } = route.msgs.cosmos;
     const sender = addresses[0]!;
     const to = addresses[addresses.length - 1]!;
     const txs = Array.from({ length: split }, (_, i) => {
-      const amount = { denom: String(asked.source_asset_denom), amount: (BigInt(String(asked.amount_in)) / BigInt(split) + (i === 0 ? BigInt(String(asked.amount_in)) % BigInt(split) : 0n)).toString() };
+      const amount = {
+        denom: String(asked.source_asset_denom),
+        amount: (
+          BigInt(String(asked.amount_in)) / BigInt(split) +
+          (i === 0 ? BigInt(String(asked.amount_in)) % BigInt(split) : 0n)
+        ).toString(),
+      };
       // Numbers as numbers and fields left out, as routers do: the client must rebuild the chain's amino JSON.
       const msg =
         message === "deposit"
-          ? { msg_type_url: "/opinit.ophost.v1.MsgInitiateTokenDeposit", msg: JSON.stringify({ sender, bridge_id: Number(bridgeId), to, amount }) }
+          ? {
+              msg_type_url: "/opinit.ophost.v1.MsgInitiateTokenDeposit",
+              msg: JSON.stringify({
+                sender,
+                bridge_id: Number(bridgeId),
+                to,
+                amount,
+              }),
+            }
           : message === "ibc-transfer"
-            ? { msg_type_url: "/ibc.applications.transfer.v1.MsgTransfer", msg: skipMsgTransfer(sender, to, amount) }
-            : { msg_type_url: "/opinit.opchild.v1.MsgInitiateTokenWithdrawal", msg: JSON.stringify({ sender, to, amount }) };
-      return { cosmos_tx: { chain_id: chainId, path: [chainId, String(asked.dest_asset_chain_id)], signer_address: sender, msgs: [msg] }, operations_indices: [0] };
+            ? {
+                msg_type_url: "/ibc.applications.transfer.v1.MsgTransfer",
+                msg: skipMsgTransfer(sender, to, amount),
+              }
+            : {
+                msg_type_url: "/opinit.opchild.v1.MsgInitiateTokenWithdrawal",
+                msg: JSON.stringify({ sender, to, amount }),
+              };
+      return {
+        cosmos_tx: {
+          chain_id: chainId,
+          path: [chainId, String(asked.dest_asset_chain_id)],
+          signer_address: sender,
+          msgs: [msg],
+        },
+        operations_indices: [0],
+      };
     });
-    return json({ txs, min_amount_out: route.answer.amount_out, estimated_fees: [] });
+    return json({
+      txs,
+      min_amount_out: route.answer.amount_out,
+      estimated_fees: [],
+    });
   }
   const { chainId, bridge, token } = route.msgs.evm;
   const amount = String(asked.amount_in);
-  const data = bridgeInterface.encodeFunctionData("deposit", [token, BigInt(amount), String(asked.dest_asset_chain_id), addresses[addresses.length - 1]!]).slice(2);
+  const data = bridgeInterface
+    .encodeFunctionData("deposit", [
+      token,
+      BigInt(amount),
+      String(asked.dest_asset_chain_id),
+      addresses[addresses.length - 1]!,
+    ])
+    .slice(2);
   return json({
     txs: [
       {
@@ -258,8 +386,13 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
           to: bridge,
           value: "0",
           data,
-          required_erc20_approvals: [{ amount, spender: bridge, token_contract: token }],
-          signer_address: state.msgsFault === "wrong-signer" ? "0x000000000000000000000000000000000000dEaD" : addresses[0],
+          required_erc20_approvals: [
+            { amount, spender: bridge, token_contract: token },
+          ],
+          signer_address:
+            state.msgsFault === "wrong-signer"
+              ? "0x000000000000000000000000000000000000dEaD"
+              : addresses[0],
         },
         operations_indices: [0],
       },
@@ -277,8 +410,19 @@ export const SKIP_TIMEOUT_TIMESTAMP = "1795450000000000123";
  * empty object and `timeout_timestamp` a bare JSON number of nanoseconds, written here by hand so no digit
  * is lost on the way out.
  */
-function skipMsgTransfer(sender: string, receiver: string, token: { denom: string; amount: string }): string {
-  const head = JSON.stringify({ source_port: "transfer", source_channel: "channel-25", token, sender, receiver, timeout_height: {} });
+function skipMsgTransfer(
+  sender: string,
+  receiver: string,
+  token: { denom: string; amount: string },
+): string {
+  const head = JSON.stringify({
+    source_port: "transfer",
+    source_channel: "channel-25",
+    token,
+    sender,
+    receiver,
+    timeout_height: {},
+  });
   return `${head.slice(0, -1)},"timeout_timestamp":${SKIP_TIMEOUT_TIMESTAMP},"memo":""}`;
 }
 
@@ -287,33 +431,66 @@ function skipMsgTransfer(sender: string, receiver: string, token: { denom: strin
  * returns it, without the fields a MsgCall leaves empty).
  */
 function answerOpHook(asked: Record<string, unknown>) {
-  const missing = ["source_address", "source_asset_chain_id", "source_asset_denom", "dest_address", "dest_asset_chain_id", "dest_asset_denom"].find((k) => typeof asked[k] !== "string" || asked[k] === "");
+  const missing = [
+    "source_address",
+    "source_asset_chain_id",
+    "source_asset_denom",
+    "dest_address",
+    "dest_asset_chain_id",
+    "dest_asset_denom",
+  ].find((k) => typeof asked[k] !== "string" || asked[k] === "");
   if (missing !== undefined) return apiError(400, 3, `${missing} is required`);
-  if (!String(asked.dest_address).startsWith("init1")) return apiError(400, 3, "dest_address must be a bech32 init1 address");
-  const input = hookInterface.encodeFunctionData("wrap", [String(asked.dest_asset_denom), 6]);
+  if (!String(asked.dest_address).startsWith("init1"))
+    return apiError(400, 3, "dest_address must be a bech32 init1 address");
+  const input = hookInterface.encodeFunctionData("wrap", [
+    String(asked.dest_asset_denom),
+    6,
+  ]);
   return json({
     chain_id: asked.dest_asset_chain_id,
-    hook: [{ msg_type_url: "/minievm.evm.v1.MsgCall", msg: JSON.stringify({ sender: asked.dest_address, contract_addr: HOOK_CONTRACT, input, value: "0" }) }],
+    hook: [
+      {
+        msg_type_url: "/minievm.evm.v1.MsgCall",
+        msg: JSON.stringify({
+          sender: asked.dest_address,
+          contract_addr: HOOK_CONTRACT,
+          input,
+          value: "0",
+        }),
+      },
+    ],
   });
 }
 
-const hookInterface = new Interface(["function wrap(string denom, uint8 decimals)"]);
+const hookInterface = new Interface([
+  "function wrap(string denom, uint8 decimals)",
+]);
 
 /** Why `msgs` refuses the request's op hook, verified as the rollup will verify it; undefined when it is good. */
-function checkOpHook(state: RouterState, route: StandInRoute, asked: Record<string, unknown>, addresses: string[]): string | undefined {
-  const signed = asked.signed_op_hook as { signer?: unknown; hook?: unknown } | undefined;
+function checkOpHook(
+  state: RouterState,
+  route: StandInRoute,
+  asked: Record<string, unknown>,
+  addresses: string[],
+): string | undefined {
+  const signed = asked.signed_op_hook as
+    { signer?: unknown; hook?: unknown } | undefined;
   if (signed === undefined) return "op hook is required";
-  if (typeof signed.signer !== "string" || typeof signed.hook !== "string") return "invalid op hook: signer and hook are required";
-  if (signed.signer !== addresses[addresses.length - 1]) return `invalid op hook: signed by ${signed.signer}, not by the destination address`;
+  if (typeof signed.signer !== "string" || typeof signed.hook !== "string")
+    return "invalid op hook: signer and hook are required";
+  if (signed.signer !== addresses[addresses.length - 1])
+    return `invalid op hook: signed by ${signed.signer}, not by the destination address`;
   const chain = state.chains[route.dest.chainId];
-  if (chain === undefined) return `invalid op hook: unknown chain ${route.dest.chainId}`;
+  if (chain === undefined)
+    return `invalid op hook: unknown chain ${route.dest.chainId}`;
   try {
     const verified = verifySignedOpHook(signed.hook, {
       chainId: chain.chainId,
       account: (address) => chain.accounts[address],
       sequenceOffset: route.source.chainId === route.dest.chainId ? 2n : 0n,
     });
-    if (verified.signer !== signed.signer) return `invalid op hook: its messages are signed by ${verified.signer}`;
+    if (verified.signer !== signed.signer)
+      return `invalid op hook: its messages are signed by ${verified.signer}`;
     return undefined;
   } catch (error) {
     return `invalid op hook: ${error instanceof TxRejection ? error.log : (error as Error).message}`;
@@ -322,23 +499,68 @@ function checkOpHook(state: RouterState, route: StandInRoute, asked: Record<stri
 
 /** The status of a tracked transfer in `state`: one hop, its own state following the transfer's. */
 function statusAnswer(transferState: string, chainId: string) {
-  const failed = ["STATE_COMPLETED_ERROR", "STATE_ABANDONED", "STATE_PENDING_ERROR"].includes(transferState);
-  const hopState = transferState === "STATE_COMPLETED_SUCCESS" ? "OPINIT_TRANSFER_RECEIVED" : transferState === "STATE_SUBMITTED" ? "OPINIT_TRANSFER_UNKNOWN" : "OPINIT_TRANSFER_SENT";
+  const failed = [
+    "STATE_COMPLETED_ERROR",
+    "STATE_ABANDONED",
+    "STATE_PENDING_ERROR",
+  ].includes(transferState);
+  const hopState =
+    transferState === "STATE_COMPLETED_SUCCESS"
+      ? "OPINIT_TRANSFER_RECEIVED"
+      : transferState === "STATE_SUBMITTED"
+        ? "OPINIT_TRANSFER_UNKNOWN"
+        : "OPINIT_TRANSFER_SENT";
   const transfer = {
     state: transferState,
-    transfer_sequence: [{ op_init_transfer: { from_chain_id: chainId, to_chain_id: "rehearsal-1", state: hopState, txs: { send_tx: null, receive_tx: null } } }],
+    transfer_sequence: [
+      {
+        op_init_transfer: {
+          from_chain_id: chainId,
+          to_chain_id: "rehearsal-1",
+          state: hopState,
+          txs: { send_tx: null, receive_tx: null },
+        },
+      },
+    ],
     next_blocking_transfer: null,
-    transfer_asset_release: failed ? { chain_id: chainId, denom: "the source token", amount: "1000000", released: transferState !== "STATE_PENDING_ERROR" } : null,
-    error: failed ? { type: "STATUS_ERROR_TRANSFER", message: `the stand-in ended it in ${transferState}`, details: {} } : null,
+    transfer_asset_release: failed
+      ? {
+          chain_id: chainId,
+          denom: "the source token",
+          amount: "1000000",
+          released: transferState !== "STATE_PENDING_ERROR",
+        }
+      : null,
+    error: failed
+      ? {
+          type: "STATUS_ERROR_TRANSFER",
+          message: `the stand-in ended it in ${transferState}`,
+          details: {},
+        }
+      : null,
   };
-  return { transfers: [transfer], state: transferState, status: transferState.startsWith("STATE_COMPLETED") || failed ? "STATE_COMPLETED" : "STATE_PENDING" };
+  return {
+    transfers: [transfer],
+    state: transferState,
+    status:
+      transferState.startsWith("STATE_COMPLETED") || failed
+        ? "STATE_COMPLETED"
+        : "STATE_PENDING",
+  };
 }
 
 /**
  * A two-hop route from an EVM chain: a swap on the source chain, then an IBC transfer, as routes through
  * other ecosystems come back (two transactions' worth of operations in one).
  */
-export function swapAndTransferRoute(options: { from: string; to: string; denomIn: string; swapDenom: string; denomOut: string; amountIn: bigint }): StandInRoute {
+export function swapAndTransferRoute(options: {
+  from: string;
+  to: string;
+  denomIn: string;
+  swapDenom: string;
+  denomOut: string;
+  amountIn: bigint;
+}): StandInRoute {
   const amountIn = options.amountIn.toString();
   const swapped = ((options.amountIn * 99n) / 100n).toString();
   return {
@@ -349,13 +571,35 @@ export function swapAndTransferRoute(options: { from: string; to: string; denomI
       estimated_amount_out: swapped,
       operations: [
         {
-          swap: { swap_in: { swap_venue: { name: "uniswap", chain_id: options.from }, swap_operations: [] }, estimated_affiliate_fee: "0", from_chain_id: options.from, chain_id: options.from, denom_in: options.denomIn, denom_out: options.swapDenom, swap_venues: [{ name: "uniswap", chain_id: options.from }] },
+          swap: {
+            swap_in: {
+              swap_venue: { name: "uniswap", chain_id: options.from },
+              swap_operations: [],
+            },
+            estimated_affiliate_fee: "0",
+            from_chain_id: options.from,
+            chain_id: options.from,
+            denom_in: options.denomIn,
+            denom_out: options.swapDenom,
+            swap_venues: [{ name: "uniswap", chain_id: options.from }],
+          },
           tx_index: 0,
           amount_in: amountIn,
           amount_out: swapped,
         },
         {
-          transfer: { port: "transfer", channel: "channel-7", from_chain_id: options.from, to_chain_id: options.to, denom_in: options.swapDenom, denom_out: options.denomOut, bridge_id: "IBC", pfm_enabled: false, supports_memo: true, smart_relay: false },
+          transfer: {
+            port: "transfer",
+            channel: "channel-7",
+            from_chain_id: options.from,
+            to_chain_id: options.to,
+            denom_in: options.swapDenom,
+            denom_out: options.denomOut,
+            bridge_id: "IBC",
+            pfm_enabled: false,
+            supports_memo: true,
+            smart_relay: false,
+          },
           tx_index: 0,
           amount_in: swapped,
           amount_out: swapped,
@@ -366,8 +610,19 @@ export function swapAndTransferRoute(options: { from: string; to: string; denomI
       txs_required: 1,
       estimated_route_duration_seconds: 600,
       does_swap: true,
-      estimated_fees: [{ fee_type: "SMART_RELAY", amount: "2500", origin_asset: { denom: options.denomIn, symbol: "TEST" }, chain_id: options.from, tx_index: 0 }],
-      warning: { type: "BAD_PRICE_WARNING", message: "the swap's price impact is 1%" },
+      estimated_fees: [
+        {
+          fee_type: "SMART_RELAY",
+          amount: "2500",
+          origin_asset: { denom: options.denomIn, symbol: "TEST" },
+          chain_id: options.from,
+          tx_index: 0,
+        },
+      ],
+      warning: {
+        type: "BAD_PRICE_WARNING",
+        message: "the swap's price impact is 1%",
+      },
       required_op_hook: false,
       extra_warnings: [],
       extra_infos: [],

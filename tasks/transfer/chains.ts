@@ -26,9 +26,13 @@ export function cosmosEndpoints(
   let configured: Promise<Endpoint[]> | undefined;
   const discover = async () => {
     const found: Endpoint[] = [];
-    for (const [setting, source] of [["l1RestUrl", "L1_REST_URL"], ["rollupRestUrl", "ROLLUP_REST_URL"]] as const) {
+    for (const [setting, source] of [
+      ["l1RestUrl", "L1_REST_URL"],
+      ["rollupRestUrl", "ROLLUP_REST_URL"],
+    ] as const) {
       const url = await optionalVipUrl(networkName, network, setting);
-      if (url !== undefined) found.push({ source, url, chainId: await restChainId(url) });
+      if (url !== undefined)
+        found.push({ source, url, chainId: await restChainId(url) });
     }
     return found;
   };
@@ -38,7 +42,9 @@ export function cosmosEndpoints(
     const endpoints = await configured;
     const match = endpoints.find((e) => e.chainId === chainId);
     if (match !== undefined) return match.url;
-    const served = endpoints.map((e) => `${e.source} serves ${e.chainId}`).join(", ") || "neither L1_REST_URL nor ROLLUP_REST_URL is set";
+    const served =
+      endpoints.map((e) => `${e.source} serves ${e.chainId}`).join(", ") ||
+      "neither L1_REST_URL nor ROLLUP_REST_URL is set";
     let lookup = listed.get(chainId);
     if (lookup === undefined) {
       lookup = fromRouterList(router, chainId, served);
@@ -49,25 +55,40 @@ export function cosmosEndpoints(
   };
 }
 
-async function fromRouterList(router: RouterClient, chainId: string, served: string): Promise<string> {
+async function fromRouterList(
+  router: RouterClient,
+  chainId: string,
+  served: string,
+): Promise<string> {
   const advice = `set L1_REST_URL or ROLLUP_REST_URL to its REST API; nothing was sent`;
   let chains;
   try {
     chains = await router.chains();
   } catch (error) {
-    throw new VipError(`there is no REST endpoint for chain ${chainId} to sign on (${served}), and the router's chain list could not be read (${firstLine(error)}): ${advice}`);
+    throw new VipError(
+      `there is no REST endpoint for chain ${chainId} to sign on (${served}), and the router's chain list could not be read (${firstLine(error)}): ${advice}`,
+    );
   }
   // A chain with `rest: null` (the documents allow it) has no endpoint; it fails only this chain's lookup.
   const rest = chains.find((c) => c.chain_id === chainId)?.rest;
   if (rest === undefined || rest === null || rest === "") {
-    throw new VipError(`there is no REST endpoint for chain ${chainId} to sign on (${served}, and the router's chain list gives none for it): ${advice}`);
+    throw new VipError(
+      `there is no REST endpoint for chain ${chainId} to sign on (${served}, and the router's chain list gives none for it): ${advice}`,
+    );
   }
-  if (!URL.canParse(rest) || !["http:", "https:"].includes(new URL(rest).protocol)) {
-    throw new VipError(`the router's chain list gives chain ${chainId} the REST endpoint "${rest.slice(0, 100)}", which is not an http(s) URL: ${advice}`);
+  if (
+    !URL.canParse(rest) ||
+    !["http:", "https:"].includes(new URL(rest).protocol)
+  ) {
+    throw new VipError(
+      `the router's chain list gives chain ${chainId} the REST endpoint "${rest.slice(0, 100)}", which is not an http(s) URL: ${advice}`,
+    );
   }
   const serves = await restChainId(rest);
   if (serves !== chainId) {
-    throw new VipError(`the router's chain list gives ${rest} as the REST endpoint of ${chainId}, but it serves ${serves}: ${advice}`);
+    throw new VipError(
+      `the router's chain list gives ${rest} as the REST endpoint of ${chainId}, but it serves ${serves}: ${advice}`,
+    );
   }
   return rest;
 }

@@ -23,7 +23,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * heal: Skip's track answers "chain ID not supported" for a chain it does not index.
  */
 function notSeenYet(error: unknown): error is RouterError {
-  return error instanceof RouterError && error.status === 404 && !/not supported|unsupported/i.test(error.message);
+  return (
+    error instanceof RouterError &&
+    error.status === 404 &&
+    !/not supported|unsupported/i.test(error.message)
+  );
 }
 
 /**
@@ -32,8 +36,15 @@ function notSeenYet(error: unknown): error is RouterError {
  * if the tracker does not know the transaction. A 404 ("not seen yet") is retried, bounded: it registered
  * nothing.
  */
-export async function trackOnce(router: RouterClient, journal: Journal<TransferRecord>, hash: string, chainId: string, out: Output): Promise<void> {
-  if (recordsOf(journal.records, "tracked").some((r) => r.hash === hash)) return;
+export async function trackOnce(
+  router: RouterClient,
+  journal: Journal<TransferRecord>,
+  hash: string,
+  chainId: string,
+  out: Output,
+): Promise<void> {
+  if (recordsOf(journal.records, "tracked").some((r) => r.hash === hash))
+    return;
   if (recordsOf(journal.records, "tracking").some((r) => r.hash === hash)) {
     const known = await router.status(hash, chainId).then(
       () => true,
@@ -52,12 +63,23 @@ export async function trackOnce(router: RouterClient, journal: Journal<TransferR
   for (let attempt = 1; ; attempt++) {
     try {
       const answer = await router.track(hash, chainId);
-      await journal.append({ type: "tracked", hash, explorerLink: answer.explorer_link ?? undefined });
-      out.line(field("tracked", `${hash}${answer.explorer_link ? ` (${answer.explorer_link})` : ""}`));
+      await journal.append({
+        type: "tracked",
+        hash,
+        explorerLink: answer.explorer_link ?? undefined,
+      });
+      out.line(
+        field(
+          "tracked",
+          `${hash}${answer.explorer_link ? ` (${answer.explorer_link})` : ""}`,
+        ),
+      );
       return;
     } catch (error) {
       if (!notSeenYet(error) || attempt >= 10) {
-        throw new VipError(`tracking ${hash} failed: ${firstLine(error)}. The transaction is sent; run \`bridge:status --tx ${hash} --chain ${chainId}\` to follow it`);
+        throw new VipError(
+          `tracking ${hash} failed: ${firstLine(error)}. The transaction is sent; run \`bridge:status --tx ${hash} --chain ${chainId}\` to follow it`,
+        );
       }
       await sleep(Math.min(1_000 * attempt, 5_000));
     }
@@ -68,7 +90,10 @@ export async function trackOnce(router: RouterClient, journal: Journal<TransferR
  * The wait before the next status poll: slow while the transfer is far from its estimated end (60 s while
  * more than 5 min remain), faster near it (5 s), every second once overdue, as Initia's wallet paces it.
  */
-export function pollInterval(elapsedMs: number, estimatedSeconds: number | undefined): number {
+export function pollInterval(
+  elapsedMs: number,
+  estimatedSeconds: number | undefined,
+): number {
   if (estimatedSeconds === undefined) return 5_000;
   const remaining = estimatedSeconds * 1000 - elapsedMs;
   if (remaining > 5 * 60_000) return 60_000;
@@ -82,11 +107,20 @@ export function pollInterval(elapsedMs: number, estimatedSeconds: number | undef
  * says what a failure means); `STATE_ABANDONED` (the tracker gave up, the transfer may still land) and
  * `STATE_UNKNOWN` are errors that are not journalled as the end, so `bridge:status` asks again later.
  */
-export async function followToTheEnd(router: RouterClient, journal: Journal<TransferRecord>, hash: string, chainId: string, options: FollowOptions, out: Output): Promise<StatusView> {
+export async function followToTheEnd(
+  router: RouterClient,
+  journal: Journal<TransferRecord>,
+  hash: string,
+  chainId: string,
+  options: FollowOptions,
+  out: Output,
+): Promise<StatusView> {
   const start = Date.now();
   const notIndexedMs = options.notIndexedMs ?? 120_000;
   const seen = new Map<number, string>();
-  let lastState = recordsOf(journal.records, "status").filter((r) => r.hash === hash).pop()?.state;
+  let lastState = recordsOf(journal.records, "status")
+    .filter((r) => r.hash === hash)
+    .pop()?.state;
   const again = `\`bridge:status --tx ${hash} --chain ${chainId}\``;
   for (;;) {
     const elapsed = Date.now() - start;
@@ -111,12 +145,22 @@ export async function followToTheEnd(router: RouterClient, journal: Journal<Tran
         out.line(field("status", view.state));
       }
       if (view.outcome === "success" || view.outcome === "failure") {
-        await journal.append({ type: "done", hash, state: view.state!, release: view.release, error: view.error });
+        await journal.append({
+          type: "done",
+          hash,
+          state: view.state!,
+          release: view.release,
+          error: view.error,
+        });
         return view;
       }
       if (view.outcome === "abandoned") {
-        const destination = view.hops.at(-1)?.to ?? view.release?.chain_id ?? undefined;
-        const explorer = view.hops.map((h) => h.explorer).filter((l) => l !== undefined).pop();
+        const destination =
+          view.hops.at(-1)?.to ?? view.release?.chain_id ?? undefined;
+        const explorer = view.hops
+          .map((h) => h.explorer)
+          .filter((l) => l !== undefined)
+          .pop();
         throw new VipError(
           `the routing API stopped tracking ${hash} (STATE_ABANDONED: a hop stalled for over 10 minutes, or the transaction was not seen in 5). ` +
             `That is not a failure: the transfer may still land. Check the recipient's balance${destination === undefined ? "" : ` on ${destination}`}` +
@@ -136,7 +180,10 @@ export async function followToTheEnd(router: RouterClient, journal: Journal<Tran
           `${again} follows it to its end`,
       );
     }
-    await sleep(options.pollMs ?? pollInterval(Date.now() - start, options.estimatedSeconds));
+    await sleep(
+      options.pollMs ??
+        pollInterval(Date.now() - start, options.estimatedSeconds),
+    );
   }
 }
 
@@ -152,6 +199,14 @@ export function describeEnd(view: StatusView): string {
 }
 
 /** The end a journal recorded, as a view (a resumed run does not ask again). */
-export function recordedEnd(done: Extract<TransferRecord, { type: "done" }>): StatusView {
-  return { state: done.state, outcome: outcomeOf(done.state), hops: [], release: done.release as StatusView["release"], error: done.error as StatusView["error"] };
+export function recordedEnd(
+  done: Extract<TransferRecord, { type: "done" }>,
+): StatusView {
+  return {
+    state: done.state,
+    outcome: outcomeOf(done.state),
+    hops: [],
+    release: done.release as StatusView["release"],
+    error: done.error as StatusView["error"],
+  };
 }

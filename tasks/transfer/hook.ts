@@ -44,9 +44,20 @@ export function journalledHookSigner(context: HookContext): HookSigner {
       dest_asset_chain_id: route.dest_asset_chain_id,
       dest_asset_denom: route.dest_asset_denom,
     });
-    const signed = await signOpHook({ hook, account: signer, restUrl: await context.restUrl(hook.chain_id), sourceChainId: route.source_asset_chain_id });
-    for (const description of signed.descriptions) out.line(field("op hook", `${description}, on ${hook.chain_id}`));
-    out.line(field("op hook signed", `by ${signer.bech32} on ${hook.chain_id}: account ${signed.accountNumber}, sequence ${signed.sequence}`));
+    const signed = await signOpHook({
+      hook,
+      account: signer,
+      restUrl: await context.restUrl(hook.chain_id),
+      sourceChainId: route.source_asset_chain_id,
+    });
+    for (const description of signed.descriptions)
+      out.line(field("op hook", `${description}, on ${hook.chain_id}`));
+    out.line(
+      field(
+        "op hook signed",
+        `by ${signer.bech32} on ${hook.chain_id}: account ${signed.accountNumber}, sequence ${signed.sequence}`,
+      ),
+    );
     out.warn(
       `${signer.bech32} must send nothing else on ${hook.chain_id} until this transfer lands: the op hook runs at its sequence ${signed.sequence}, ` +
         "and any other transaction from it first makes the hook fail",
@@ -65,10 +76,19 @@ export function journalledHookSigner(context: HookContext): HookSigner {
 }
 
 /** Before the transfer's first broadcast: the hook account's sequence must be where it was when the hook was signed. */
-export function hookSequenceGuard(journal: Journal<TransferRecord>, restUrl: (chainId: string) => Promise<string>): () => Promise<void> {
+export function hookSequenceGuard(
+  journal: Journal<TransferRecord>,
+  restUrl: (chainId: string) => Promise<string>,
+): () => Promise<void> {
   return async () => {
     const hook = recordsOf(journal.records, "hook")[0];
-    if (hook === undefined || recordsOf(journal.records, "sent").length > 0) return;
-    await checkHookSequence(await restUrl(hook.chainId), hook.signer, hook.chainId, BigInt(hook.baseSequence));
+    if (hook === undefined || recordsOf(journal.records, "sent").length > 0)
+      return;
+    await checkHookSequence(
+      await restUrl(hook.chainId),
+      hook.signer,
+      hook.chainId,
+      BigInt(hook.baseSequence),
+    );
   };
 }

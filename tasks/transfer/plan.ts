@@ -1,6 +1,11 @@
 import { isAddress } from "ethers";
 
-import type { MsgsRequest, MsgsTx, Route, SignedOpHook } from "../clients/router.js";
+import type {
+  MsgsRequest,
+  MsgsTx,
+  Route,
+  SignedOpHook,
+} from "../clients/router.js";
 import { VipError } from "../errors.js";
 import { checkMsg } from "../cosmos/amino.js";
 import { accountAddresses } from "../signer/addresses.js";
@@ -9,14 +14,22 @@ import { accountAddresses } from "../signer/addresses.js";
  * A route and what `msgs` needs with it. A route that requires an op hook carries the signed hook, so a
  * msgs request for it cannot be built without one: the type leaves no path around rule 1 of the spec.
  */
-export type RouteForMsgs = { route: Route & { required_op_hook?: false | undefined } } | { route: Route & { required_op_hook: true }; hook: SignedOpHook };
+export type RouteForMsgs =
+  | { route: Route & { required_op_hook?: false | undefined } }
+  | { route: Route & { required_op_hook: true }; hook: SignedOpHook };
 
 /** Signs the op hook of a route that requires one (tasks/cosmos/op-hook.ts does the signing). */
-export type HookSigner = (route: Route & { required_op_hook: true }) => Promise<SignedOpHook>;
+export type HookSigner = (
+  route: Route & { required_op_hook: true },
+) => Promise<SignedOpHook>;
 
 /** Pairs a route with its signed hook when it needs one: the only way to a msgs request. */
-export async function withHook(route: Route, signHook: HookSigner): Promise<RouteForMsgs> {
-  if (route.required_op_hook !== true) return { route: route as Route & { required_op_hook?: false } };
+export async function withHook(
+  route: Route,
+  signHook: HookSigner,
+): Promise<RouteForMsgs> {
+  if (route.required_op_hook !== true)
+    return { route: route as Route & { required_op_hook?: false } };
   const needsHook = route as Route & { required_op_hook: true };
   return { route: needsHook, hook: await signHook(needsHook) };
 }
@@ -25,22 +38,37 @@ export async function withHook(route: Route, signHook: HookSigner): Promise<Rout
  * One address per `required_chain_addresses` entry, in order: the recipient on the destination chain, the
  * signer elsewhere (its 0x… on EVM chains, its init1… on Initia chains: the same key).
  */
-export function addressList(route: Route, signer: { hex: string; bech32: string }, recipient: string): string[] {
+export function addressList(
+  route: Route,
+  signer: { hex: string; bech32: string },
+  recipient: string,
+): string[] {
   if (route.required_chain_addresses == null) {
-    throw new VipError("the route has no required_chain_addresses, so msgs cannot be given an address per chain: nothing was signed");
+    throw new VipError(
+      "the route has no required_chain_addresses, so msgs cannot be given an address per chain: nothing was signed",
+    );
   }
   return route.required_chain_addresses.map((chainId) => {
     const evm = /^\d+$/.test(chainId);
     if (chainId === route.dest_asset_chain_id) {
-      if (evm && !isAddress(recipient)) throw new VipError(`--to ${recipient}: the destination ${chainId} is an EVM chain, which needs a 0x… address`);
-      return evm ? accountAddresses(recipient, "--to").hex : accountAddresses(recipient, "--to").bech32;
+      if (evm && !isAddress(recipient))
+        throw new VipError(
+          `--to ${recipient}: the destination ${chainId} is an EVM chain, which needs a 0x… address`,
+        );
+      return evm
+        ? accountAddresses(recipient, "--to").hex
+        : accountAddresses(recipient, "--to").bech32;
     }
     return evm ? signer.hex : signer.bech32;
   });
 }
 
 /** The msgs request: the route's assets and operations verbatim, the addresses, the slippage, the hook if any. */
-export function msgsRequest(prepared: RouteForMsgs, addresses: string[], slippagePercent: string): MsgsRequest {
+export function msgsRequest(
+  prepared: RouteForMsgs,
+  addresses: string[],
+  slippagePercent: string,
+): MsgsRequest {
   const { route } = prepared;
   return {
     source_asset_denom: route.source_asset_denom,
@@ -61,23 +89,41 @@ export function msgsRequest(prepared: RouteForMsgs, addresses: string[], slippag
  * signed by the signer's 0x…; a Cosmos one must be signed by the signer's init1… and hold only messages this
  * tool can sign exactly. Anything else is refused with nothing sent.
  */
-export function checkTransactions(txs: MsgsTx[], chainId: bigint, signer: { hex: string; bech32: string }): void {
+export function checkTransactions(
+  txs: MsgsTx[],
+  chainId: bigint,
+  signer: { hex: string; bech32: string },
+): void {
   for (const [i, tx] of txs.entries()) {
     if ("cosmos_tx" in tx) {
       const cosmos = tx.cosmos_tx;
       if (cosmos.signer_address !== signer.bech32) {
-        throw new VipError(`transaction ${i + 1} on ${cosmos.chain_id} is to be signed by ${cosmos.signer_address}, but the signer is ${signer.bech32}: nothing was sent`);
+        throw new VipError(
+          `transaction ${i + 1} on ${cosmos.chain_id} is to be signed by ${cosmos.signer_address}, but the signer is ${signer.bech32}: nothing was sent`,
+        );
       }
-      cosmos.msgs.forEach((msg, j) => checkMsg(msg, `transaction ${i + 1} on ${cosmos.chain_id}, message ${j + 1}`));
+      cosmos.msgs.forEach((msg, j) =>
+        checkMsg(
+          msg,
+          `transaction ${i + 1} on ${cosmos.chain_id}, message ${j + 1}`,
+        ),
+      );
       continue;
     }
-    if (!("evm_tx" in tx)) throw new VipError(`transaction ${i + 1} is neither an EVM nor a Cosmos transaction: nothing was sent`);
+    if (!("evm_tx" in tx))
+      throw new VipError(
+        `transaction ${i + 1} is neither an EVM nor a Cosmos transaction: nothing was sent`,
+      );
     const evm = tx.evm_tx;
     if (evm.chain_id !== chainId.toString()) {
-      throw new VipError(`transaction ${i + 1} is for chain ${evm.chain_id}, but the network is chain ${chainId}: run with the source chain's --network; nothing was sent`);
+      throw new VipError(
+        `transaction ${i + 1} is for chain ${evm.chain_id}, but the network is chain ${chainId}: run with the source chain's --network; nothing was sent`,
+      );
     }
     if (evm.signer_address.toLowerCase() !== signer.hex.toLowerCase()) {
-      throw new VipError(`transaction ${i + 1} is to be signed by ${evm.signer_address}, but the signer is ${signer.hex}: nothing was sent`);
+      throw new VipError(
+        `transaction ${i + 1} is to be signed by ${evm.signer_address}, but the signer is ${signer.hex}: nothing was sent`,
+      );
     }
   }
 }

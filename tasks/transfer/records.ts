@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 
-import type { MsgsRequest, MsgsResponse, Route, SignedOpHook } from "../clients/router.js";
+import type {
+  MsgsRequest,
+  MsgsResponse,
+  Route,
+  SignedOpHook,
+} from "../clients/router.js";
 
 /** What the transfer moves, from whom to whom: the same command means the same transfer (and resumes it). */
 export interface TransferIntent {
@@ -20,34 +25,87 @@ export type TransferRecord =
   | ({ type: "start"; at: string } & TransferIntent)
   | { type: "route"; route: Route }
   /** The op hook as signed, before msgs: a restart passes the same hook rather than signing another. */
-  | { type: "hook"; chainId: string; signer: string; accountNumber: string; sequence: string; baseSequence: string; signedOpHook: SignedOpHook }
+  | {
+      type: "hook";
+      chainId: string;
+      signer: string;
+      accountNumber: string;
+      sequence: string;
+      baseSequence: string;
+      signedOpHook: SignedOpHook;
+    }
   | { type: "msgs"; request: MsgsRequest; response: MsgsResponse }
   /** A Cosmos transaction as signed, written before broadcast: its hash finds it, its bytes can be sent again unchanged. */
-  | { type: "cosmos-signed"; step: string; chainId: string; signer: string; sequence: string; hash: string; txBytes: string }
+  | {
+      type: "cosmos-signed";
+      step: string;
+      chainId: string;
+      signer: string;
+      sequence: string;
+      hash: string;
+      txBytes: string;
+    }
   /** The chain refused the transaction before taking it (nothing moved). */
   | { type: "refused"; step: string; hash: string; code: number; log: string }
   /** Written before broadcast: the nonce the step goes out with, so a restart finds it by nonce. */
-  | { type: "sending"; step: string; chainId: string; from: string; nonce: number; to: string; data: string; value: string; fromBlock: number }
+  | {
+      type: "sending";
+      step: string;
+      chainId: string;
+      from: string;
+      nonce: number;
+      to: string;
+      data: string;
+      value: string;
+      fromBlock: number;
+    }
   | { type: "sent"; step: string; hash: string }
-  | { type: "mined"; step: string; hash: string; block: number; status: number; log?: string }
+  | {
+      type: "mined";
+      step: string;
+      hash: string;
+      block: number;
+      status: number;
+      log?: string;
+    }
   | { type: "tracking"; hash: string; chainId: string }
   | { type: "tracked"; hash: string; explorerLink?: string }
   | { type: "status"; hash: string; state: string }
-  | { type: "done"; hash: string; state: string; release?: unknown; error?: unknown };
+  | {
+      type: "done";
+      hash: string;
+      state: string;
+      release?: unknown;
+      error?: unknown;
+    };
 
 /** The journal of a transfer: `<dir>/transfers/<sha256 of the intent, 16 hex>.jsonl`. */
-export function transferJournalPath(dir: string, intent: TransferIntent): string {
-  const key = createHash("sha256").update(JSON.stringify({ ...intent, signer: intent.signer.toLowerCase() })).digest("hex").slice(0, 16);
+export function transferJournalPath(
+  dir: string,
+  intent: TransferIntent,
+): string {
+  const key = createHash("sha256")
+    .update(JSON.stringify({ ...intent, signer: intent.signer.toLowerCase() }))
+    .digest("hex")
+    .slice(0, 16);
   return path.join(dir, "transfers", `${key}.jsonl`);
 }
 
 /** The journal's records of one kind. */
-export function recordsOf<T extends TransferRecord["type"]>(records: TransferRecord[], type: T): Extract<TransferRecord, { type: T }>[] {
-  return records.filter((r): r is Extract<TransferRecord, { type: T }> => r.type === type);
+export function recordsOf<T extends TransferRecord["type"]>(
+  records: TransferRecord[],
+  type: T,
+): Extract<TransferRecord, { type: T }>[] {
+  return records.filter(
+    (r): r is Extract<TransferRecord, { type: T }> => r.type === type,
+  );
 }
 
 /** Whether the journal holds a transaction that may be out (signed or sent) and not refused: the transfer is under way. */
 export function underWay(records: TransferRecord[]): boolean {
   const refused = new Set(recordsOf(records, "refused").map((r) => r.step));
-  return recordsOf(records, "sending").length > 0 || recordsOf(records, "cosmos-signed").some((r) => !refused.has(r.step));
+  return (
+    recordsOf(records, "sending").length > 0 ||
+    recordsOf(records, "cosmos-signed").some((r) => !refused.has(r.step))
+  );
 }

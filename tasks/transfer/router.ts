@@ -5,9 +5,15 @@ import { optionalRouterApiKey, vipUrl } from "../config/settings.js";
 import { firstLine } from "../errors.js";
 
 /** The network's routing API client: ROUTER_URL and, if set, ROUTER_API_KEY (never printed). */
-export async function routerFor(networkName: string, network: NetworkConfig): Promise<RouterClient> {
+export async function routerFor(
+  networkName: string,
+  network: NetworkConfig,
+): Promise<RouterClient> {
   return new RouterClient(await vipUrl(networkName, network, "routerUrl"), {
     apiKey: await optionalRouterApiKey(networkName, network),
-    onRetry: (what, error, left) => console.warn(`warning: ${what}: ${firstLine(error)}; retrying (${left} left)`),
+    onRetry: (what, error, left) =>
+      console.warn(
+        `warning: ${what}: ${firstLine(error)}; retrying (${left} left)`,
+      ),
   });
 }

@@ -1,4 +1,8 @@
-import { type AssetRelease, type StatusResponse, SUCCESS_STATE } from "../clients/router.js";
+import {
+  type AssetRelease,
+  type StatusResponse,
+  SUCCESS_STATE,
+} from "../clients/router.js";
 import { operationKindOf } from "./hops.js";
 
 /** What a state means for the follower (Skip's docs, "Transaction states"). */
@@ -54,7 +58,11 @@ export interface StatusView {
   error?: { type?: string; message?: string };
 }
 
-const FAILED = new Set(["STATE_COMPLETED_ERROR", "STATE_PENDING_ERROR", "STATE_FAILED"]);
+const FAILED = new Set([
+  "STATE_COMPLETED_ERROR",
+  "STATE_PENDING_ERROR",
+  "STATE_FAILED",
+]);
 
 /**
  * Reads a status answer in any shape the documents allow: the overall `state` at the top (Skip's schema) or
@@ -64,17 +72,36 @@ const FAILED = new Set(["STATE_COMPLETED_ERROR", "STATE_PENDING_ERROR", "STATE_F
  */
 export function viewStatus(answer: StatusResponse): StatusView {
   const transfers = answer.transfers ?? [];
-  const state = answer.state ?? combinedState(transfers.map((t) => t.state ?? undefined));
+  const state =
+    answer.state ?? combinedState(transfers.map((t) => t.state ?? undefined));
   const perTransfer = transfers.flatMap((t) => t.transfer_sequence ?? []);
-  const hops = (perTransfer.length > 0 ? perTransfer : (answer.transfer_sequence ?? [])).map(hopView);
-  const release = answer.transfer_asset_release ?? transfers.map((t) => t.transfer_asset_release).filter((r) => r != null).pop() ?? undefined;
-  const error = answer.error ?? transfers.map((t) => t.error).find((e) => e != null) ?? undefined;
+  const hops = (
+    perTransfer.length > 0 ? perTransfer : (answer.transfer_sequence ?? [])
+  ).map(hopView);
+  const release =
+    answer.transfer_asset_release ??
+    transfers
+      .map((t) => t.transfer_asset_release)
+      .filter((r) => r != null)
+      .pop() ??
+    undefined;
+  const error =
+    answer.error ??
+    transfers.map((t) => t.error).find((e) => e != null) ??
+    undefined;
   return {
     state,
     outcome: outcomeOf(state),
     hops,
     ...(release == null ? {} : { release }),
-    ...(error == null ? {} : { error: { type: error.type ?? undefined, message: error.message ?? undefined } }),
+    ...(error == null
+      ? {}
+      : {
+          error: {
+            type: error.type ?? undefined,
+            message: error.message ?? undefined,
+          },
+        }),
   };
 }
 
@@ -84,15 +111,27 @@ function combinedState(states: (string | undefined)[]): string | undefined {
   if (known.length === 0) return undefined;
   const failed = known.find((s) => FAILED.has(s));
   if (failed !== undefined) return failed;
-  if (known.length === states.length && known.every((s) => s === SUCCESS_STATE)) return SUCCESS_STATE;
-  return known.find((s) => s === "STATE_UNKNOWN" || s === "STATE_ABANDONED") ?? known.find((s) => s !== SUCCESS_STATE) ?? "STATE_PENDING";
+  if (known.length === states.length && known.every((s) => s === SUCCESS_STATE))
+    return SUCCESS_STATE;
+  return (
+    known.find((s) => s === "STATE_UNKNOWN" || s === "STATE_ABANDONED") ??
+    known.find((s) => s !== SUCCESS_STATE) ??
+    "STATE_PENDING"
+  );
 }
 
 function hopView(entry: Record<string, unknown>): HopView {
-  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  const text = (value: unknown) =>
+    typeof value === "string" && value !== "" ? value : undefined;
   if (typeof entry.state === "string") {
     // Initia's flat entry: no wrapper.
-    return { kind: "transfer", from: text(entry.src_chain_id), to: text(entry.dst_chain_id), state: entry.state, error: findError(entry) };
+    return {
+      kind: "transfer",
+      from: text(entry.src_chain_id),
+      to: text(entry.dst_chain_id),
+      state: entry.state,
+      error: findError(entry),
+    };
   }
   const { kind, body } = operationKindOf(entry);
   return {
@@ -107,14 +146,19 @@ function hopView(entry: Record<string, unknown>): HopView {
 
 /** The first error message inside a hop, however deep its bridge puts it (bounded). */
 function findError(value: unknown, depth = 0): string | undefined {
-  if (typeof value !== "object" || value === null || depth > 4) return undefined;
+  if (typeof value !== "object" || value === null || depth > 4)
+    return undefined;
   const record = value as Record<string, unknown>;
-  if (typeof record.error_message === "string" && record.error_message !== "") return record.error_message;
+  if (typeof record.error_message === "string" && record.error_message !== "")
+    return record.error_message;
   const error = record.error;
   if (typeof error === "string" && error !== "") return error;
   if (typeof error === "object" && error !== null) {
     const { message, type } = error as { message?: unknown; type?: unknown };
-    if (typeof message === "string" && message !== "") return typeof type === "string" && type !== "" ? `${message} (${type})` : message;
+    if (typeof message === "string" && message !== "")
+      return typeof type === "string" && type !== ""
+        ? `${message} (${type})`
+        : message;
   }
   for (const [key, inner] of Object.entries(record)) {
     if (key === "error") continue;
@@ -125,10 +169,12 @@ function findError(value: unknown, depth = 0): string | undefined {
 }
 
 function findExplorerLink(value: unknown, depth = 0): string | undefined {
-  if (typeof value !== "object" || value === null || depth > 4) return undefined;
+  if (typeof value !== "object" || value === null || depth > 4)
+    return undefined;
   let found: string | undefined;
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    if (key === "explorer_link" && typeof inner === "string" && inner !== "") found = inner;
+    if (key === "explorer_link" && typeof inner === "string" && inner !== "")
+      found = inner;
     else found = findExplorerLink(inner, depth + 1) ?? found;
   }
   return found;

@@ -1,7 +1,11 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { deployVipScore, sampleAddresses, sampleScores } from "../../scripts/gas/scenarios.js";
+import {
+  deployVipScore,
+  sampleAddresses,
+  sampleScores,
+} from "../../scripts/gas/scenarios.js";
 
 const { ethers } = await network.create();
 
@@ -13,14 +17,33 @@ describe("VipScore through its TypeChain binding", () => {
     const addrs = sampleAddresses(12, "flow");
     const amounts = sampleScores(12, "flow");
     // An indexer that follows UpdateScore sees every entry of a batch, with the running total.
-    const receipt = await (await score.updateScores(START, addrs, amounts)).wait();
-    const events = receipt!.logs.map((log) => score.interface.parseLog(log)).filter((e) => e?.name === "UpdateScore");
+    const receipt = await (
+      await score.updateScores(START, addrs, amounts)
+    ).wait();
+    const events = receipt!.logs
+      .map((log) => score.interface.parseLog(log))
+      .filter((e) => e?.name === "UpdateScore");
     let running = 0n;
-    expect(events.map((e) => [e!.args.addr, e!.args.stage, e!.args.score, e!.args.totalScore])).to.deep.equal(
-      addrs.map((addr, i) => [addr, START, amounts[i], (running += amounts[i]!)]),
+    expect(
+      events.map((e) => [
+        e!.args.addr,
+        e!.args.stage,
+        e!.args.score,
+        e!.args.totalScore,
+      ]),
+    ).to.deep.equal(
+      addrs.map((addr, i) => [
+        addr,
+        START,
+        amounts[i],
+        (running += amounts[i]!),
+      ]),
     );
     const alice = sampleAddresses(1, "alice")[0]!;
-    await expect(score.increaseScore(START, alice, 5n)).to.emit(score, "UpdateScore");
+    await expect(score.increaseScore(START, alice, 5n)).to.emit(
+      score,
+      "UpdateScore",
+    );
     await expect(score.finalizeStage(START))
       .to.emit(score, "FinalizeStage")
       .withArgs(START)
@@ -48,10 +71,9 @@ describe("VipScore through its TypeChain binding", () => {
     await expect(score.connect(outsider).updateScore(START, alice, 1n))
       .to.be.revertedWithCustomError(score, "PermissionDenied")
       .withArgs(outsider.address);
-    await expect(score.updateScores(START, [alice], [])).to.be.revertedWithCustomError(
-      score,
-      "AddrsAndAmountsLengthMistmatch",
-    );
+    await expect(
+      score.updateScores(START, [alice], []),
+    ).to.be.revertedWithCustomError(score, "AddrsAndAmountsLengthMistmatch");
     await expect(score.updateScore(START + 1n, alice, 1n))
       .to.be.revertedWithCustomError(score, "StageNotFound")
       .withArgs(START + 1n);
@@ -69,7 +91,9 @@ describe("VipScore through its TypeChain binding", () => {
     await expect(score.updateScores(START, [alice], [1n]))
       .to.be.revertedWithCustomError(score, "StageFinalized")
       .withArgs(START);
-    await expect(score.finalizeStage(START)).to.be.revertedWithCustomError(score, "StageFinalized").withArgs(START);
+    await expect(score.finalizeStage(START))
+      .to.be.revertedWithCustomError(score, "StageFinalized")
+      .withArgs(START);
 
     const deployer = (await ethers.getSigners())[0]!;
     await expect(score.removeAllowList(deployer.address))
@@ -79,8 +103,12 @@ describe("VipScore through its TypeChain binding", () => {
 
   it("refuses stage zero at deployment", async () => {
     const deployer = (await ethers.getSigners())[0]!;
-    const { VipScore__factory } = await import("../../types/ethers-contracts/index.js");
+    const { VipScore__factory } =
+      await import("../../types/ethers-contracts/index.js");
     const factory = new VipScore__factory(deployer);
-    await expect(factory.deploy(0n)).to.be.revertedWithCustomError(factory, "ZeroStage");
+    await expect(factory.deploy(0n)).to.be.revertedWithCustomError(
+      factory,
+      "ZeroStage",
+    );
   });
 });

@@ -49,16 +49,24 @@ function paramType(p: AbiParam, withName: boolean): string {
   const base = p.type.startsWith("tuple")
     ? `(${(p.components ?? []).map((c) => paramType(c, true)).join(",")})${p.type.slice("tuple".length)}`
     : p.type;
-  return (p.indexed ? `${base} indexed` : base) + (withName && p.name ? ` ${p.name}` : "");
+  return (
+    (p.indexed ? `${base} indexed` : base) +
+    (withName && p.name ? ` ${p.name}` : "")
+  );
 }
 
 function signature(entry: AbiEntry): string {
   const inputs = (entry.inputs ?? []).map((p) => paramType(p, false)).join(",");
   const head = `${entry.type} ${entry.name}(${inputs})`;
   if (entry.type !== "function") return head;
-  const view = entry.stateMutability === "view" || entry.stateMutability === "pure" ? " view" : "";
+  const view =
+    entry.stateMutability === "view" || entry.stateMutability === "pure"
+      ? " view"
+      : "";
   const outputs = entry.outputs ?? [];
-  return outputs.length === 0 ? head + view : `${head}${view} returns (${outputs.map((p) => paramType(p, true)).join(",")})`;
+  return outputs.length === 0
+    ? head + view
+    : `${head}${view} returns (${outputs.map((p) => paramType(p, true)).join(",")})`;
 }
 
 describe("VipScore ABI", () => {
@@ -66,12 +74,16 @@ describe("VipScore ABI", () => {
     const artifact = await hre.artifacts.readArtifact("VipScore");
     const compiled = new Set((artifact.abi as AbiEntry[]).map(signature));
     const missing = REFERENCE.filter((s) => !compiled.has(s));
-    expect(missing, `missing or changed:\n${missing.join("\n")}`).to.deep.equal([]);
+    expect(missing, `missing or changed:\n${missing.join("\n")}`).to.deep.equal(
+      [],
+    );
   });
 
   it("takes the start stage as its only constructor argument", async () => {
     const artifact = await hre.artifacts.readArtifact("VipScore");
-    const constructor = (artifact.abi as AbiEntry[]).find((e) => e.type === "constructor");
+    const constructor = (artifact.abi as AbiEntry[]).find(
+      (e) => e.type === "constructor",
+    );
     expect(constructor?.inputs?.map((p) => p.type)).to.deep.equal(["uint64"]);
   });
 });
@@ -95,32 +107,92 @@ const REFERENCE_GLOBALS = [
  * the alias `console2`. A name of ours among them would break a project that uses real forge-std.
  */
 const FORGE_STD_GLOBALS = [
-  "CommonBase", "Config", "FindData", "IERC1155", "IERC165", "IERC20", "IERC4626", "IERC6909", "IERC6909ContentURI",
-  "IERC6909Metadata", "IERC6909TokenSupply", "IERC721", "IERC721Enumerable", "IERC721Metadata", "IERC721TokenReceiver",
-  "IERC7540", "IERC7540Deposit", "IERC7540Operator", "IERC7540Redeem", "IERC7575", "IERC7575Share", "IMulticall3",
-  "LibVariable", "Script", "ScriptBase", "StdAssertions", "StdChains", "StdCheats", "StdCheatsSafe", "StdConfig",
-  "StdConstants", "StdInvariant", "StdStorage", "StdStyle", "StdUtils", "Test", "TestBase", "Type", "TypeKind",
-  "Variable", "Vm", "VmSafe", "console", "console2", "safeconsole", "stdError", "stdJson", "stdMath", "stdStorage",
-  "stdStorageSafe", "stdToml",
+  "CommonBase",
+  "Config",
+  "FindData",
+  "IERC1155",
+  "IERC165",
+  "IERC20",
+  "IERC4626",
+  "IERC6909",
+  "IERC6909ContentURI",
+  "IERC6909Metadata",
+  "IERC6909TokenSupply",
+  "IERC721",
+  "IERC721Enumerable",
+  "IERC721Metadata",
+  "IERC721TokenReceiver",
+  "IERC7540",
+  "IERC7540Deposit",
+  "IERC7540Operator",
+  "IERC7540Redeem",
+  "IERC7575",
+  "IERC7575Share",
+  "IMulticall3",
+  "LibVariable",
+  "Script",
+  "ScriptBase",
+  "StdAssertions",
+  "StdChains",
+  "StdCheats",
+  "StdCheatsSafe",
+  "StdConfig",
+  "StdConstants",
+  "StdInvariant",
+  "StdStorage",
+  "StdStyle",
+  "StdUtils",
+  "Test",
+  "TestBase",
+  "Type",
+  "TypeKind",
+  "Variable",
+  "Vm",
+  "VmSafe",
+  "console",
+  "console2",
+  "safeconsole",
+  "stdError",
+  "stdJson",
+  "stdMath",
+  "stdStorage",
+  "stdStorageSafe",
+  "stdToml",
 ];
 
 describe("VipScore at the source level", () => {
   /** The names a whole-file `import "src/VipScore.sol"` brings into scope, from the compiler's own AST. */
   async function exportedSymbols(): Promise<string[]> {
     const artifact = await hre.artifacts.readArtifact("VipScore");
-    const outputPath = await hre.artifacts.getBuildInfoOutputPath(artifact.buildInfoId!);
+    const outputPath = await hre.artifacts.getBuildInfoOutputPath(
+      artifact.buildInfoId!,
+    );
     const output = JSON.parse(await readFile(outputPath!, "utf8")) as {
-      output: { sources: Record<string, { ast: { exportedSymbols: Record<string, unknown> } }> };
+      output: {
+        sources: Record<
+          string,
+          { ast: { exportedSymbols: Record<string, unknown> } }
+        >;
+      };
     };
-    const source = Object.entries(output.output.sources).find(([name]) => name.endsWith("contracts/VipScore.sol"));
+    const source = Object.entries(output.output.sources).find(([name]) =>
+      name.endsWith("contracts/VipScore.sol"),
+    );
     return Object.keys(source![1].ast.exportedSymbols);
   }
 
   it("exports the reference's events and errors by their bare names, as the reference's file does", async () => {
-    expect(await exportedSymbols()).to.include.members([...REFERENCE_GLOBALS, "VipScore"]);
+    expect(await exportedSymbols()).to.include.members([
+      ...REFERENCE_GLOBALS,
+      "VipScore",
+    ]);
   });
 
   it("brings no name into the global scope that forge-std declares", async () => {
-    expect((await exportedSymbols()).filter((name) => FORGE_STD_GLOBALS.includes(name))).to.deep.equal([]);
+    expect(
+      (await exportedSymbols()).filter((name) =>
+        FORGE_STD_GLOBALS.includes(name),
+      ),
+    ).to.deep.equal([]);
   });
 });

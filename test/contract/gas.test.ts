@@ -1,7 +1,12 @@
 import { expect } from "chai";
 import { network } from "hardhat";
 
-import { deployVipScore, measureGas, sampleAddresses, sampleScores } from "../../scripts/gas/scenarios.js";
+import {
+  deployVipScore,
+  measureGas,
+  sampleAddresses,
+  sampleScores,
+} from "../../scripts/gas/scenarios.js";
 
 const { ethers } = await network.create();
 
@@ -15,12 +20,15 @@ describe("VipScore gas ceilings", () => {
   it("stays under the per-address and finalize budgets for batches of 100 and 300", async () => {
     const rows = await measureGas(ethers, [100, 300]);
     for (const row of rows) {
-      const perAddress = row.addresses > 0 ? row.gas / BigInt(row.addresses) : row.gas;
+      const perAddress =
+        row.addresses > 0 ? row.gas / BigInt(row.addresses) : row.gas;
       const label = `${row.operation} (${row.addresses})`;
-      if (row.operation === "updateScores, new addresses") expect(perAddress, label).to.be.at.most(PER_NEW_ADDRESS);
+      if (row.operation === "updateScores, new addresses")
+        expect(perAddress, label).to.be.at.most(PER_NEW_ADDRESS);
       if (row.operation.startsWith("updateScores, same addresses"))
         expect(perAddress, label).to.be.at.most(PER_EXISTING_ADDRESS);
-      if (row.operation === "finalizeStage") expect(row.gas, label).to.be.at.most(FINALIZE);
+      if (row.operation === "finalizeStage")
+        expect(row.gas, label).to.be.at.most(FINALIZE);
     }
     expect(rows.map((r) => r.operation)).to.include.members([
       "updateScores, new addresses",
@@ -32,12 +40,16 @@ describe("VipScore gas ceilings", () => {
   it("fits 530 new addresses in one transaction under the 16,777,216 gas cap, with an UpdateScore each", async () => {
     const score = await deployVipScore(ethers, 1n);
     const addrs = sampleAddresses(530, "cap");
-    const tx = await score.updateScores(1n, addrs, sampleScores(530, "cap"), { gasLimit: TX_GAS_CAP });
+    const tx = await score.updateScores(1n, addrs, sampleScores(530, "cap"), {
+      gasLimit: TX_GAS_CAP,
+    });
     const receipt = await tx.wait();
     expect(receipt?.status).to.equal(1);
     expect(receipt!.gasUsed).to.be.at.most(TX_GAS_CAP);
     expect(await score.scoreCount(1n)).to.equal(530n);
     const updateScore = score.interface.getEvent("UpdateScore").topicHash;
-    expect(receipt!.logs.filter((log) => log.topics[0] === updateScore)).to.have.length(530);
+    expect(
+      receipt!.logs.filter((log) => log.topics[0] === updateScore),
+    ).to.have.length(530);
   });
 });

@@ -7,7 +7,9 @@ const PLUGIN_ERROR = "Error in community plugin hardhat-vip-score: ";
 /** The plugin's error message of a failed run, after asserting it failed with a non-zero exit code. */
 export function failure(result: CliResult): string {
   expect(result.code, result.output).to.not.equal(0);
-  const line = result.output.split("\n").find((l) => l.startsWith(PLUGIN_ERROR));
+  const line = result.output
+    .split("\n")
+    .find((l) => l.startsWith(PLUGIN_ERROR));
   expect(line, result.output).to.not.equal(undefined);
   return line!.slice(PLUGIN_ERROR.length);
 }

@@ -1,4 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
@@ -10,7 +14,14 @@ import type { AddressInfo } from "node:net";
  * - `hold-request`: keeps the request without forwarding, until the client goes away;
  * - `hold-answer`: forwards, then keeps the answer, until the client goes away.
  */
-export type Fault = "reset" | "429" | "503" | "slow" | "lose-answer" | "hold-request" | "hold-answer";
+export type Fault =
+  | "reset"
+  | "429"
+  | "503"
+  | "slow"
+  | "lose-answer"
+  | "hold-request"
+  | "hold-answer";
 
 export interface FaultRule {
   method: string;
@@ -47,58 +58,73 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   };
 
   const forward = async (body: string) => {
-    const answer = await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const answer = await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     return { status: answer.status, text: await answer.text() };
   };
 
-  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    request.on("end", async () => {
-      let method = "";
-      try {
-        const parsed = JSON.parse(body) as { method?: string } | { method?: string }[];
-        method = (Array.isArray(parsed) ? parsed[0]?.method : parsed.method) ?? "";
-      } catch {
-        // not JSON-RPC: forwarded as is
-      }
-      seen[method] = (seen[method] ?? 0) + 1;
-      const rule = rules.find((r) => {
-        if (r.method !== method) return false;
-        const count = matched.get(r) ?? 0;
-        return count < (r.after ?? 0) + r.times;
+  const server = createServer(
+    (request: IncomingMessage, response: ServerResponse) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", async () => {
+        let method = "";
+        try {
+          const parsed = JSON.parse(body) as
+            { method?: string } | { method?: string }[];
+          method =
+            (Array.isArray(parsed) ? parsed[0]?.method : parsed.method) ?? "";
+        } catch {
+          // not JSON-RPC: forwarded as is
+        }
+        seen[method] = (seen[method] ?? 0) + 1;
+        const rule = rules.find((r) => {
+          if (r.method !== method) return false;
+          const count = matched.get(r) ?? 0;
+          return count < (r.after ?? 0) + r.times;
+        });
+        let fault: Fault | undefined;
+        if (rule !== undefined) {
+          const count = (matched.get(rule) ?? 0) + 1;
+          matched.set(rule, count);
+          if (count > (rule.after ?? 0)) fault = rule.fault;
+        }
+        if (fault !== undefined) injected[fault] = (injected[fault] ?? 0) + 1;
+        try {
+          if (fault === "reset") return request.socket.destroy();
+          if (fault === "429" || fault === "503") {
+            response.writeHead(Number(fault), { "content-type": "text/plain" });
+            return response.end(
+              fault === "429" ? "Too Many Requests" : "Service Unavailable",
+            );
+          }
+          if (fault === "hold-request") {
+            onHeld();
+            return; // never forwarded, never answered
+          }
+          if (fault === "slow")
+            await new Promise((resolve) =>
+              setTimeout(resolve, rule?.delayMs ?? 1000),
+            );
+          const answer = await forward(body);
+          if (fault === "lose-answer") return request.socket.destroy();
+          if (fault === "hold-answer") {
+            onHeld();
+            return; // the node acted; the answer never comes
+          }
+          response.writeHead(answer.status, {
+            "content-type": "application/json",
+          });
+          response.end(answer.text);
+        } catch {
+          request.socket.destroy();
+        }
       });
-      let fault: Fault | undefined;
-      if (rule !== undefined) {
-        const count = (matched.get(rule) ?? 0) + 1;
-        matched.set(rule, count);
-        if (count > (rule.after ?? 0)) fault = rule.fault;
-      }
-      if (fault !== undefined) injected[fault] = (injected[fault] ?? 0) + 1;
-      try {
-        if (fault === "reset") return request.socket.destroy();
-        if (fault === "429" || fault === "503") {
-          response.writeHead(Number(fault), { "content-type": "text/plain" });
-          return response.end(fault === "429" ? "Too Many Requests" : "Service Unavailable");
-        }
-        if (fault === "hold-request") {
-          onHeld();
-          return; // never forwarded, never answered
-        }
-        if (fault === "slow") await new Promise((resolve) => setTimeout(resolve, rule?.delayMs ?? 1000));
-        const answer = await forward(body);
-        if (fault === "lose-answer") return request.socket.destroy();
-        if (fault === "hold-answer") {
-          onHeld();
-          return; // the node acted; the answer never comes
-        }
-        response.writeHead(answer.status, { "content-type": "application/json" });
-        response.end(answer.text);
-      } catch {
-        request.socket.destroy();
-      }
-    });
-  });
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

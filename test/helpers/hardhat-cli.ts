@@ -5,8 +5,14 @@ import { DEPLOYER_KEY, LEDGER_KEY, OUTSIDER_KEY } from "./keys.js";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 /** Hardhat's CLI entry (the package's exports do not expose it to `require.resolve`). */
-export const HARDHAT_CLI = path.join(PROJECT_ROOT, "node_modules", "hardhat", "dist", "src", "cli.js");
-
+export const HARDHAT_CLI = path.join(
+  PROJECT_ROOT,
+  "node_modules",
+  "hardhat",
+  "dist",
+  "src",
+  "cli.js",
+);
 
 export interface CliResult {
   code: number | null;
@@ -26,7 +32,11 @@ export interface CliOptions {
   cwd?: string;
 }
 
-export async function runHardhat(args: string[], env: Record<string, string | undefined> = {}, options: CliOptions = {}): Promise<CliResult> {
+export async function runHardhat(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  options: CliOptions = {},
+): Promise<CliResult> {
   return spawnHardhat(args, env, options).result;
 }
 
@@ -40,18 +50,39 @@ export function spawnHardhat(
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) {
     if (process.env[name] !== undefined) childEnv[name] = process.env[name]!;
   }
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) childEnv[name] = value;
-  if (options.nodeOptions !== undefined) childEnv.NODE_OPTIONS = options.nodeOptions;
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined) childEnv[name] = value;
+  if (options.nodeOptions !== undefined)
+    childEnv.NODE_OPTIONS = options.nodeOptions;
   // In this project, Typechain would rewrite types/ while other runs read them; another project has no Typechain.
   const child =
     options.cwd === undefined
-      ? spawn(process.execPath, [HARDHAT_CLI, ...args, "--no-typechain"], { cwd: PROJECT_ROOT, env: childEnv })
-      : spawn(process.execPath, [path.join(options.cwd, "node_modules", "hardhat", "dist", "src", "cli.js"), ...args], { cwd: options.cwd, env: childEnv });
+      ? spawn(process.execPath, [HARDHAT_CLI, ...args, "--no-typechain"], {
+          cwd: PROJECT_ROOT,
+          env: childEnv,
+        })
+      : spawn(
+          process.execPath,
+          [
+            path.join(
+              options.cwd,
+              "node_modules",
+              "hardhat",
+              "dist",
+              "src",
+              "cli.js",
+            ),
+            ...args,
+          ],
+          { cwd: options.cwd, env: childEnv },
+        );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const result = new Promise<number | null>((resolve) => child.on("close", resolve)).then((code) => {
+  const result = new Promise<number | null>((resolve) =>
+    child.on("close", resolve),
+  ).then((code) => {
     const output = stdout + stderr;
     for (const key of [DEPLOYER_KEY, LEDGER_KEY, OUTSIDER_KEY]) {
       if (output.toLowerCase().includes(key.slice(2).toLowerCase())) {

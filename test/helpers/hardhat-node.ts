@@ -3,8 +3,6 @@ import { createServer } from "node:net";
 
 import { HARDHAT_CLI, PROJECT_ROOT } from "./hardhat-cli.js";
 
-
-
 export interface HardhatNode {
   url: string;
   chainId: bigint;
@@ -15,12 +13,25 @@ export interface HardhatNode {
  * Starts `npx hardhat node` on 127.0.0.1 with a free port and a chain id of its own (so Ignition journals
  * of different tests never share a folder; or `chainId`), and waits until it answers JSON-RPC.
  */
-export async function startHardhatNode(options: { chainId?: bigint; onOutput?: (text: string) => void } = {}): Promise<HardhatNode> {
+export async function startHardhatNode(
+  options: { chainId?: bigint; onOutput?: (text: string) => void } = {},
+): Promise<HardhatNode> {
   const port = await freePort();
-  const chainId = options.chainId ?? 31_337_000n + BigInt(Math.floor(Math.random() * 1000));
+  const chainId =
+    options.chainId ?? 31_337_000n + BigInt(Math.floor(Math.random() * 1000));
   const child: ChildProcess = spawn(
     process.execPath,
-    [HARDHAT_CLI, "node", "--port", String(port), "--hostname", "127.0.0.1", "--chain-id", String(chainId), "--no-typechain"],
+    [
+      HARDHAT_CLI,
+      "node",
+      "--port",
+      String(port),
+      "--hostname",
+      "127.0.0.1",
+      "--chain-id",
+      String(chainId),
+      "--no-typechain",
+    ],
     { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
   let log = "";
@@ -32,12 +43,18 @@ export async function startHardhatNode(options: { chainId?: bigint; onOutput?: (
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`hardhat node exited with ${child.exitCode}:\n${log}`);
+    if (child.exitCode !== null)
+      throw new Error(`hardhat node exited with ${child.exitCode}:\n${log}`);
     try {
       const answer = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "eth_chainId",
+          params: [],
+        }),
       });
       if (answer.ok) break;
     } catch {
@@ -66,6 +83,7 @@ async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no free port");
+  if (address === null || typeof address === "string")
+    throw new Error("no free port");
   return address.port;
 }

@@ -16,8 +16,13 @@ export function directProvider(node: HardhatNode): JsonRpcProvider {
 }
 
 /** Deploys a VipScore at `startStage`, signed with the deployer's test key. */
-export async function deployVipScore(provider: JsonRpcProvider, startStage: bigint): Promise<VipScore> {
-  const score = await new VipScore__factory(new Wallet(DEPLOYER_KEY, provider)).deploy(startStage);
+export async function deployVipScore(
+  provider: JsonRpcProvider,
+  startStage: bigint,
+): Promise<VipScore> {
+  const score = await new VipScore__factory(
+    new Wallet(DEPLOYER_KEY, provider),
+  ).deploy(startStage);
   await score.waitForDeployment();
   return score;
 }

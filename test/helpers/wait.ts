@@ -1,5 +1,8 @@
 /** Resolves once `condition` holds (checked every 25 ms); fails the test after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(
+  condition: () => boolean,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error("timed out waiting");

@@ -10,23 +10,45 @@ import { PROJECT_ROOT } from "../helpers/hardhat-cli.js";
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = path.join(dir, name);
-    return statSync(file).isDirectory() ? sources(file) : file.endsWith(".ts") ? [file] : [];
+    return statSync(file).isDirectory()
+      ? sources(file)
+      : file.endsWith(".ts")
+        ? [file]
+        : [];
   });
 }
 
 describe("the package's boundaries", () => {
   it("imports at run time only its dependencies and peers: a devDependency would be missing in a user's project", () => {
-    const manifest = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as Record<string, Record<string, string>>;
-    const allowed = new Set([...Object.keys(manifest.dependencies!), ...Object.keys(manifest.peerDependencies!)]);
+    const manifest = JSON.parse(
+      readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"),
+    ) as Record<string, Record<string, string>>;
+    const allowed = new Set([
+      ...Object.keys(manifest.dependencies!),
+      ...Object.keys(manifest.peerDependencies!),
+    ]);
     const offending: string[] = [];
-    for (const file of [...sources(path.join(PROJECT_ROOT, "tasks")), ...sources(path.join(PROJECT_ROOT, "ignition", "modules"))]) {
+    for (const file of [
+      ...sources(path.join(PROJECT_ROOT, "tasks")),
+      ...sources(path.join(PROJECT_ROOT, "ignition", "modules")),
+    ]) {
       const text = readFileSync(file, "utf8");
       // Static and dynamic imports that load code (type-only imports vanish at build time).
-      for (const match of text.matchAll(/^(?!import type)(?:import|export)[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)|^import\s+"([^"]+)"/gm)) {
+      for (const match of text.matchAll(
+        /^(?!import type)(?:import|export)[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)|^import\s+"([^"]+)"/gm,
+      )) {
         const specifier = match[1] ?? match[2] ?? match[3]!;
-        if (specifier.startsWith(".") || specifier.startsWith("node:") || builtinModules.includes(specifier)) continue;
-        const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!;
-        if (!allowed.has(name)) offending.push(`${path.relative(PROJECT_ROOT, file)}: ${specifier}`);
+        if (
+          specifier.startsWith(".") ||
+          specifier.startsWith("node:") ||
+          builtinModules.includes(specifier)
+        )
+          continue;
+        const name = specifier.startsWith("@")
+          ? specifier.split("/").slice(0, 2).join("/")
+          : specifier.split("/")[0]!;
+        if (!allowed.has(name))
+          offending.push(`${path.relative(PROJECT_ROOT, file)}: ${specifier}`);
       }
     }
     expect(offending).to.deep.equal([]);

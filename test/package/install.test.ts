@@ -9,7 +9,10 @@ import { promisify } from "node:util";
 import { expect } from "chai";
 import { JsonRpcProvider } from "ethers";
 
-import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
+import {
+  startL1RestStandIn,
+  type L1RestStandIn,
+} from "../../tasks/stand-ins/l1-rest.js";
 import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
@@ -54,90 +57,219 @@ describe("the npm package, installed into a brand-new Hardhat project", function
   let project: string;
   let node: HardhatNode;
   let baseChain: L1RestStandIn;
-  const inProject = (args: string[], env: Record<string, string | undefined> = {}) => runHardhat(args, env, { cwd: project });
+  const inProject = (
+    args: string[],
+    env: Record<string, string | undefined> = {},
+  ) => runHardhat(args, env, { cwd: project });
 
   before(async function () {
     // `npm run package`, as an operator's CI would: its last line is the tarball.
-    const packed = await run(process.execPath, [path.join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/package.ts"], {
-      cwd: PROJECT_ROOT,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const packed = await run(
+      process.execPath,
+      [
+        path.join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs"),
+        "scripts/package.ts",
+      ],
+      {
+        cwd: PROJECT_ROOT,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     tarball = packed.stdout.trim().split("\n").at(-1)!;
     expect(tarball).to.match(/hardhat-vip-score-\d+\.\d+\.\d+\.tgz$/);
 
     // A new project holding only {"type": "module"} and the README's config. npm installs the tarball and its
     // peers offline: the packages come from this repository's installed tree (hard links), never the network.
     project = await mkdtemp(path.join(tmpdir(), "vip-user-project-"));
-    await writeFile(path.join(project, "package.json"), JSON.stringify({ type: "module" }) + "\n");
+    await writeFile(
+      path.join(project, "package.json"),
+      JSON.stringify({ type: "module" }) + "\n",
+    );
     await writeFile(path.join(project, "hardhat.config.ts"), USER_CONFIG);
-    await run("cp", ["-al", path.join(PROJECT_ROOT, "node_modules"), path.join(project, "node_modules")]);
-    await rm(path.join(project, "node_modules", ".package-lock.json"), { force: true });
-    await run("npm", ["install", "--offline", "--no-audit", "--no-fund", tarball], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
+    await run("cp", [
+      "-al",
+      path.join(PROJECT_ROOT, "node_modules"),
+      path.join(project, "node_modules"),
+    ]);
+    await rm(path.join(project, "node_modules", ".package-lock.json"), {
+      force: true,
+    });
+    await run(
+      "npm",
+      ["install", "--offline", "--no-audit", "--no-fund", tarball],
+      { cwd: project, maxBuffer: 16 * 1024 * 1024 },
+    );
 
-    [node, baseChain] = await Promise.all([startHardhatNode(), startL1RestStandIn({ stage: 15n })]);
+    [node, baseChain] = await Promise.all([
+      startHardhatNode(),
+      startL1RestStandIn({ stage: 15n }),
+    ]);
   });
 
   after(async () => {
     await Promise.all([node?.close(), baseChain?.close()]);
-    if (project !== undefined) await rm(project, { recursive: true, force: true });
+    if (project !== undefined)
+      await rm(project, { recursive: true, force: true });
   });
 
   it("ships the compiled plugin, the contract sources, the artifact and the Ignition module, and nothing else", async () => {
     const { stdout } = await run("tar", ["tzf", tarball]);
-    const files = stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
+    const files = stdout
+      .trim()
+      .split("\n")
+      .map((f) => f.replace(/^package\//, ""));
     expect(files).to.include.members([
-      "package.json", "README.md", "LICENSE", "contracts/VipScore.sol", "contracts/IVipScore.sol",
-      "dist/tasks/index.js", "dist/tasks/index.d.ts", "dist/ignition/modules/VipScore.js",
-      "dist/artifacts/contracts/VipScore.sol/VipScore.json", "scripts/sample-scores.csv", "scripts/examples/registry-input.json",
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "contracts/VipScore.sol",
+      "contracts/IVipScore.sol",
+      "dist/tasks/index.js",
+      "dist/tasks/index.d.ts",
+      "dist/ignition/modules/VipScore.js",
+      "dist/artifacts/contracts/VipScore.sol/VipScore.json",
+      "scripts/sample-scores.csv",
+      "scripts/examples/registry-input.json",
     ]);
-    const outside = files.filter((f) => !/^(dist\/(tasks|types|ignition|artifacts)\/|contracts\/I?VipScore\.sol$|scripts\/sample-scores\.csv$|scripts\/examples\/registry-input\.json$|package\.json$|README\.md$|LICENSE$)/.test(f));
+    const outside = files.filter(
+      (f) =>
+        !/^(dist\/(tasks|types|ignition|artifacts)\/|contracts\/I?VipScore\.sol$|scripts\/sample-scores\.csv$|scripts\/examples\/registry-input\.json$|package\.json$|README\.md$|LICENSE$)/.test(
+          f,
+        ),
+    );
     expect(outside).to.deep.equal([]);
-    expect(files.filter((f) => /\.ts$/.test(f) && !/\.d\.ts$/.test(f))).to.deep.equal([]);
-    const manifest = JSON.parse(await readFile(path.join(project, "node_modules", "hardhat-vip-score", "package.json"), "utf8")) as { name: string };
+    expect(
+      files.filter((f) => /\.ts$/.test(f) && !/\.d\.ts$/.test(f)),
+    ).to.deep.equal([]);
+    const manifest = JSON.parse(
+      await readFile(
+        path.join(project, "node_modules", "hardhat-vip-score", "package.json"),
+        "utf8",
+      ),
+    ) as { name: string };
     expect(manifest.name).to.equal("hardhat-vip-score");
   });
 
   it("rehearses with the README's config alone, and refuses to rehearse on a real network", async () => {
     const rehearsal = await inProject(["rehearse"]);
     expect(rehearsal.code, rehearsal.output).to.equal(0);
-    expect(rehearsal.stdout).to.match(/^verified\s+1,000 scores on chain equal node_modules\/hardhat-vip-score\/scripts\/sample-scores\.csv$/m);
+    expect(rehearsal.stdout).to.match(
+      /^verified\s+1,000 scores on chain equal node_modules\/hardhat-vip-score\/scripts\/sample-scores\.csv$/m,
+    );
     expect(rehearsal.stdout).to.include("Rehearsal complete.");
 
     const blockBefore = await new JsonRpcProvider(node.url).getBlockNumber();
-    const refused = await inProject(["rehearse", "--network", "rollup"], { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY });
-    expect(failure(refused)).to.match(/^rehearse runs only on an in-process network, and "rollup" is an HTTP network: nothing was sent/);
-    expect(await new JsonRpcProvider(node.url).getBlockNumber()).to.equal(blockBefore);
+    const refused = await inProject(["rehearse", "--network", "rollup"], {
+      JSON_RPC_URL: node.url,
+      PRIVATE_KEY: DEPLOYER_KEY,
+    });
+    expect(failure(refused)).to.match(
+      /^rehearse runs only on an in-process network, and "rollup" is an HTTP network: nothing was sent/,
+    );
+    expect(await new JsonRpcProvider(node.url).getBlockNumber()).to.equal(
+      blockBefore,
+    );
   });
 
   it("deploys the packaged bytecode with the base chain's stage, then pushes and finalizes, with its files in the project", async () => {
-    const env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, L1_REST_URL: baseChain.url };
+    const env = {
+      JSON_RPC_URL: node.url,
+      PRIVATE_KEY: DEPLOYER_KEY,
+      L1_REST_URL: baseChain.url,
+    };
     const deploy = await inProject(["deploy", "--network", "rollup"], env);
     expect(deploy.code, deploy.output).to.equal(0);
-    expect(deploy.stdout).to.match(/^start stage\s+15 \(the base chain's current VIP stage\)$/m);
+    expect(deploy.stdout).to.match(
+      /^start stage\s+15 \(the base chain's current VIP stage\)$/m,
+    );
     const address = /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)![1]!;
-    expect(existsSync(path.join(project, "ignition", "deployments", `chain-${node.chainId}`, "deployed_addresses.json"))).to.equal(true);
+    expect(
+      existsSync(
+        path.join(
+          project,
+          "ignition",
+          "deployments",
+          `chain-${node.chainId}`,
+          "deployed_addresses.json",
+        ),
+      ),
+    ).to.equal(true);
     // The very bytecode this repository builds and tests, and no compiler ran in the project.
-    const artifact = JSON.parse(await readFile(path.join(PROJECT_ROOT, "artifacts", "contracts", "VipScore.sol", "VipScore.json"), "utf8")) as { bytecode: string };
+    const artifact = JSON.parse(
+      await readFile(
+        path.join(
+          PROJECT_ROOT,
+          "artifacts",
+          "contracts",
+          "VipScore.sol",
+          "VipScore.json",
+        ),
+        "utf8",
+      ),
+    ) as { bytecode: string };
     const hash = /^transaction\s+(0x[0-9a-f]{64})$/m.exec(deploy.stdout)![1]!;
-    const creation = (await new JsonRpcProvider(node.url).getTransaction(hash))!;
-    expect(creation.data.startsWith(artifact.bytecode), "the creation code is this repository's build").to.equal(true);
+    const creation = (await new JsonRpcProvider(node.url).getTransaction(
+      hash,
+    ))!;
+    expect(
+      creation.data.startsWith(artifact.bytecode),
+      "the creation code is this repository's build",
+    ).to.equal(true);
     expect(creation.data.length - artifact.bytecode.length).to.equal(64); // one constructor word: the start stage
     expect(existsSync(path.join(project, "artifacts"))).to.equal(false);
     expect(existsSync(path.join(project, "cache"))).to.equal(false);
 
-    const sample = path.join(project, "node_modules", "hardhat-vip-score", "scripts", "sample-scores.csv");
-    const update = await inProject(["scores:update", "--network", "rollup", "--stage", "15", "--file", sample], env);
+    const sample = path.join(
+      project,
+      "node_modules",
+      "hardhat-vip-score",
+      "scripts",
+      "sample-scores.csv",
+    );
+    const update = await inProject(
+      [
+        "scores:update",
+        "--network",
+        "rollup",
+        "--stage",
+        "15",
+        "--file",
+        sample,
+      ],
+      env,
+    );
     expect(update.code, update.output).to.equal(0);
     expect(update.stdout).to.match(/^verified\s+1,000 scores on chain equal /m);
-    expect(existsSync(path.join(project, "vip-journal", `chain-${node.chainId}`, address.toLowerCase(), "stage-15.jsonl"))).to.equal(true);
+    expect(
+      existsSync(
+        path.join(
+          project,
+          "vip-journal",
+          `chain-${node.chainId}`,
+          address.toLowerCase(),
+          "stage-15.jsonl",
+        ),
+      ),
+    ).to.equal(true);
 
-    const finalize = await inProject(["stage:finalize", "--network", "rollup", "--stage", "15"], env);
+    const finalize = await inProject(
+      ["stage:finalize", "--network", "rollup", "--stage", "15"],
+      env,
+    );
     expect(finalize.code, finalize.output).to.equal(0);
     expect(finalize.stdout).to.match(/^open stage\s+16$/m);
 
-    const stage = await inProject(["stage", "--network", "rollup"], { JSON_RPC_URL: node.url, L1_REST_URL: baseChain.url });
+    const stage = await inProject(["stage", "--network", "rollup"], {
+      JSON_RPC_URL: node.url,
+      L1_REST_URL: baseChain.url,
+    });
     expect(stage.code, stage.output).to.equal(0);
-    expect(stage.stdout).to.match(new RegExp(`^contract open stage\\s+16 \\(VipScore at ${address}\\)$`, "m"));
+    expect(stage.stdout).to.match(
+      new RegExp(
+        `^contract open stage\\s+16 \\(VipScore at ${address}\\)$`,
+        "m",
+      ),
+    );
   });
 
   it("compiles a Solidity test that imports hardhat-vip-score/contracts/VipScore.sol, with the README's compiler setting", async () => {
@@ -150,8 +282,16 @@ describe("the npm package, installed into a brand-new Hardhat project", function
       ),
     );
     await mkdir(path.join(project, "test"), { recursive: true });
-    await writeFile(path.join(project, "test", "VipScoreFromThePackage.t.sol"), SOLIDITY_TEST);
-    const result = await inProject(["test", "solidity", "--config", "hardhat.solidity.config.ts"]);
+    await writeFile(
+      path.join(project, "test", "VipScoreFromThePackage.t.sol"),
+      SOLIDITY_TEST,
+    );
+    const result = await inProject([
+      "test",
+      "solidity",
+      "--config",
+      "hardhat.solidity.config.ts",
+    ]);
     expect(result.code, result.output).to.equal(0);
     expect(result.output).to.include("testOpensAtItsStartStageAndTakesScores");
     expect(result.output).to.match(/1 passing/);

@@ -6,13 +6,29 @@ import path from "node:path";
 import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 
-import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
-import { json, startServer, type StandInServer } from "../../tasks/stand-ins/server.js";
+import {
+  startL1RestStandIn,
+  type L1RestStandIn,
+} from "../../tasks/stand-ins/l1-rest.js";
+import {
+  json,
+  startServer,
+  type StandInServer,
+} from "../../tasks/stand-ins/server.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { failure } from "../helpers/failure.js";
-import { type CliResult, PROJECT_ROOT, runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
+import {
+  type CliResult,
+  PROJECT_ROOT,
+  runHardhat,
+  spawnHardhat,
+} from "../helpers/hardhat-cli.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
-import { deployVipScore, type FaultyRig, startFaultyRig } from "../helpers/rig.js";
+import {
+  deployVipScore,
+  type FaultyRig,
+  startFaultyRig,
+} from "../helpers/rig.js";
 import { waitFor } from "../helpers/wait.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
@@ -39,7 +55,12 @@ async function startWebhook(): Promise<StandInServer & { alerts: Alert[] }> {
 }
 
 function csv(rows: [string, bigint][]): string {
-  return ["address,score", ...rows.map(([address, score]) => `${address},${score}`)].join("\n") + "\n";
+  return (
+    [
+      "address,score",
+      ...rows.map(([address, score]) => `${address},${score}`),
+    ].join("\n") + "\n"
+  );
 }
 
 describe("stage:autopilot against a hardhat node and a base chain that keeps its own clock", function () {
@@ -62,7 +83,13 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
   // Each test: a fresh contract at stage 5, the program at stage 5 with 400 s left, an empty scores folder.
   beforeEach(async () => {
     start = 1_800_000_000n;
-    baseChain = await startL1RestStandIn({ stage: 5n, stageStartTime: start, stageEndTime: start + INTERVAL, stageInterval: INTERVAL, now: start + 600n });
+    baseChain = await startL1RestStandIn({
+      stage: 5n,
+      stageStartTime: start,
+      stageEndTime: start + INTERVAL,
+      stageInterval: INTERVAL,
+      now: start + 600n,
+    });
     score = await deployVipScore(provider, 5n);
     contract = await score.getAddress();
     scoresDir = await mkdtemp(path.join(tmpdir(), "vip-scores-"));
@@ -74,17 +101,38 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     await rm(scoresDir, { recursive: true, force: true });
   });
 
-  const env = () => ({ JSON_RPC_URL: rig.proxy.url, PRIVATE_KEY: DEPLOYER_KEY, L1_REST_URL: baseChain.url });
+  const env = () => ({
+    JSON_RPC_URL: rig.proxy.url,
+    PRIVATE_KEY: DEPLOYER_KEY,
+    L1_REST_URL: baseChain.url,
+  });
   const args = (...extra: string[]) => [
-    "stage:autopilot", "--network", "rollup", "--contract", contract, "--scores-dir", scoresDir, "--journal-dir", rig.journalDir,
-    "--webhook", webhook.url, ...extra,
+    "stage:autopilot",
+    "--network",
+    "rollup",
+    "--contract",
+    contract,
+    "--scores-dir",
+    scoresDir,
+    "--journal-dir",
+    rig.journalDir,
+    "--webhook",
+    webhook.url,
+    ...extra,
   ];
-  const once = (...extra: string[]): Promise<CliResult> => runHardhat(args("--once", ...extra), env());
-  const write = (name: string, rows: [string, bigint][]) => writeFile(path.join(scoresDir, name), csv(rows));
-  const statusFile = () => path.join(rig.journalDir, "autopilot", "status.json");
-  const passEnd = (seconds = 10n) => (baseChain.state.now = baseChain.state.stageEndTime + seconds);
+  const once = (...extra: string[]): Promise<CliResult> =>
+    runHardhat(args("--once", ...extra), env());
+  const write = (name: string, rows: [string, bigint][]) =>
+    writeFile(path.join(scoresDir, name), csv(rows));
+  const statusFile = () =>
+    path.join(rig.journalDir, "autopilot", "status.json");
+  const passEnd = (seconds = 10n) =>
+    (baseChain.state.now = baseChain.state.stageEndTime + seconds);
   /** Runs an autopilot until `body` is done, then stops it as a service manager does (SIGTERM); its result. */
-  const whileRunning = async (extra: string[], body: () => Promise<void>): Promise<CliResult> => {
+  const whileRunning = async (
+    extra: string[],
+    body: () => Promise<void>,
+  ): Promise<CliResult> => {
     const { child, result } = spawnHardhat(args(...extra), env());
     try {
       await body();
@@ -96,8 +144,13 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
   /** The contract's calls of `name` in the chain's blocks, in order. */
   const calls = async (name: string) => {
     const found = [];
-    for (let n = 0, latest = await provider.getBlockNumber(); n <= latest; n++) {
-      for (const tx of (await provider.getBlock(n, true))!.prefetchedTransactions) {
+    for (
+      let n = 0, latest = await provider.getBlockNumber();
+      n <= latest;
+      n++
+    ) {
+      for (const tx of (await provider.getBlock(n, true))!
+        .prefetchedTransactions) {
         if (tx.to?.toLowerCase() !== contract.toLowerCase()) continue;
         const parsed = score.interface.parseTransaction(tx);
         if (parsed?.name === name) found.push(parsed);
@@ -106,81 +159,149 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     return found;
   };
   /** Finalizations sent to the contract, by stage. */
-  const finalizations = async () => (await calls("finalizeStage")).map((call) => call.args[0] as bigint);
+  const finalizations = async () =>
+    (await calls("finalizeStage")).map((call) => call.args[0] as bigint);
   const updateTransactions = async () => (await calls("updateScores")).length;
 
   it("pushes the live file during the stage, only what changed, and finalizes nothing before the end", async () => {
-    await write("stage-5.csv", [[A, 10n], [B, 20n]]);
-    await write("stage-5.final.csv", [[A, 10n], [B, 20n]]); // present early: still never finalized before the end
+    await write("stage-5.csv", [
+      [A, 10n],
+      [B, 20n],
+    ]);
+    await write("stage-5.final.csv", [
+      [A, 10n],
+      [B, 20n],
+    ]); // present early: still never finalized before the end
     const first = await once();
     expect(first.code, first.output).to.equal(0);
-    expect(first.stdout).to.match(/open stage 5 ends\s+2027-01-15T08:16:40Z \(in 6 min 40 s\)/);
+    expect(first.stdout).to.match(
+      /open stage 5 ends\s+2027-01-15T08:16:40Z \(in 6 min 40 s\)/,
+    );
     expect(first.stdout).to.include("pushing the live scores of");
     expect(first.stdout).to.match(/done\s+nothing was due/);
     expect((await score.scores(5n, A)).amount).to.equal(10n);
     expect((await score.stages(5n)).isFinalized).to.equal(false);
 
-    await write("stage-5.csv", [[A, 10n], [B, 25n], [C, 5n]]);
+    await write("stage-5.csv", [
+      [A, 10n],
+      [B, 25n],
+      [C, 5n],
+    ]);
     const second = await once();
     expect(second.code, second.output).to.equal(0);
-    expect(second.stdout).to.match(/unchanged\s+1 of 3 scores already on chain: skipped/);
+    expect(second.stdout).to.match(
+      /unchanged\s+1 of 3 scores already on chain: skipped/,
+    );
     expect((await score.scores(5n, B)).amount).to.equal(25n);
     expect(await finalizations()).to.deep.equal([]);
 
-    const status = JSON.parse(await readFile(statusFile(), "utf8")) as Record<string, unknown>;
+    const status = JSON.parse(await readFile(statusFile(), "utf8")) as Record<
+      string,
+      unknown
+    >;
     expect(status).to.deep.include({ contract, openStage: "5" });
-    expect(status.program).to.deep.equal({ stage: "5", stageStartTime: "2027-01-15T08:00:00Z", stageEndTime: "2027-01-15T08:16:40Z", stageInterval: "1000" });
+    expect(status.program).to.deep.equal({
+      stage: "5",
+      stageStartTime: "2027-01-15T08:00:00Z",
+      stageEndTime: "2027-01-15T08:16:40Z",
+      stageInterval: "1000",
+    });
     expect(status.baseChainTime).to.equal("2027-01-15T08:10:00Z");
-    expect(status.due).to.deep.include({ stage: "5", due: false, secondsLeft: "400" });
-    expect((status.lastAction as { text: string }).text).to.match(/stage 5: live scores of .*stage-5\.csv pushed \(3 entries\)/);
+    expect(status.due).to.deep.include({
+      stage: "5",
+      due: false,
+      secondsLeft: "400",
+    });
+    expect((status.lastAction as { text: string }).text).to.match(
+      /stage 5: live scores of .*stage-5\.csv pushed \(3 entries\)/,
+    );
 
     // `stage` shows the open stage's end and the time left, on the base chain's clock.
-    const stage = await runHardhat(["stage", "--network", "rollup", "--contract", contract], env());
+    const stage = await runHardhat(
+      ["stage", "--network", "rollup", "--contract", contract],
+      env(),
+    );
     expect(stage.code, stage.output).to.equal(0);
-    expect(stage.stdout).to.match(/^base chain time\s+2027-01-15T08:10:00\.000Z$/m);
-    expect(stage.stdout).to.match(/^open stage ends\s+2027-01-15T08:16:40Z \(in 6 min 40 s\)$/m);
+    expect(stage.stdout).to.match(
+      /^base chain time\s+2027-01-15T08:10:00\.000Z$/m,
+    );
+    expect(stage.stdout).to.match(
+      /^open stage ends\s+2027-01-15T08:16:40Z \(in 6 min 40 s\)$/m,
+    );
   });
 
   it("finalizes from the final file once the base chain's clock passes the end, and only when the chain equals it", async () => {
-    await write("stage-5.csv", [[A, 10n], [B, 20n], [C, 7n]]);
+    await write("stage-5.csv", [
+      [A, 10n],
+      [B, 20n],
+      [C, 7n],
+    ]);
     expect((await once()).code).to.equal(0);
     passEnd();
     // C was scored live but the final file leaves it out: the chain would keep C's 7, so nothing is finalized.
-    await write("stage-5.final.csv", [[A, 11n], [B, 20n]]);
+    await write("stage-5.final.csv", [
+      [A, 11n],
+      [B, 20n],
+    ]);
     const refused = await once();
-    expect(failure(refused)).to.match(/^a due stage was left undone: stage 5 ended at 2027-01-15T08:16:40Z on the base chain's clock, but pushing or finalizing it failed: stage 5 on chain differs from .*stage-5\.final\.csv in 1 score\(s\): /);
-    expect(refused.output).to.include(`${C} (not in ${path.join(scoresDir, "stage-5.final.csv")}): file 0, chain 7`);
+    expect(failure(refused)).to.match(
+      /^a due stage was left undone: stage 5 ended at 2027-01-15T08:16:40Z on the base chain's clock, but pushing or finalizing it failed: stage 5 on chain differs from .*stage-5\.final\.csv in 1 score\(s\): /,
+    );
+    expect(refused.output).to.include(
+      `${C} (not in ${path.join(scoresDir, "stage-5.final.csv")}): file 0, chain 7`,
+    );
     expect(await finalizations()).to.deep.equal([]);
 
-    await write("stage-5.final.csv", [[A, 11n], [B, 20n], [C, 0n]]);
+    await write("stage-5.final.csv", [
+      [A, 11n],
+      [B, 20n],
+      [C, 0n],
+    ]);
     const done = await once();
     expect(done.code, done.output).to.equal(0);
-    expect(done.stdout).to.match(/finalized\s+stage 5 in tx 0x[0-9a-f]{64}, block \d+/);
+    expect(done.stdout).to.match(
+      /finalized\s+stage 5 in tx 0x[0-9a-f]{64}, block \d+/,
+    );
     expect(done.stdout).to.match(/done\s+finalized stage\(s\) 5/);
     expect(await score.openStage()).to.equal(6n);
     expect((await score.scores(5n, A)).amount).to.equal(11n);
     expect((await score.scores(5n, C)).amount).to.equal(0n);
     expect(await finalizations()).to.deep.equal([5n]);
-    expect(webhook.alerts.map((a) => [a.level, a.stage])).to.deep.equal([["alert", 5], ["ok", 5]]);
-    expect(webhook.alerts[1]!.text).to.match(/^finalized in tx 0x[0-9a-f]{64}, block \d+, from .*stage-5\.final\.csv \(3 scores, verified on chain\)$/);
+    expect(webhook.alerts.map((a) => [a.level, a.stage])).to.deep.equal([
+      ["alert", 5],
+      ["ok", 5],
+    ]);
+    expect(webhook.alerts[1]!.text).to.match(
+      /^finalized in tx 0x[0-9a-f]{64}, block \d+, from .*stage-5\.final\.csv \(3 scores, verified on chain\)$/,
+    );
 
     // Run again: nothing is due (the program moved on to stage 6 by its clock, and it runs), nothing is sent.
     const again = await once();
     expect(again.code, again.output).to.equal(0);
-    expect(again.stdout).to.match(/open stage 6 ends\s+2027-01-15T08:33:20Z \(in 16 min 30 s\)$/m);
+    expect(again.stdout).to.match(
+      /open stage 6 ends\s+2027-01-15T08:33:20Z \(in 16 min 30 s\)$/m,
+    );
     expect(await finalizations()).to.deep.equal([5n]);
   });
 
   it("catches up three overdue stages in order, each from its own final file, never skipping a missing one", async () => {
     passEnd(2n * INTERVAL + 10n); // stages 5, 6 and 7 have ended; the program is at 7 (its end passed too) → 8
     await write("stage-5.final.csv", [[A, 5n]]);
-    await write("stage-7.final.csv", [[A, 7n], [B, 70n]]);
+    await write("stage-7.final.csv", [
+      [A, 7n],
+      [B, 70n],
+    ]);
     const partial = await once();
-    expect(failure(partial)).to.match(/stage 6 ended at .* and its final scores are missing: write .*stage-6\.final\.csv/);
+    expect(failure(partial)).to.match(
+      /stage 6 ended at .* and its final scores are missing: write .*stage-6\.final\.csv/,
+    );
     expect(await finalizations()).to.deep.equal([5n]);
     expect(await score.openStage()).to.equal(6n);
 
-    await writeFile(path.join(scoresDir, "stage-6.final.csv"), "address,score\n"); // nobody scored in stage 6
+    await writeFile(
+      path.join(scoresDir, "stage-6.final.csv"),
+      "address,score\n",
+    ); // nobody scored in stage 6
     const caughtUp = await once();
     expect(caughtUp.code, caughtUp.output).to.equal(0);
     expect(caughtUp.stdout).to.match(/done\s+finalized stage\(s\) 6, 7$/m);
@@ -193,42 +314,85 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
 
   it("alerts a loopback webhook when the final file is missing, escalates by half the grace, and finalizes once it appears", async () => {
     passEnd(5n);
-    const ended = await whileRunning(["--poll-interval", "1", "--grace", "60"], async () => {
-      await waitFor(() => webhook.alerts.length >= 1, 60_000);
-      expect(webhook.alerts[0]).to.deep.include({ level: "warning", stage: 5 });
-      expect(webhook.alerts[0]!.text).to.match(/stage 5 ended at 2027-01-15T08:16:40Z on the base chain's clock and its final scores are missing: write .*stage-5\.final\.csv .*The grace ends at 2027-01-15T08:17:40Z$/);
-      expect(Date.parse(webhook.alerts[0]!.at)).to.be.closeTo(Date.now(), 60_000);
+    const ended = await whileRunning(
+      ["--poll-interval", "1", "--grace", "60"],
+      async () => {
+        await waitFor(() => webhook.alerts.length >= 1, 60_000);
+        expect(webhook.alerts[0]).to.deep.include({
+          level: "warning",
+          stage: 5,
+        });
+        expect(webhook.alerts[0]!.text).to.match(
+          /stage 5 ended at 2027-01-15T08:16:40Z on the base chain's clock and its final scores are missing: write .*stage-5\.final\.csv .*The grace ends at 2027-01-15T08:17:40Z$/,
+        );
+        expect(Date.parse(webhook.alerts[0]!.at)).to.be.closeTo(
+          Date.now(),
+          60_000,
+        );
 
-      passEnd(31n); // past half the grace on the base chain's clock: the same alert, now at level "alert"
-      await waitFor(() => webhook.alerts.some((a) => a.level === "alert"), 30_000);
+        passEnd(31n); // past half the grace on the base chain's clock: the same alert, now at level "alert"
+        await waitFor(
+          () => webhook.alerts.some((a) => a.level === "alert"),
+          30_000,
+        );
 
-      await write("stage-5.final.csv", [[A, 1n]]);
-      await waitFor(() => webhook.alerts.some((a) => a.level === "ok"), 60_000);
-      expect(await score.openStage()).to.equal(6n);
-      const status = JSON.parse(await readFile(statusFile(), "utf8")) as { lastAction: { text: string }; openStage: string };
-      expect(status.lastAction.text).to.match(/^stage 5 finalized in tx/);
-    });
+        await write("stage-5.final.csv", [[A, 1n]]);
+        await waitFor(
+          () => webhook.alerts.some((a) => a.level === "ok"),
+          60_000,
+        );
+        expect(await score.openStage()).to.equal(6n);
+        const status = JSON.parse(await readFile(statusFile(), "utf8")) as {
+          lastAction: { text: string };
+          openStage: string;
+        };
+        expect(status.lastAction.text).to.match(/^stage 5 finalized in tx/);
+      },
+    );
     expect(ended.code).to.equal(143);
-    expect(existsSync(path.join(rig.journalDir, "autopilot", `chain-${rig.node.chainId}`, `${contract.toLowerCase()}.lock`))).to.equal(false);
+    expect(
+      existsSync(
+        path.join(
+          rig.journalDir,
+          "autopilot",
+          `chain-${rig.node.chainId}`,
+          `${contract.toLowerCase()}.lock`,
+        ),
+      ),
+    ).to.equal(false);
     expect(ended.output).to.not.include(DEPLOYER_KEY.slice(2));
   });
 
   it("refuses a second autopilot on the same contract at once, naming the first's pid and host", async () => {
     const first = spawnHardhat(args("--poll-interval", "5"), env());
     let firstOut = "";
-    first.child.stdout!.on("data", (chunk: Buffer) => (firstOut += chunk.toString()));
+    first.child.stdout!.on(
+      "data",
+      (chunk: Buffer) => (firstOut += chunk.toString()),
+    );
     try {
       await waitFor(() => firstOut.includes("open stage 5 ends"), 60_000);
       const second = await once();
       expect(failure(second)).to.match(
-        new RegExp(`^another autopilot runs on ${contract}: pid ${first.child.pid} on host ${hostname()}, since .* \\(lock .*\\.lock\\)\\. Stop it first`),
+        new RegExp(
+          `^another autopilot runs on ${contract}: pid ${first.child.pid} on host ${hostname()}, since .* \\(lock .*\\.lock\\)\\. Stop it first`,
+        ),
       );
     } finally {
       first.child.kill("SIGKILL");
       await first.result;
     }
     // Killed with SIGKILL, it left its lock behind: its pid no longer runs here, so the lock is taken over.
-    expect(existsSync(path.join(rig.journalDir, "autopilot", `chain-${rig.node.chainId}`, `${contract.toLowerCase()}.lock`))).to.equal(true);
+    expect(
+      existsSync(
+        path.join(
+          rig.journalDir,
+          "autopilot",
+          `chain-${rig.node.chainId}`,
+          `${contract.toLowerCase()}.lock`,
+        ),
+      ),
+    ).to.equal(true);
     const afterwards = await once();
     expect(afterwards.code, afterwards.output).to.equal(0);
   });
@@ -237,12 +401,20 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     await write("stage-5.final.csv", [[A, 3n]]);
     baseChain.state.offline = true;
     const down = await once();
-    expect(failure(down)).to.match(/^a due stage was left undone: cannot tell what is due: .*cannot reach http:\/\/127\.0\.0\.1:\d+\/(initia|cosmos)\//);
-    const status = JSON.parse(await readFile(statusFile(), "utf8")) as { lastError: { text: string } };
+    expect(failure(down)).to.match(
+      /^a due stage was left undone: cannot tell what is due: .*cannot reach http:\/\/127\.0\.0\.1:\d+\/(initia|cosmos)\//,
+    );
+    const status = JSON.parse(await readFile(statusFile(), "utf8")) as {
+      lastError: { text: string };
+    };
     expect(status.lastError.text).to.match(/^cannot tell what is due/);
 
     await whileRunning(["--poll-interval", "2"], async () => {
-      await waitFor(() => webhook.alerts.some((a) => /cannot tell what is due/.test(a.text)), 60_000);
+      await waitFor(
+        () =>
+          webhook.alerts.some((a) => /cannot tell what is due/.test(a.text)),
+        60_000,
+      );
       baseChain.state.offline = false;
       passEnd();
       await waitFor(() => webhook.alerts.some((a) => a.level === "ok"), 60_000);
@@ -256,17 +428,30 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     // Every eth_chainId fails for a while: longer than the network's own retries of one request.
     rig.proxy.rules.push({ method: "eth_chainId", fault: "reset", times: 8 });
     await whileRunning(["--poll-interval", "2"], async () => {
-      await waitFor(() => webhook.alerts.some((a) => a.level === "ok"), 120_000);
+      await waitFor(
+        () => webhook.alerts.some((a) => a.level === "ok"),
+        120_000,
+      );
       expect(webhook.alerts[0]).to.deep.include({ level: "warning", stage: 0 });
-      expect(webhook.alerts[0]!.text).to.match(/^the autopilot cannot start: .*; retrying with backoff$/);
+      expect(webhook.alerts[0]!.text).to.match(
+        /^the autopilot cannot start: .*; retrying with backoff$/,
+      );
       expect(await finalizations()).to.deep.equal([5n]);
     });
   });
 
   it("resumes a push killed midway: every batch sent once, every score verified, the stage finalized once", async () => {
     passEnd();
-    await writeFile(path.join(scoresDir, "stage-5.final.csv"), await readFile(SAMPLE));
-    rig.proxy.rules.push({ method: "eth_sendRawTransaction", fault: "hold-answer", times: 1, after: 1 });
+    await writeFile(
+      path.join(scoresDir, "stage-5.final.csv"),
+      await readFile(SAMPLE),
+    );
+    rig.proxy.rules.push({
+      method: "eth_sendRawTransaction",
+      fault: "hold-answer",
+      times: 1,
+      after: 1,
+    });
     const killed = spawnHardhat(args("--once"), env());
     await rig.proxy.held();
     killed.child.kill("SIGKILL");
@@ -276,13 +461,38 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
 
     const resumed = await once();
     expect(resumed.code, resumed.output).to.equal(0);
-    expect(resumed.stdout).to.match(/resuming, \d+ of \d+ recorded batch\(es\) confirmed/);
+    expect(resumed.stdout).to.match(
+      /resuming, \d+ of \d+ recorded batch\(es\) confirmed/,
+    );
     expect(await finalizations()).to.deep.equal([5n]);
-    const journal = (await readFile(path.join(rig.journalDir, `chain-${rig.node.chainId}`, contract.toLowerCase(), "stage-5.jsonl"), "utf8"))
+    const journal = (
+      await readFile(
+        path.join(
+          rig.journalDir,
+          `chain-${rig.node.chainId}`,
+          contract.toLowerCase(),
+          "stage-5.jsonl",
+        ),
+        "utf8",
+      )
+    )
       .split("\n")
       .filter((line) => line.includes('"type":"confirmed"'));
     expect(await updateTransactions()).to.equal(journal.length);
-    const verify = await runHardhat(["scores:verify", "--network", "rollup", "--contract", contract, "--stage", "5", "--file", SAMPLE], env());
+    const verify = await runHardhat(
+      [
+        "scores:verify",
+        "--network",
+        "rollup",
+        "--contract",
+        contract,
+        "--stage",
+        "5",
+        "--file",
+        SAMPLE,
+      ],
+      env(),
+    );
     expect(verify.code, verify.output).to.equal(0);
   });
 
@@ -293,7 +503,11 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     await write("stage-5.final.csv", [[A, 1n]]);
     await provider.send("evm_setAutomine", [false]);
     try {
-      rig.proxy.rules.push({ method: "eth_sendRawTransaction", fault: "hold-answer", times: 1 });
+      rig.proxy.rules.push({
+        method: "eth_sendRawTransaction",
+        fault: "hold-answer",
+        times: 1,
+      });
       const killed = spawnHardhat(args("--once"), env());
       await rig.proxy.held();
       killed.child.kill("SIGKILL");
@@ -303,13 +517,18 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
 
       const again = spawnHardhat(args("--once"), env());
       let out = "";
-      again.child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      again.child.stdout!.on(
+        "data",
+        (chunk: Buffer) => (out += chunk.toString()),
+      );
       await waitFor(() => out.includes("pushing its final scores"), 60_000);
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       await provider.send("evm_mine", []);
       const resumed = await again.result;
       expect(resumed.code, resumed.output).to.equal(0);
-      expect(resumed.stdout).to.match(/finalized\s+stage 5 in tx 0x[0-9a-f]{64}, block \d+ \(sent before a restart, found by its journal\)/);
+      expect(resumed.stdout).to.match(
+        /finalized\s+stage 5 in tx 0x[0-9a-f]{64}, block \d+ \(sent before a restart, found by its journal\)/,
+      );
     } finally {
       await provider.send("evm_setAutomine", [true]);
     }
@@ -323,11 +542,16 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     expect(idle.stdout).to.match(/done\s+nothing was due/);
 
     passEnd();
-    await writeFile(path.join(scoresDir, "stage-5.final.csv"), `address,score\n${A},12\n0x12,5\n${B},-1\n`);
+    await writeFile(
+      path.join(scoresDir, "stage-5.final.csv"),
+      `address,score\n${A},12\n0x12,5\n${B},-1\n`,
+    );
     const blockBefore = await provider.getBlockNumber();
     const bad = await once();
     const file = path.join(scoresDir, "stage-5.final.csv");
-    expect(failure(bad)).to.include(`its final file is not valid, so nothing was pushed: ${file} has 2 problem(s); nothing was sent: ${file}:3:`);
+    expect(failure(bad)).to.include(
+      `its final file is not valid, so nothing was pushed: ${file} has 2 problem(s); nothing was sent: ${file}:3:`,
+    );
     expect(await provider.getBlockNumber()).to.equal(blockBefore);
     expect(webhook.alerts.map((a) => a.level)).to.deep.equal(["alert"]);
     expect(webhook.alerts[0]!.text).to.include(`${file}:4:`);

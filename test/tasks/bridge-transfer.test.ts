@@ -7,17 +7,27 @@ import { Wallet } from "ethers";
 
 import { RouterClient } from "../../tasks/clients/router.js";
 import { Journal } from "../../tasks/journal/journal.js";
-import { opinitRoute, type RouterStandIn, startRouterStandIn, type StandInRoute } from "../../tasks/stand-ins/router.js";
+import {
+  opinitRoute,
+  type RouterStandIn,
+  startRouterStandIn,
+  type StandInRoute,
+} from "../../tasks/stand-ins/router.js";
 import { followToTheEnd, pollInterval } from "../../tasks/transfer/follow.js";
 import type { TransferRecord } from "../../tasks/transfer/records.js";
-import { BridgeStandIn__factory, TestToken__factory, type TestToken } from "../../types/ethers-contracts/index.js";
+import {
+  BridgeStandIn__factory,
+  TestToken__factory,
+  type TestToken,
+} from "../../types/ethers-contracts/index.js";
 import { runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import { directProvider } from "../helpers/rig.js";
 import { waitFor } from "../helpers/wait.js";
 
-const L2_DENOM = "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";
+const L2_DENOM =
+  "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";
 const RECIPIENT = "init17w0adeg64ky0daxwd2ugyuneellmjgnxdtmpqz";
 const AMOUNT = 1_000_000n;
 
@@ -31,13 +41,30 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
   let route: StandInRoute;
 
   const transferArgs = (denom: string, extra: string[] = []) => [
-    "bridge:transfer", "--network", "rollup",
-    "--from-chain", node.chainId.toString(), "--from-denom", denom,
-    "--to-chain", "rehearsal-1", "--to-denom", L2_DENOM,
-    "--amount", AMOUNT.toString(), "--to", RECIPIENT,
-    "--journal-dir", journalDir, "--poll-interval", "0.05", "--yes", ...extra,
+    "bridge:transfer",
+    "--network",
+    "rollup",
+    "--from-chain",
+    node.chainId.toString(),
+    "--from-denom",
+    denom,
+    "--to-chain",
+    "rehearsal-1",
+    "--to-denom",
+    L2_DENOM,
+    "--amount",
+    AMOUNT.toString(),
+    "--to",
+    RECIPIENT,
+    "--journal-dir",
+    journalDir,
+    "--poll-interval",
+    "0.05",
+    "--yes",
+    ...extra,
   ];
-  const sentBy = async () => directProvider(node).getTransactionCount(DEPLOYER, "latest");
+  const sentBy = async () =>
+    directProvider(node).getTransactionCount(DEPLOYER, "latest");
 
   before(async () => {
     node = await startHardhatNode();
@@ -48,10 +75,24 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     await bridgeContract.waitForDeployment();
     bridge = await bridgeContract.getAddress();
     const tokenAddress = await token.getAddress();
-    route = opinitRoute({ from: node.chainId.toString(), to: "rehearsal-1", denomIn: tokenAddress, denomOut: L2_DENOM, bridgeId: "16", amountIn: AMOUNT, opHook: false });
-    route.msgs = { evm: { chainId: node.chainId.toString(), bridge, token: tokenAddress } };
+    route = opinitRoute({
+      from: node.chainId.toString(),
+      to: "rehearsal-1",
+      denomIn: tokenAddress,
+      denomOut: L2_DENOM,
+      bridgeId: "16",
+      amountIn: AMOUNT,
+      opHook: false,
+    });
+    route.msgs = {
+      evm: { chainId: node.chainId.toString(), bridge, token: tokenAddress },
+    };
     router = await startRouterStandIn({ routes: [route] });
-    env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROUTER_URL: router.url };
+    env = {
+      JSON_RPC_URL: node.url,
+      PRIVATE_KEY: DEPLOYER_KEY,
+      ROUTER_URL: router.url,
+    };
   });
 
   beforeEach(async () => {
@@ -61,7 +102,11 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     router.state.polls = {};
     router.state.msgsFault = "none";
     router.state.holdTrack = false;
-    router.state.states = ["STATE_SUBMITTED", "STATE_PENDING", "STATE_COMPLETED_SUCCESS"];
+    router.state.states = [
+      "STATE_SUBMITTED",
+      "STATE_PENDING",
+      "STATE_COMPLETED_SUCCESS",
+    ];
   });
 
   afterEach(() => rm(journalDir, { recursive: true, force: true }));
@@ -78,14 +123,28 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     expect(result.code, result.output).to.equal(0);
     expect(await token.balanceOf(DEPLOYER)).to.equal(before - AMOUNT);
     expect(await token.balanceOf(bridge)).to.equal(AMOUNT);
-    expect(await token.allowance(DEPLOYER, bridge), "the approval was exactly the amount, all of it spent").to.equal(0n);
+    expect(
+      await token.allowance(DEPLOYER, bridge),
+      "the approval was exactly the amount, all of it spent",
+    ).to.equal(0n);
     expect(await sentBy()).to.equal(nonceBefore + 2); // the approval, then the transaction
-    const hash = /^sent\s+transaction 1 (0x[0-9a-f]{64}), mined$/m.exec(result.stdout)![1]!;
+    const hash = /^sent\s+transaction 1 (0x[0-9a-f]{64}), mined$/m.exec(
+      result.stdout,
+    )![1]!;
     expect(router.state.tracked).to.deep.equal({ [hash]: 1 });
-    expect(result.stdout).to.match(new RegExp(`^approved\\s+${AMOUNT} of ${tokenAddress} to ${bridge} in 0x[0-9a-f]{64}$`, "m"));
-    expect(result.stdout).to.match(/^hop 1\s+op_init_transfer \d+ → rehearsal-1: OPINIT_TRANSFER_RECEIVED$/m);
+    expect(result.stdout).to.match(
+      new RegExp(
+        `^approved\\s+${AMOUNT} of ${tokenAddress} to ${bridge} in 0x[0-9a-f]{64}$`,
+        "m",
+      ),
+    );
+    expect(result.stdout).to.match(
+      /^hop 1\s+op_init_transfer \d+ → rehearsal-1: OPINIT_TRANSFER_RECEIVED$/m,
+    );
     expect(result.stdout).to.match(/^status\s+STATE_COMPLETED_SUCCESS$/m);
-    expect(result.stdout).to.match(/^minimum amount out 1000000 l2\/\w+ on rehearsal-1, to init1/m);
+    expect(result.stdout).to.match(
+      /^minimum amount out 1000000 l2\/\w+ on rehearsal-1, to init1/m,
+    );
 
     const again = await runHardhat(transferArgs(tokenAddress), env);
     expect(again.code, again.output).to.equal(0);
@@ -93,14 +152,31 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     expect(await sentBy()).to.equal(nonceBefore + 2);
     expect(router.state.tracked).to.deep.equal({ [hash]: 1 });
 
-    const status = await runHardhat(["bridge:status", "--network", "rollup", "--tx", hash, "--chain", node.chainId.toString(), "--journal-dir", journalDir], env);
+    const status = await runHardhat(
+      [
+        "bridge:status",
+        "--network",
+        "rollup",
+        "--tx",
+        hash,
+        "--chain",
+        node.chainId.toString(),
+        "--journal-dir",
+        journalDir,
+      ],
+      env,
+    );
     expect(status.code, status.output).to.equal(0);
-    expect(status.stdout).to.match(/^status\s+STATE_COMPLETED_SUCCESS \(recorded\)$/m);
+    expect(status.stdout).to.match(
+      /^status\s+STATE_COMPLETED_SUCCESS \(recorded\)$/m,
+    );
 
     // --new: the same command starts a second transfer; the first one's journal is kept beside it.
     const second = await runHardhat(transferArgs(tokenAddress, ["--new"]), env);
     expect(second.code, second.output).to.equal(0);
-    expect(second.stdout).to.match(/the earlier transfer's journal is kept as .*\.jsonl$/m);
+    expect(second.stdout).to.match(
+      /the earlier transfer's journal is kept as .*\.jsonl$/m,
+    );
     expect(await sentBy()).to.equal(nonceBefore + 4);
     expect(Object.values(router.state.tracked)).to.deep.equal([1, 1]);
   });
@@ -113,11 +189,17 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     await waitFor(() => (router.state.calls["POST /v2/tx/track"] ?? 0) > 0);
     first.child.kill("SIGKILL");
     await first.result.catch(() => undefined);
-    expect(await sentBy(), "both transactions went out before the kill").to.equal(nonceBefore + 2);
+    expect(
+      await sentBy(),
+      "both transactions went out before the kill",
+    ).to.equal(nonceBefore + 2);
     expect(Object.keys(router.state.tracked)).to.deep.equal([]);
 
     router.state.holdTrack = false;
-    router.state.states = [...Array<string>(400).fill("STATE_PENDING"), "STATE_COMPLETED_SUCCESS"];
+    router.state.states = [
+      ...Array<string>(400).fill("STATE_PENDING"),
+      "STATE_COMPLETED_SUCCESS",
+    ];
     const second = spawnHardhat(transferArgs(tokenAddress), env);
     await waitFor(() => Object.values(router.state.polls).some((n) => n >= 3));
     second.child.kill("SIGKILL");
@@ -130,10 +212,21 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     const third = await runHardhat(transferArgs(tokenAddress), env);
     expect(third.code, third.output).to.equal(0);
     expect(await sentBy(), "no second broadcast").to.equal(nonceBefore + 2);
-    expect(router.state.tracked, "tracked exactly once").to.deep.equal({ [hash]: 1 });
+    expect(router.state.tracked, "tracked exactly once").to.deep.equal({
+      [hash]: 1,
+    });
     const [journalFile] = await readdir(path.join(journalDir, "transfers"));
-    const journal = (await readFile(path.join(journalDir, "transfers", journalFile!), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
-    expect(journal.filter((r: { type: string }) => r.type === "done").map((r: { state: string }) => r.state)).to.deep.equal(["STATE_COMPLETED_SUCCESS"]);
+    const journal = (
+      await readFile(path.join(journalDir, "transfers", journalFile!), "utf8")
+    )
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(
+      journal
+        .filter((r: { type: string }) => r.type === "done")
+        .map((r: { state: string }) => r.state),
+    ).to.deep.equal(["STATE_COMPLETED_SUCCESS"]);
   });
 
   it("refuses a wrong chain, a wrong signer, an op-hook route, a Cosmos transaction and an unknown denom, sending nothing", async () => {
@@ -145,37 +238,77 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       expect(result.output).to.match(pattern);
     };
     router.state.msgsFault = "wrong-chain";
-    await refused(transferArgs(tokenAddress), /transaction 1 is for chain 1, but the network is chain \d+: .*nothing was sent/);
+    await refused(
+      transferArgs(tokenAddress),
+      /transaction 1 is for chain 1, but the network is chain \d+: .*nothing was sent/,
+    );
     router.state.msgsFault = "wrong-signer";
     await journalReset();
-    await refused(transferArgs(tokenAddress), /transaction 1 is to be signed by 0x000000000000000000000000000000000000dEaD, but the signer is 0xf39F.*nothing was sent/);
+    await refused(
+      transferArgs(tokenAddress),
+      /transaction 1 is to be signed by 0x000000000000000000000000000000000000dEaD, but the signer is 0xf39F.*nothing was sent/,
+    );
     router.state.msgsFault = "none";
     await journalReset();
-    await refused(transferArgs("unknown-denom"), /answered HTTP 400: no routes found for unknown-denom/);
+    await refused(
+      transferArgs("unknown-denom"),
+      /answered HTTP 400: no routes found for unknown-denom/,
+    );
 
-    const hooked: StandInRoute = { ...route, source: { ...route.source, denom: "hooked" }, answer: { ...route.answer, required_op_hook: true } };
-    const cosmos: StandInRoute = { ...route, source: { ...route.source, denom: "cosmos" }, msgs: { cosmos: { chainId: "interwoven-1" } } };
+    const hooked: StandInRoute = {
+      ...route,
+      source: { ...route.source, denom: "hooked" },
+      answer: { ...route.answer, required_op_hook: true },
+    };
+    const cosmos: StandInRoute = {
+      ...route,
+      source: { ...route.source, denom: "cosmos" },
+      msgs: { cosmos: { chainId: "interwoven-1" } },
+    };
     router.state.routes.push(hooked, cosmos);
     // Signing the hook needs the rollup's REST API, which neither this network nor the router's chain list gives.
     await refused(
       transferArgs("hooked"),
       /there is no REST endpoint for chain rehearsal-1 to sign on \(neither L1_REST_URL nor ROLLUP_REST_URL is set, and the router's chain list gives none for it\).*nothing was sent/,
     );
-    await refused(transferArgs("cosmos"), /transaction 1 on interwoven-1 is to be signed by 0xf39F\w+, but the signer is init17w0\w+: nothing was sent/);
+    await refused(
+      transferArgs("cosmos"),
+      /transaction 1 on interwoven-1 is to be signed by 0xf39F\w+, but the signer is init17w0\w+: nothing was sent/,
+    );
     router.state.routes.splice(1);
 
     router.state.faults = ["none", "malformed"];
-    await refused(transferArgs(tokenAddress), /POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]\.evm_tx\.to is missing/);
+    await refused(
+      transferArgs(tokenAddress),
+      /POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]\.evm_tx\.to is missing/,
+    );
     router.state.faults = [];
 
-    const badPoll = await runHardhat(transferArgs(tokenAddress).map((a) => (a === "0.05" ? "soon" : a)), env);
-    expect(badPoll.output).to.include("--poll-interval soon is not a number of seconds above 0");
-    const missingTo = await runHardhat(transferArgs(tokenAddress).filter((a, i, all) => a !== "--to" && all[i - 1] !== "--to"), env);
-    expect(missingTo.output).to.include("--to is required: the recipient on the destination chain (0x… or init1…)");
+    const badPoll = await runHardhat(
+      transferArgs(tokenAddress).map((a) => (a === "0.05" ? "soon" : a)),
+      env,
+    );
+    expect(badPoll.output).to.include(
+      "--poll-interval soon is not a number of seconds above 0",
+    );
+    const missingTo = await runHardhat(
+      transferArgs(tokenAddress).filter(
+        (a, i, all) => a !== "--to" && all[i - 1] !== "--to",
+      ),
+      env,
+    );
+    expect(missingTo.output).to.include(
+      "--to is required: the recipient on the destination chain (0x… or init1…)",
+    );
 
-    const unconfirmed = await runHardhat(transferArgs(tokenAddress).filter((a) => a !== "--yes"), env);
+    const unconfirmed = await runHardhat(
+      transferArgs(tokenAddress).filter((a) => a !== "--yes"),
+      env,
+    );
     expect(unconfirmed.code).to.not.equal(0);
-    expect(unconfirmed.output).to.include("not confirmed: standard input is not a terminal, so pass --yes");
+    expect(unconfirmed.output).to.include(
+      "not confirmed: standard input is not a terminal, so pass --yes",
+    );
     expect(await sentBy(), "nothing was sent").to.equal(nonceBefore);
     expect(router.state.tracked).to.deep.equal({});
   });
@@ -188,9 +321,33 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     await first.result.catch(() => undefined);
     router.state.holdTrack = false;
     const [journalFile] = await readdir(path.join(journalDir, "transfers"));
-    const records = (await readFile(path.join(journalDir, "transfers", journalFile!), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { type: string; step?: string; hash?: string });
-    const hash = records.find((r) => r.type === "sent" && r.step === "tx0")!.hash!;
-    const status = await runHardhat(["bridge:status", "--network", "rollup", "--tx", hash, "--chain", node.chainId.toString(), "--journal-dir", journalDir, "--poll-interval", "0.05"], env);
+    const records = (
+      await readFile(path.join(journalDir, "transfers", journalFile!), "utf8")
+    )
+      .trim()
+      .split("\n")
+      .map(
+        (l) => JSON.parse(l) as { type: string; step?: string; hash?: string },
+      );
+    const hash = records.find(
+      (r) => r.type === "sent" && r.step === "tx0",
+    )!.hash!;
+    const status = await runHardhat(
+      [
+        "bridge:status",
+        "--network",
+        "rollup",
+        "--tx",
+        hash,
+        "--chain",
+        node.chainId.toString(),
+        "--journal-dir",
+        journalDir,
+        "--poll-interval",
+        "0.05",
+      ],
+      env,
+    );
     expect(status.code, status.output).to.equal(0);
     expect(router.state.tracked).to.deep.equal({ [hash]: 1 });
     expect(status.stdout).to.match(/^status\s+STATE_COMPLETED_SUCCESS$/m);
@@ -198,19 +355,42 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
 
   it("exits non-zero on STATE_ABANDONED without calling it a failure or its end: a later bridge:status finds it completed", async () => {
     router.state.states = ["STATE_SUBMITTED", "STATE_ABANDONED"];
-    const result = await runHardhat(transferArgs(await token.getAddress()), env);
+    const result = await runHardhat(
+      transferArgs(await token.getAddress()),
+      env,
+    );
     expect(result.code).to.not.equal(0);
-    expect(result.output).to.match(/the routing API stopped tracking 0x\w+ \(STATE_ABANDONED: .*That is not a failure: the transfer may still land\. Check the recipient's balance/);
+    expect(result.output).to.match(
+      /the routing API stopped tracking 0x\w+ \(STATE_ABANDONED: .*That is not a failure: the transfer may still land\. Check the recipient's balance/,
+    );
     const hash = /tracked\s+(0x[0-9a-f]{64})/.exec(result.stdout)![1]!;
     router.state.states = ["STATE_COMPLETED_SUCCESS"];
     router.state.polls = {};
-    const later = await runHardhat(["bridge:status", "--network", "rollup", "--tx", hash, "--chain", node.chainId.toString(), "--journal-dir", journalDir, "--poll-interval", "0.05"], env);
+    const later = await runHardhat(
+      [
+        "bridge:status",
+        "--network",
+        "rollup",
+        "--tx",
+        hash,
+        "--chain",
+        node.chainId.toString(),
+        "--journal-dir",
+        journalDir,
+        "--poll-interval",
+        "0.05",
+      ],
+      env,
+    );
     expect(later.code, later.output).to.equal(0);
     expect(later.stdout).to.match(/^done\s+0x\w+: STATE_COMPLETED_SUCCESS$/m);
   });
 
   async function journalReset() {
-    await rm(path.join(journalDir, "transfers"), { recursive: true, force: true });
+    await rm(path.join(journalDir, "transfers"), {
+      recursive: true,
+      force: true,
+    });
   }
 });
 
@@ -223,24 +403,64 @@ describe("following a transfer", () => {
   });
 
   it("treats a 404 right after tracking as not indexed yet, then follows; STATE_PENDING_ERROR is a failure", async () => {
-    const router = await startRouterStandIn({ states: ["STATE_PENDING", "STATE_PENDING_ERROR"] });
+    const router = await startRouterStandIn({
+      states: ["STATE_PENDING", "STATE_PENDING_ERROR"],
+    });
     const dir = await mkdtemp(path.join(tmpdir(), "vip-follow-"));
     try {
       const client = new RouterClient(router.url);
-      const journal = await Journal.open<TransferRecord>(path.join(dir, "j.jsonl"));
+      const journal = await Journal.open<TransferRecord>(
+        path.join(dir, "j.jsonl"),
+      );
       const lines: string[] = [];
-      const out = { line: (l: string) => lines.push(l), warn: (l: string) => lines.push(`warning: ${l}`) };
+      const out = {
+        line: (l: string) => lines.push(l),
+        warn: (l: string) => lines.push(`warning: ${l}`),
+      };
       const hash = `0x${"ab".repeat(32)}`;
       // Not known to the tracker for the first polls (404), then known.
       setTimeout(() => (router.state.tracked[hash] = 1), 200);
-      const end = await followToTheEnd(client, journal, hash, "1", { estimatedSeconds: 0, pollMs: 20, timeoutMs: 10_000, notIndexedMs: 5_000 }, out);
+      const end = await followToTheEnd(
+        client,
+        journal,
+        hash,
+        "1",
+        {
+          estimatedSeconds: 0,
+          pollMs: 20,
+          timeoutMs: 10_000,
+          notIndexedMs: 5_000,
+        },
+        out,
+      );
       expect(end.state).to.equal("STATE_PENDING_ERROR");
       expect(end.release?.released).to.equal(false);
       expect(lines).to.include("status                STATE_PENDING_ERROR");
-      expect(journal.records.map((r) => r.type)).to.deep.equal(["status", "status", "done"]);
+      expect(journal.records.map((r) => r.type)).to.deep.equal([
+        "status",
+        "status",
+        "done",
+      ]);
       // A 404 that outlasts the grace period is an error, not an endless wait.
-      const stale = followToTheEnd(client, journal, `0x${"cd".repeat(32)}`, "1", { estimatedSeconds: 0, pollMs: 20, timeoutMs: 10_000, notIndexedMs: 100 }, out);
-      expect(await stale.then(() => "ended", (e: Error) => e.message)).to.match(/answered HTTP 404: tx not found/);
+      const stale = followToTheEnd(
+        client,
+        journal,
+        `0x${"cd".repeat(32)}`,
+        "1",
+        {
+          estimatedSeconds: 0,
+          pollMs: 20,
+          timeoutMs: 10_000,
+          notIndexedMs: 100,
+        },
+        out,
+      );
+      expect(
+        await stale.then(
+          () => "ended",
+          (e: Error) => e.message,
+        ),
+      ).to.match(/answered HTTP 404: tx not found/);
     } finally {
       await router.close();
       await rm(dir, { recursive: true, force: true });

@@ -10,7 +10,13 @@ async function loadError(vip: unknown): Promise<string> {
   try {
     await createHardhatRuntimeEnvironment({
       plugins: [vipScorePlugin],
-      networks: { rollup: { type: "http", url: "http://127.0.0.1:8545", vip: vip as never } },
+      networks: {
+        rollup: {
+          type: "http",
+          url: "http://127.0.0.1:8545",
+          vip: vip as never,
+        },
+      },
     });
   } catch (error) {
     return (error as Error).message;
@@ -20,22 +26,39 @@ async function loadError(vip: unknown): Promise<string> {
 
 describe("plugin config", () => {
   it("is checked when the config loads, naming the network and the field", async () => {
-    expect(await loadError({ rollupRpcUrl: "not a url" })).to.include("* Config error in config.networks.rollup.vip.rollupRpcUrl: must be a URL");
-    expect(await loadError({ vipModuleAddress: "0xzz" })).to.include("config.networks.rollup.vip.vipModuleAddress: must be 0x followed by 1 to 64 hex digits");
-    expect(await loadError({ l1RestUrl: 42 })).to.include('config.networks.rollup.vip.l1RestUrl: must be a URL or configVariable("NAME")');
-    expect(await loadError({ rollupRpc: "http://127.0.0.1:26657" })).to.match(/config\.networks\.rollup\.vip: Unrecognized key\(s\) in object: 'rollupRpc'/);
+    expect(await loadError({ rollupRpcUrl: "not a url" })).to.include(
+      "* Config error in config.networks.rollup.vip.rollupRpcUrl: must be a URL",
+    );
+    expect(await loadError({ vipModuleAddress: "0xzz" })).to.include(
+      "config.networks.rollup.vip.vipModuleAddress: must be 0x followed by 1 to 64 hex digits",
+    );
+    expect(await loadError({ l1RestUrl: 42 })).to.include(
+      'config.networks.rollup.vip.l1RestUrl: must be a URL or configVariable("NAME")',
+    );
+    expect(await loadError({ rollupRpc: "http://127.0.0.1:26657" })).to.match(
+      /config\.networks\.rollup\.vip: Unrecognized key\(s\) in object: 'rollupRpc'/,
+    );
   });
 
   it("resolves values lazily, with the mainnet VIP module by default", async () => {
     const hre = await createHardhatRuntimeEnvironment({
       plugins: [vipScorePlugin],
       networks: {
-        rollup: { type: "http", url: "http://127.0.0.1:8545", vip: { rollupRpcUrl: configVariable("UNSET_IN_THIS_TEST_RPC"), l1RestUrl: "http://127.0.0.1:1317" } },
+        rollup: {
+          type: "http",
+          url: "http://127.0.0.1:8545",
+          vip: {
+            rollupRpcUrl: configVariable("UNSET_IN_THIS_TEST_RPC"),
+            l1RestUrl: "http://127.0.0.1:1317",
+          },
+        },
       },
     });
     const vip = hre.config.networks.rollup!.vip;
     expect(await vip.l1RestUrl!.get()).to.equal("http://127.0.0.1:1317");
-    expect(await vip.vipModuleAddress.get()).to.equal(MAINNET_VIP_MODULE_ADDRESS);
+    expect(await vip.vipModuleAddress.get()).to.equal(
+      MAINNET_VIP_MODULE_ADDRESS,
+    );
     expect(vip.rollupRpcUrl).to.not.equal(undefined);
   });
 
@@ -45,23 +68,36 @@ describe("plugin config", () => {
     const node = await startServer((_request, body) => {
       requests++;
       if (requests % 2 === 1) return { status: 0, body: "", drop: true };
-      return json({ jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result: "0x7a69" });
+      return json({
+        jsonrpc: "2.0",
+        id: (JSON.parse(body) as { id: number }).id,
+        result: "0x7a69",
+      });
     });
     try {
       const hre = await createHardhatRuntimeEnvironment({
         plugins: [vipScorePlugin],
-        networks: { plain: { type: "http", url: node.url }, rollup: { type: "http", url: node.url, vip: {} } },
+        networks: {
+          plain: { type: "http", url: node.url },
+          rollup: { type: "http", url: node.url, vip: {} },
+        },
       });
       const plain = await hre.network.create({ network: "plain" });
       requests = 0;
       let failed = false;
-      await plain.provider.request({ method: "eth_chainId" }).catch(() => (failed = true));
-      expect(failed, "a network without a vip block is not retried").to.equal(true);
+      await plain.provider
+        .request({ method: "eth_chainId" })
+        .catch(() => (failed = true));
+      expect(failed, "a network without a vip block is not retried").to.equal(
+        true,
+      );
       expect(requests).to.equal(1);
 
       const rollup = await hre.network.create({ network: "rollup" });
       requests = 0;
-      expect(await rollup.provider.request({ method: "eth_chainId" })).to.equal("0x7a69");
+      expect(await rollup.provider.request({ method: "eth_chainId" })).to.equal(
+        "0x7a69",
+      );
       expect(requests).to.equal(2);
     } finally {
       await node.close();

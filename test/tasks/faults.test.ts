@@ -8,7 +8,11 @@ import type { FaultProxy } from "../helpers/fault-proxy.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import type { HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
-import { deployVipScore, type FaultyRig, startFaultyRig } from "../helpers/rig.js";
+import {
+  deployVipScore,
+  type FaultyRig,
+  startFaultyRig,
+} from "../helpers/rig.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 
@@ -32,7 +36,23 @@ describe("scores:update through a faulty RPC", () => {
 
   const update = (contract: string, stage: string) =>
     runHardhat(
-      ["scores:update", "--network", "rollup", "--stage", stage, "--file", SAMPLE, "--contract", contract, "--batch-size", "100", "--max-in-flight", "3", "--journal-dir", journalDir],
+      [
+        "scores:update",
+        "--network",
+        "rollup",
+        "--stage",
+        stage,
+        "--file",
+        SAMPLE,
+        "--contract",
+        contract,
+        "--batch-size",
+        "100",
+        "--max-in-flight",
+        "3",
+        "--journal-dir",
+        journalDir,
+      ],
       { JSON_RPC_URL: proxy.url, PRIVATE_KEY: DEPLOYER_KEY },
     );
 
@@ -44,8 +64,18 @@ describe("scores:update through a faulty RPC", () => {
       { method: "eth_estimateGas", fault: "reset", times: 2 },
       { method: "eth_getTransactionReceipt", fault: "429", times: 3 },
       { method: "eth_call", fault: "503", times: 2, after: 2 },
-      { method: "eth_sendRawTransaction", fault: "slow", times: 1, delayMs: 1500 },
-      { method: "eth_sendRawTransaction", fault: "lose-answer", times: 2, after: 1 },
+      {
+        method: "eth_sendRawTransaction",
+        fault: "slow",
+        times: 1,
+        delayMs: 1500,
+      },
+      {
+        method: "eth_sendRawTransaction",
+        fault: "lose-answer",
+        times: 2,
+        after: 1,
+      },
       { method: "eth_getBlockByNumber", fault: "reset", times: 1, after: 3 },
     );
     const nonceBefore = await provider.getTransactionCount(DEPLOYER);
@@ -54,15 +84,30 @@ describe("scores:update through a faulty RPC", () => {
 
     expect(result.code, result.output).to.equal(0);
     expect(result.stdout).to.match(/^verified\s+1,000 scores on chain equal /m);
-    for (const fault of ["reset", "429", "503", "slow", "lose-answer"]) expect(proxy.injected[fault], fault).to.be.greaterThan(0);
+    for (const fault of ["reset", "429", "503", "slow", "lose-answer"])
+      expect(proxy.injected[fault], fault).to.be.greaterThan(0);
     expect(result.stderr).to.match(/retrying \(\d+ left\)/);
     // Ten batches of 100, each sent exactly once: lost answers were found by nonce, not sent again.
-    expect((await provider.getTransactionCount(DEPLOYER)) - nonceBefore).to.equal(10);
-    const journal = (await readFile(path.join(journalDir, `chain-${node.chainId}`, address.toLowerCase(), "stage-7.jsonl"), "utf8"))
+    expect(
+      (await provider.getTransactionCount(DEPLOYER)) - nonceBefore,
+    ).to.equal(10);
+    const journal = (
+      await readFile(
+        path.join(
+          journalDir,
+          `chain-${node.chainId}`,
+          address.toLowerCase(),
+          "stage-7.jsonl",
+        ),
+        "utf8",
+      )
+    )
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as { type: string; status?: number });
-    expect(journal.filter((r) => r.type === "confirmed" && r.status === 1)).to.have.length(10);
+    expect(
+      journal.filter((r) => r.type === "confirmed" && r.status === 1),
+    ).to.have.length(10);
     expect(journal.filter((r) => r.type === "dropped")).to.have.length(0);
     expect(journal.at(-1)).to.include({ type: "verified", differences: 0 });
   });
@@ -70,20 +115,33 @@ describe("scores:update through a faulty RPC", () => {
   it("stops after bounded retries, says how to resume, and the resumed run ends in the same state", async () => {
     const score = await deploy(9n);
     const address = await score.getAddress();
-    proxy.rules.push({ method: "eth_sendRawTransaction", fault: "503", times: Infinity, after: 3 });
+    proxy.rules.push({
+      method: "eth_sendRawTransaction",
+      fault: "503",
+      times: Infinity,
+      after: 3,
+    });
 
     const failed = await update(address, "9");
 
     expect(failed.code).to.not.equal(0);
-    expect(failed.output).to.match(/batch 4 could not be sent after 6 attempts \(.*\): run the same command again to resume/);
-    expect(failed.output).to.match(/Nothing is lost: .*stage-9\.jsonl records every batch; run the same command again to resume\./);
+    expect(failed.output).to.match(
+      /batch 4 could not be sent after 6 attempts \(.*\): run the same command again to resume/,
+    );
+    expect(failed.output).to.match(
+      /Nothing is lost: .*stage-9\.jsonl records every batch; run the same command again to resume\./,
+    );
     expect(await score.scoreCount(9n)).to.equal(300n);
 
     proxy.rules.length = 0;
     const resumed = await update(address, "9");
     expect(resumed.code, resumed.output).to.equal(0);
-    expect(resumed.stdout).to.match(/^journal\s+.*stage-9\.jsonl: resuming, 3 of 4 recorded batch\(es\) confirmed$/m);
-    expect(resumed.stdout).to.match(/^verified\s+1,000 scores on chain equal /m);
+    expect(resumed.stdout).to.match(
+      /^journal\s+.*stage-9\.jsonl: resuming, 3 of 4 recorded batch\(es\) confirmed$/m,
+    );
+    expect(resumed.stdout).to.match(
+      /^verified\s+1,000 scores on chain equal /m,
+    );
     expect(await score.scoreCount(9n)).to.equal(1000n);
   });
 });

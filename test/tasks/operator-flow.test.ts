@@ -5,8 +5,14 @@ import path from "node:path";
 import { expect } from "chai";
 
 import { readScoreFile } from "../../tasks/scores/read.js";
-import { startCometBftStandIn, type CometBftStandIn } from "../../tasks/stand-ins/cometbft.js";
-import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
+import {
+  startCometBftStandIn,
+  type CometBftStandIn,
+} from "../../tasks/stand-ins/cometbft.js";
+import {
+  startL1RestStandIn,
+  type L1RestStandIn,
+} from "../../tasks/stand-ins/l1-rest.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
@@ -21,17 +27,43 @@ describe("the operator flow on a hardhat node over HTTP", () => {
   let baseChain: L1RestStandIn;
   let env: Record<string, string>;
   let journalDir: string;
-  const onRollup = (args: string[]) => runHardhat([...args, "--network", "rollup", ...(args[0] === "scores:update" ? ["--journal-dir", journalDir] : [])], env);
+  const onRollup = (args: string[]) =>
+    runHardhat(
+      [
+        ...args,
+        "--network",
+        "rollup",
+        ...(args[0] === "scores:update" ? ["--journal-dir", journalDir] : []),
+      ],
+      env,
+    );
 
   before(async () => {
-    [node, cometbft, baseChain] = await Promise.all([startHardhatNode(), startCometBftStandIn(), startL1RestStandIn({ stage: 15n })]);
-    env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROLLUP_RPC_URL: cometbft.url, L1_REST_URL: baseChain.url };
+    [node, cometbft, baseChain] = await Promise.all([
+      startHardhatNode(),
+      startCometBftStandIn(),
+      startL1RestStandIn({ stage: 15n }),
+    ]);
+    env = {
+      JSON_RPC_URL: node.url,
+      PRIVATE_KEY: DEPLOYER_KEY,
+      ROLLUP_RPC_URL: cometbft.url,
+      L1_REST_URL: baseChain.url,
+    };
     journalDir = await mkdtemp(path.join(tmpdir(), "vip-flow-journal-"));
   });
 
   after(async () => {
     await Promise.all([node.close(), cometbft.close(), baseChain.close()]);
-    await rm(path.join(PROJECT_ROOT, "ignition", "deployments", `chain-${node.chainId}`), { recursive: true, force: true });
+    await rm(
+      path.join(
+        PROJECT_ROOT,
+        "ignition",
+        "deployments",
+        `chain-${node.chainId}`,
+      ),
+      { recursive: true, force: true },
+    );
     await rm(journalDir, { recursive: true, force: true });
   });
 
@@ -45,29 +77,52 @@ describe("the operator flow on a hardhat node over HTTP", () => {
 
     const chainId = await onRollup(["chain-id"]);
     expect(chainId.code, chainId.output).to.equal(0);
-    expect(chainId.stdout).to.match(new RegExp(`^EVM chain id\\s+${node.chainId} \\(0x${node.chainId.toString(16)}\\)$`, "m"));
+    expect(chainId.stdout).to.match(
+      new RegExp(
+        `^EVM chain id\\s+${node.chainId} \\(0x${node.chainId.toString(16)}\\)$`,
+        "m",
+      ),
+    );
     expect(chainId.stdout).to.match(/^Cosmos chain id\s+rehearsal-1$/m);
 
     const deploy = await onRollup(["deploy"]);
     expect(deploy.code, deploy.output).to.equal(0);
-    expect(deploy.stdout).to.match(/^start stage\s+15 \(the base chain's current VIP stage\)$/m);
+    expect(deploy.stdout).to.match(
+      /^start stage\s+15 \(the base chain's current VIP stage\)$/m,
+    );
     const address = /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)![1]!;
     expect(deploy.stdout).to.match(/^transaction\s+0x[0-9a-f]{64}$/m);
-    expect(deploy.stdout).to.include(`journal               ${path.join(PROJECT_ROOT, "ignition", "deployments", `chain-${node.chainId}`)}`);
+    expect(deploy.stdout).to.include(
+      `journal               ${path.join(PROJECT_ROOT, "ignition", "deployments", `chain-${node.chainId}`)}`,
+    );
 
     // A second run finds the journal: same address, nothing sent.
     const blockBefore = await provider.getBlockNumber();
     const again = await onRollup(["deploy"]);
     expect(again.code, again.output).to.equal(0);
-    expect(again.stdout).to.include(`already deployed      VipScore at ${address}`);
+    expect(again.stdout).to.include(
+      `already deployed      VipScore at ${address}`,
+    );
     expect(await provider.getBlockNumber()).to.equal(blockBefore);
 
-    const update = await onRollup(["scores:update", "--stage", "15", "--file", SAMPLE]);
+    const update = await onRollup([
+      "scores:update",
+      "--stage",
+      "15",
+      "--file",
+      SAMPLE,
+    ]);
     expect(update.code, update.output).to.equal(0);
-    expect(update.stdout).to.match(/^sent\s+1,000 addresses in \d+ batch\(es\) \(\d+ sent by this run, 0 found after a restart\), [\d,]+ gas$/m);
-    expect(update.stdout).to.match(/^verified\s+1,000 scores on chain equal .*sample-scores\.csv$/m);
+    expect(update.stdout).to.match(
+      /^sent\s+1,000 addresses in \d+ batch\(es\) \(\d+ sent by this run, 0 found after a restart\), [\d,]+ gas$/m,
+    );
+    expect(update.stdout).to.match(
+      /^verified\s+1,000 scores on chain equal .*sample-scores\.csv$/m,
+    );
     // Not a terminal: progress comes as plain lines, the last one at the end.
-    expect(update.stdout).to.match(/^progress: 1,000\/1,000 addresses, \d+ batches, [\d,]+ gas, ETA \d+ s$/m);
+    expect(update.stdout).to.match(
+      /^progress: 1,000\/1,000 addresses, \d+ batches, [\d,]+ gas, ETA \d+ s$/m,
+    );
 
     const finalize = await onRollup(["stage:finalize", "--stage", "15"]);
     expect(finalize.code, finalize.output).to.equal(0);
@@ -78,15 +133,24 @@ describe("the operator flow on a hardhat node over HTTP", () => {
     const stage = await score.stages(15n);
     expect(stage.isFinalized).to.equal(true);
     const entries = [...(await readScoreFile(SAMPLE)).table.entries()];
-    expect(stage.totalScore).to.equal(entries.reduce((sum, e) => sum + e.score, 0n));
+    expect(stage.totalScore).to.equal(
+      entries.reduce((sum, e) => sum + e.score, 0n),
+    );
     const page = await score.getScores(15n, 0n, 500n);
-    expect(page.map((e) => [e.addr, e.amount])).to.deep.equal(entries.slice(0, 500).map((e) => [e.address, e.score]));
+    expect(page.map((e) => [e.addr, e.amount])).to.deep.equal(
+      entries.slice(0, 500).map((e) => [e.address, e.score]),
+    );
 
     baseChain.state.stage = 16n;
     const status = await onRollup(["stage"]);
     expect(status.code, status.output).to.equal(0);
     expect(status.stdout).to.match(/^program stage\s+16 /m);
-    expect(status.stdout).to.match(new RegExp(`^contract open stage\\s+16 \\(VipScore at ${address}\\)$`, "m"));
+    expect(status.stdout).to.match(
+      new RegExp(
+        `^contract open stage\\s+16 \\(VipScore at ${address}\\)$`,
+        "m",
+      ),
+    );
     expect(status.stderr).to.not.include("warning");
   });
 });

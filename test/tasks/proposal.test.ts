@@ -10,8 +10,14 @@ import { bcs } from "@initia/initia.js";
 import { deriveBridgeAddress } from "../../tasks/proposal/bridge-address.js";
 import { parseRate } from "../../tasks/proposal/rates.js";
 import { encodeRegisterArgs } from "../../tasks/proposal/whitelist.js";
-import { startL1RestStandIn, type L1RestStandIn } from "../../tasks/stand-ins/l1-rest.js";
-import { startRollupRestStandIn, type RollupRestStandIn } from "../../tasks/stand-ins/rollup-rest.js";
+import {
+  startL1RestStandIn,
+  type L1RestStandIn,
+} from "../../tasks/stand-ins/l1-rest.js";
+import {
+  startRollupRestStandIn,
+  type RollupRestStandIn,
+} from "../../tasks/stand-ins/rollup-rest.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";
 import { failure } from "../helpers/failure.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
@@ -24,12 +30,11 @@ const OPERATOR = getAddress("0xf957defdb84de782de9a48f030fe64bd7711ad51");
 describe("BCS encoding of vip::register's arguments", () => {
   it("matches the documented vectors", () => {
     const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
-    expect(["0", "0.1", "0.2", "1"].map((v) => b64(bcs.bigdecimal().serialize(v).toBytes()))).to.deep.equal([
-      "AA==",
-      "CAAAil14RWMB",
-      "CAAAFLvwisYC",
-      "CAAAZKeztuAN",
-    ]);
+    expect(
+      ["0", "0.1", "0.2", "1"].map((v) =>
+        b64(bcs.bigdecimal().serialize(v).toBytes()),
+      ),
+    ).to.deep.equal(["AA==", "CAAAil14RWMB", "CAAAFLvwisYC", "CAAAZKeztuAN"]);
     expect(b64(bcs.u64().serialize(2n).toBytes())).to.equal("AgAAAAAAAAA=");
     expect(b64(bcs.u64().serialize(16n).toBytes())).to.equal("EAAAAAAAAAA=");
     const args = encodeRegisterArgs({
@@ -43,7 +48,12 @@ describe("BCS encoding of vip::register's arguments", () => {
     });
     expect(args[0]).to.equal("AAAAAAAAAAAAAAAA+Vfe/bhN54LemkjwMP5kvXcRrVE=");
     expect(args[1]).to.equal("EAAAAAAAAAA=");
-    expect([args[4], args[5], args[6], args[7]]).to.deep.equal(["CAAAZKeztuAN", "CAAAil14RWMB", "CAAAFLvwisYC", "AgAAAAAAAAA="]);
+    expect([args[4], args[5], args[6], args[7]]).to.deep.equal([
+      "CAAAZKeztuAN",
+      "CAAAil14RWMB",
+      "CAAAFLvwisYC",
+      "AgAAAAAAAAA=",
+    ]);
   });
 
   it("derives bridge 16's address as the facts give it (init1y3avrs…270ht)", () => {
@@ -81,15 +91,18 @@ function independentProposal(contract: string, bridgeAddress: string): unknown {
     for (let v = scaled; v > 0n; v >>= 8n) bytes.push(Number(v & 0xffn));
     return Buffer.from([bytes.length, ...bytes]); // ULEB128 length (< 128) then little-endian magnitude
   };
-  const address20 = (hex: string) => Buffer.concat([Buffer.alloc(12), Buffer.from(hex.slice(2), "hex")]);
+  const address20 = (hex: string) =>
+    Buffer.concat([Buffer.alloc(12), Buffer.from(hex.slice(2), "hex")]);
   const text = Buffer.from(contract, "utf8");
   return {
     messages: [
       {
         "@type": "/initia.move.v1.MsgGovExecute",
         authority: "init10d07y265gmmuvt4z0w9aw880jnsr700j55nka3",
-        sender: "init182yxkv4gqfvz7tjyde6dfgjdr4ldqxklgmf23aju2u3cslnss7ys6dy6w8",
-        module_address: "init182yxkv4gqfvz7tjyde6dfgjdr4ldqxklgmf23aju2u3cslnss7ys6dy6w8",
+        sender:
+          "init182yxkv4gqfvz7tjyde6dfgjdr4ldqxklgmf23aju2u3cslnss7ys6dy6w8",
+        module_address:
+          "init182yxkv4gqfvz7tjyde6dfgjdr4ldqxklgmf23aju2u3cslnss7ys6dy6w8",
         module_name: "vip",
         function_name: "register",
         type_args: [],
@@ -121,7 +134,10 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
   let contract: string;
   let env: Record<string, string>;
 
-  const options = (out: string, overrides: Record<string, string | undefined> = {}) => {
+  const options = (
+    out: string,
+    overrides: Record<string, string | undefined> = {},
+  ) => {
     const all: Record<string, string | undefined> = {
       operator: OPERATOR,
       "commission-max-rate": "0.5",
@@ -134,20 +150,56 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
       contract,
       ...overrides,
     };
-    return Object.entries(all).flatMap(([name, value]) => (value === undefined ? [] : [`--${name}`, value]));
+    return Object.entries(all).flatMap(([name, value]) =>
+      value === undefined ? [] : [`--${name}`, value],
+    );
   };
-  const propose = (out: string, overrides: Record<string, string | undefined> = {}, extra: string[] = []) =>
-    runHardhat(["proposal:whitelist", "--network", "rollup", ...options(out, overrides), ...extra], env);
-  const refusal = async (out: string, overrides: Record<string, string | undefined>, extra: string[] = []) => {
+  const propose = (
+    out: string,
+    overrides: Record<string, string | undefined> = {},
+    extra: string[] = [],
+  ) =>
+    runHardhat(
+      [
+        "proposal:whitelist",
+        "--network",
+        "rollup",
+        ...options(out, overrides),
+        ...extra,
+      ],
+      env,
+    );
+  const refusal = async (
+    out: string,
+    overrides: Record<string, string | undefined>,
+    extra: string[] = [],
+  ) => {
     const result = await propose(out, overrides, extra);
-    expect(await stat(out).then(() => true, () => false), "no file written").to.equal(false);
+    expect(
+      await stat(out).then(
+        () => true,
+        () => false,
+      ),
+      "no file written",
+    ).to.equal(false);
     return failure(result);
   };
 
   before(async () => {
-    [node, baseChain, rollupRest] = await Promise.all([startHardhatNode(), startL1RestStandIn({ stage: 15n }), startRollupRestStandIn()]);
-    contract = await (await deployVipScore(directProvider(node), 15n)).getAddress();
-    env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, L1_REST_URL: baseChain.url, ROLLUP_REST_URL: rollupRest.url };
+    [node, baseChain, rollupRest] = await Promise.all([
+      startHardhatNode(),
+      startL1RestStandIn({ stage: 15n }),
+      startRollupRestStandIn(),
+    ]);
+    contract = await (
+      await deployVipScore(directProvider(node), 15n)
+    ).getAddress();
+    env = {
+      JSON_RPC_URL: node.url,
+      PRIVATE_KEY: DEPLOYER_KEY,
+      L1_REST_URL: baseChain.url,
+      ROLLUP_REST_URL: rollupRest.url,
+    };
     dir = await mkdtemp(path.join(tmpdir(), "vip-proposal-"));
   });
 
@@ -161,10 +213,16 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     const result = await propose(out);
     expect(result.code, result.output).to.equal(0);
     const written = JSON.parse(await readFile(out, "utf8"));
-    expect(written).to.deep.equal(independentProposal(contract, deriveBridgeAddress(16n)));
-    expect(result.stdout).to.match(/^ {2}operator\s+init1l9taaldcfhnc9h56frcrplnyh4m3rt23\w+ \(0xf957defdb84de782de9a48f030fe64bd7711ad51\)/m);
+    expect(written).to.deep.equal(
+      independentProposal(contract, deriveBridgeAddress(16n)),
+    );
+    expect(result.stdout).to.match(
+      /^ {2}operator\s+init1l9taaldcfhnc9h56frcrplnyh4m3rt23\w+ \(0xf957defdb84de782de9a48f030fe64bd7711ad51\)/m,
+    );
     expect(result.stdout).to.match(/^ {2}bridge id\s+16$/m);
-    expect(result.stdout).to.include(`score contract           ${contract} (on the rollup)`);
+    expect(result.stdout).to.include(
+      `score contract           ${contract} (on the rollup)`,
+    );
     expect(result.stdout).to.match(/^ {2}commission max rate\s+0\.5$/m);
     expect(result.stdout).to.match(/^ {2}commission rate\s+0\.2$/m);
     expect(result.stdout).to.match(/^ {2}vm type\s+2 \(EVM\)$/m);
@@ -173,30 +231,52 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
 
   it("refuses what the chain would refuse, before anything is written", async () => {
     const out = path.join(dir, "refused.json");
-    expect(await refusal(out, { "commission-rate": "1.5" })).to.match(/^--commission-rate 1\.5 is above 1/);
-    expect(await refusal(out, { "commission-max-rate": "ten percent" })).to.match(/^--commission-max-rate ten percent is not a decimal/);
-    expect(await refusal(out, { "commission-rate": "0.6" })).to.match(/^--commission-rate 0\.6 is above --commission-max-rate 0\.5/);
-    expect(await refusal(out, { metadata: undefined })).to.match(/^--metadata is required/);
-    expect(await refusal(out, { metadata: "http://forum.initia.xyz/t/1" })).to.match(/is not an https URL/);
-    expect(await refusal(out, { operator: "init1notanaddress" })).to.match(/^--operator: "init1notanaddress" is not a valid init1… address/);
+    expect(await refusal(out, { "commission-rate": "1.5" })).to.match(
+      /^--commission-rate 1\.5 is above 1/,
+    );
+    expect(
+      await refusal(out, { "commission-max-rate": "ten percent" }),
+    ).to.match(/^--commission-max-rate ten percent is not a decimal/);
+    expect(await refusal(out, { "commission-rate": "0.6" })).to.match(
+      /^--commission-rate 0\.6 is above --commission-max-rate 0\.5/,
+    );
+    expect(await refusal(out, { metadata: undefined })).to.match(
+      /^--metadata is required/,
+    );
+    expect(
+      await refusal(out, { metadata: "http://forum.initia.xyz/t/1" }),
+    ).to.match(/is not an https URL/);
+    expect(await refusal(out, { operator: "init1notanaddress" })).to.match(
+      /^--operator: "init1notanaddress" is not a valid init1… address/,
+    );
   });
 
   it("refuses a registered bridge, a stage that lags the program, a missing VIP module, a wrong bridge address", async () => {
     const out = path.join(dir, "refused.json");
     baseChain.state.registeredBridges = [3n, 16n];
-    expect(await refusal(out, {})).to.match(/^bridge 16 is already registered in the VIP program/);
+    expect(await refusal(out, {})).to.match(
+      /^bridge 16 is already registered in the VIP program/,
+    );
     baseChain.state.registeredBridges = [1n];
     baseChain.state.stage = 17n;
-    expect(await refusal(out, {})).to.match(/^the contract's open stage is 15, but the VIP program is at stage 17: finalize stages up to 16 first/);
+    expect(await refusal(out, {})).to.match(
+      /^the contract's open stage is 15, but the VIP program is at stage 17: finalize stages up to 16 first/,
+    );
     baseChain.state.stage = 15n;
     baseChain.state.vipModule = false;
-    expect(await refusal(out, {})).to.match(/^no VIP module at 0x3a886b32.* check VIP_MODULE_ADDRESS/);
+    expect(await refusal(out, {})).to.match(
+      /^no VIP module at 0x3a886b32.* check VIP_MODULE_ADDRESS/,
+    );
     baseChain.state.vipModule = true;
     rollupRest.state.bridgeAddress = deriveBridgeAddress(17n);
-    expect(await refusal(out, {})).to.match(/^the rollup reports bridge 16 at init1\w+, but that bridge's address is init1y3avrs\w+270ht/);
+    expect(await refusal(out, {})).to.match(
+      /^the rollup reports bridge 16 at init1\w+, but that bridge's address is init1y3avrs\w+270ht/,
+    );
     rollupRest.state.bridgeAddress = undefined;
     rollupRest.state.mode = "missing-field";
-    expect(await refusal(out, {})).to.match(/^bridge info at http:\/\/127\.0\.0\.1:\d+\/opinit\/opchild\/v1\/bridge_info: bridge_info\.bridge_id is missing/);
+    expect(await refusal(out, {})).to.match(
+      /^bridge info at http:\/\/127\.0\.0\.1:\d+\/opinit\/opchild\/v1\/bridge_info: bridge_info\.bridge_id is missing/,
+    );
     rollupRest.state.mode = "ok";
   });
 
@@ -206,22 +286,34 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     const result = await propose(out);
     baseChain.state.govParams = true;
     expect(result.code, result.output).to.equal(0);
-    expect(result.stderr).to.match(/the gov params could not be read \(.*\/initia\/gov\/v1\/params answered HTTP 501.*\); the deposit is 100000000uinit/);
+    expect(result.stderr).to.match(
+      /the gov params could not be read \(.*\/initia\/gov\/v1\/params answered HTTP 501.*\); the deposit is 100000000uinit/,
+    );
     baseChain.state.view = "http-error";
-    expect(await refusal(path.join(dir, "view.json"), {})).to.match(/^http:\/\/127\.0\.0\.1:\d+\/initia\/move\/v1\/view\/json answered HTTP 500/);
+    expect(await refusal(path.join(dir, "view.json"), {})).to.match(
+      /^http:\/\/127\.0\.0\.1:\d+\/initia\/move\/v1\/view\/json answered HTTP 500/,
+    );
     baseChain.state.view = "bad-data";
-    expect(await refusal(path.join(dir, "view.json"), {})).to.match(/vip::get_bridge_infos at .*: data is not a JSON string$/);
+    expect(await refusal(path.join(dir, "view.json"), {})).to.match(
+      /vip::get_bridge_infos at .*: data is not a JSON string$/,
+    );
     baseChain.state.view = "ok";
   });
 
   it("on a testnet, says how testnets are onboarded and writes only with --force", async () => {
     rollupRest.state.l1ChainId = "initiation-2";
     const out = path.join(dir, "testnet.json");
-    expect(await refusal(out, {})).to.match(/^not written: the base chain initiation-2 is a testnet; pass --force/);
+    expect(await refusal(out, {})).to.match(
+      /^not written: the base chain initiation-2 is a testnet; pass --force/,
+    );
     const forced = await propose(out, {}, ["--force"]);
     expect(forced.code, forced.output).to.equal(0);
-    expect(forced.stderr).to.include("testnet rollups are onboarded by contacting the VIP program team");
-    expect(JSON.parse(await readFile(out, "utf8")).messages[0].function_name).to.equal("register");
+    expect(forced.stderr).to.include(
+      "testnet rollups are onboarded by contacting the VIP program team",
+    );
+    expect(
+      JSON.parse(await readFile(out, "utf8")).messages[0].function_name,
+    ).to.equal("register");
     rollupRest.state.l1ChainId = "interwoven-1";
   });
 });

@@ -6,13 +6,24 @@ import { expect } from "chai";
 
 import { registryEvmChainId } from "../../tasks/registry/evm-chain-id.js";
 import { l2Denom } from "../../tasks/registry/op-denom.js";
-import { startCometBftStandIn, type CometBftStandIn } from "../../tasks/stand-ins/cometbft.js";
-import { startRollupRestStandIn, type RollupRestStandIn } from "../../tasks/stand-ins/rollup-rest.js";
+import {
+  startCometBftStandIn,
+  type CometBftStandIn,
+} from "../../tasks/stand-ins/cometbft.js";
+import {
+  startRollupRestStandIn,
+  type RollupRestStandIn,
+} from "../../tasks/stand-ins/rollup-rest.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 
-const EXAMPLE = path.join(PROJECT_ROOT, "scripts", "examples", "registry-input.json");
+const EXAMPLE = path.join(
+  PROJECT_ROOT,
+  "scripts",
+  "examples",
+  "registry-input.json",
+);
 const COSMOS_CHAIN_ID = "rehearsal-1";
 
 describe("registry:entry and registry:check", () => {
@@ -30,7 +41,12 @@ describe("registry:entry and registry:check", () => {
       startCometBftStandIn({ network: COSMOS_CHAIN_ID }),
       startRollupRestStandIn({ bridgeId: 16n }),
     ]);
-    env = { JSON_RPC_URL: node.url, PRIVATE_KEY: DEPLOYER_KEY, ROLLUP_RPC_URL: cometbft.url, ROLLUP_REST_URL: rollupRest.url };
+    env = {
+      JSON_RPC_URL: node.url,
+      PRIVATE_KEY: DEPLOYER_KEY,
+      ROLLUP_RPC_URL: cometbft.url,
+      ROLLUP_REST_URL: rollupRest.url,
+    };
     registry = await mkdtemp(path.join(tmpdir(), "vip-registry-"));
   });
 
@@ -40,15 +56,41 @@ describe("registry:entry and registry:check", () => {
   });
 
   it("writes the entry from the rollup's answers and the input file, and registry:check passes it", async () => {
-    const result = await runHardhat(["registry:entry", "--network", "rollup", "--registry", registry, "--input", EXAMPLE], env);
+    const result = await runHardhat(
+      [
+        "registry:entry",
+        "--network",
+        "rollup",
+        "--registry",
+        registry,
+        "--input",
+        EXAMPLE,
+      ],
+      env,
+    );
     expect(result.code, result.output).to.equal(0);
-    const chain = JSON.parse(await readFile(path.join(entryDir(), "chain.json"), "utf8"));
+    const chain = JSON.parse(
+      await readFile(path.join(entryDir(), "chain.json"), "utf8"),
+    );
     expect(chain.chain_id).to.equal(COSMOS_CHAIN_ID);
-    expect(chain.evm_chain_id).to.equal(Number(registryEvmChainId(COSMOS_CHAIN_ID)));
-    expect(chain.metadata).to.deep.equal({ is_l1: false, op_bridge_id: "16", op_denoms: ["uinit"], minitia: { type: "minievm", version: "v1.0.2" } });
-    const profile = JSON.parse(await readFile(path.join(registry, "profiles", "rehearsal.json"), "utf8"));
+    expect(chain.evm_chain_id).to.equal(
+      Number(registryEvmChainId(COSMOS_CHAIN_ID)),
+    );
+    expect(chain.metadata).to.deep.equal({
+      is_l1: false,
+      op_bridge_id: "16",
+      op_denoms: ["uinit"],
+      minitia: { type: "minievm", version: "v1.0.2" },
+    });
+    const profile = JSON.parse(
+      await readFile(path.join(registry, "profiles", "rehearsal.json"), "utf8"),
+    );
     expect(profile.vip.actions[0].title).to.equal("Trade on the rollup");
-    expect(JSON.parse(await readFile(path.join(entryDir(), "assetlist.json"), "utf8")).assets[0].denom_units).to.deep.equal([
+    expect(
+      JSON.parse(
+        await readFile(path.join(entryDir(), "assetlist.json"), "utf8"),
+      ).assets[0].denom_units,
+    ).to.deep.equal([
       { denom: "evm/2eE7007DF876084d4C74685e90bB7f4cd7c86e22", exponent: 0 },
       { denom: "gas", exponent: 18 },
     ]);
@@ -57,20 +99,52 @@ describe("registry:entry and registry:check", () => {
     expect(check.code, check.output).to.equal(0);
     expect(check.stdout).to.include("pass the registry's schemas and rules");
 
-    const again = await runHardhat(["registry:entry", "--network", "rollup", "--registry", registry, "--input", EXAMPLE], env);
+    const again = await runHardhat(
+      [
+        "registry:entry",
+        "--network",
+        "rollup",
+        "--registry",
+        registry,
+        "--input",
+        EXAMPLE,
+      ],
+      env,
+    );
     expect(again.code).to.not.equal(0);
-    expect(again.output).to.match(/chain\.json exists: pass --force to overwrite the entry/);
+    expect(again.output).to.match(
+      /chain\.json exists: pass --force to overwrite the entry/,
+    );
   });
 
   it("refuses an entry whose EVM chain id breaks the registry's rule, and writes nothing", async () => {
     const other = await mkdtemp(path.join(tmpdir(), "vip-registry-bad-"));
     cometbft.state.network = "someother-1";
     try {
-      const result = await runHardhat(["registry:entry", "--network", "rollup", "--registry", other, "--input", EXAMPLE], env);
+      const result = await runHardhat(
+        [
+          "registry:entry",
+          "--network",
+          "rollup",
+          "--registry",
+          other,
+          "--input",
+          EXAMPLE,
+        ],
+        env,
+      );
       expect(result.code).to.not.equal(0);
-      expect(result.output).to.include(`chain.json: evm_chain_id: is ${registryEvmChainId(COSMOS_CHAIN_ID)}, but the registry's rule gives ${registryEvmChainId("someother-1")}`);
+      expect(result.output).to.include(
+        `chain.json: evm_chain_id: is ${registryEvmChainId(COSMOS_CHAIN_ID)}, but the registry's rule gives ${registryEvmChainId("someother-1")}`,
+      );
       expect(result.output).to.include("nothing was written");
-      const written = await readFile(path.join(other, "mainnets", "rehearsal", "chain.json"), "utf8").then(() => true, () => false);
+      const written = await readFile(
+        path.join(other, "mainnets", "rehearsal", "chain.json"),
+        "utf8",
+      ).then(
+        () => true,
+        () => false,
+      );
       expect(written).to.equal(false);
     } finally {
       cometbft.state.network = COSMOS_CHAIN_ID;
@@ -84,9 +158,22 @@ describe("registry:entry and registry:check", () => {
     input.logo = "http://example.org/logo.jpg";
     const file = path.join(registry, "bad-input.json");
     await writeFile(file, JSON.stringify(input));
-    const result = await runHardhat(["registry:entry", "--network", "rollup", "--registry", registry, "--input", file], env);
+    const result = await runHardhat(
+      [
+        "registry:entry",
+        "--network",
+        "rollup",
+        "--registry",
+        registry,
+        "--input",
+        file,
+      ],
+      env,
+    );
     expect(result.code).to.not.equal(0);
-    expect(result.output).to.include(`${file}: description: must be at most 140 characters`);
+    expect(result.output).to.include(
+      `${file}: description: must be at most 140 characters`,
+    );
     expect(result.output).to.include(`${file}: logo: must be an https:// URL`);
   });
 
@@ -95,7 +182,9 @@ describe("registry:entry and registry:check", () => {
     after(() => rm(copy, { recursive: true, force: true }));
     await cp(registry, copy, { recursive: true });
     const dir = path.join(copy, "mainnets", "rehearsal");
-    const chain = JSON.parse(await readFile(path.join(dir, "chain.json"), "utf8"));
+    const chain = JSON.parse(
+      await readFile(path.join(dir, "chain.json"), "utf8"),
+    );
     chain.chain_name = "renamed";
     chain.evm_chain_id = 1;
     chain.apis.rpc[0].address = "http://rpc.rehearsal.example.org";
@@ -120,19 +209,39 @@ describe("registry:entry and registry:check", () => {
 
   it("passes real entries of initia-labs/initia-registry: a testnet entry without a profile, a mainnet one with; a mainnet entry without its profile is refused", async () => {
     const corpus = path.join(PROJECT_ROOT, "test", "corpus", "registry");
-    const testnet = await runHardhat(["registry:check", "--dir", path.join(corpus, "testnets", "evm")]);
+    const testnet = await runHardhat([
+      "registry:check",
+      "--dir",
+      path.join(corpus, "testnets", "evm"),
+    ]);
     expect(testnet.code, testnet.output).to.equal(0);
-    expect(testnet.stdout).to.include("chain.json and assetlist.json (no profile, as testnet entries have none) pass the registry's schemas and rules");
-    const mainnet = await runHardhat(["registry:check", "--dir", path.join(corpus, "mainnets", "cabal")]);
+    expect(testnet.stdout).to.include(
+      "chain.json and assetlist.json (no profile, as testnet entries have none) pass the registry's schemas and rules",
+    );
+    const mainnet = await runHardhat([
+      "registry:check",
+      "--dir",
+      path.join(corpus, "mainnets", "cabal"),
+    ]);
     expect(mainnet.code, mainnet.output).to.equal(0);
-    expect(mainnet.stdout).to.include("chain.json, assetlist.json and profiles/cabal.json pass");
+    expect(mainnet.stdout).to.include(
+      "chain.json, assetlist.json and profiles/cabal.json pass",
+    );
 
     const copy = await mkdtemp(path.join(tmpdir(), "vip-registry-no-profile-"));
     after(() => rm(copy, { recursive: true, force: true }));
-    await cp(path.join(corpus, "mainnets"), path.join(copy, "mainnets"), { recursive: true });
-    const orphan = await runHardhat(["registry:check", "--dir", path.join(copy, "mainnets", "cabal")]);
+    await cp(path.join(corpus, "mainnets"), path.join(copy, "mainnets"), {
+      recursive: true,
+    });
+    const orphan = await runHardhat([
+      "registry:check",
+      "--dir",
+      path.join(copy, "mainnets", "cabal"),
+    ]);
     expect(orphan.code).to.not.equal(0);
-    expect(orphan.stdout).to.include("profiles/cabal.json: (the file): is missing: a mainnet entry needs its profile");
+    expect(orphan.stdout).to.include(
+      "profiles/cabal.json: (the file): is missing: a mainnet entry needs its profile",
+    );
   });
 
   it("derives OP denoms from the bridge id", () => {

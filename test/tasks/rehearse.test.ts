@@ -6,25 +6,60 @@ describe("rehearse", () => {
   it("runs the whole operator flow with no configuration and reports each step", async () => {
     const result = await runHardhat(["rehearse"]);
     expect(result.code, result.output).to.equal(0);
-    const steps = ["accounts", "version", "chain-id", "stage", "deploy", "registry:entry", "proposal:whitelist", "scores:update", "stage:finalize", "stage", "stage:autopilot", "bridge:transfer", "bridge:transfer from the base chain"];
-    for (const [i, step] of steps.entries()) expect(result.stdout).to.include(`[${i + 1}/13] ${step}`);
+    const steps = [
+      "accounts",
+      "version",
+      "chain-id",
+      "stage",
+      "deploy",
+      "registry:entry",
+      "proposal:whitelist",
+      "scores:update",
+      "stage:finalize",
+      "stage",
+      "stage:autopilot",
+      "bridge:transfer",
+      "bridge:transfer from the base chain",
+    ];
+    for (const [i, step] of steps.entries())
+      expect(result.stdout).to.include(`[${i + 1}/13] ${step}`);
     expect(result.stdout).to.match(/^tracked\s+0x[0-9a-f]{64}/m);
-    expect(result.stdout).to.match(/^bridge holds\s+1000000 of the test token$/m);
-    expect(result.stdout).to.match(/^base chain took\s+1 deposit, signed EIP-191; the rollup account's sequence is still 0, as the hook needs$/m);
-    expect(result.stdout).to.match(/^deployer\s+0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 \(init17w0adeg64ky0daxwd2ugyuneellmjgnxdtmpqz\)$/m);
-    expect(result.stdout).to.match(/^written\s+.*mainnets\/rehearsal\/chain\.json$/m);
+    expect(result.stdout).to.match(
+      /^bridge holds\s+1000000 of the test token$/m,
+    );
+    expect(result.stdout).to.match(
+      /^base chain took\s+1 deposit, signed EIP-191; the rollup account's sequence is still 0, as the hook needs$/m,
+    );
+    expect(result.stdout).to.match(
+      /^deployer\s+0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 \(init17w0adeg64ky0daxwd2ugyuneellmjgnxdtmpqz\)$/m,
+    );
+    expect(result.stdout).to.match(
+      /^written\s+.*mainnets\/rehearsal\/chain\.json$/m,
+    );
     expect(result.stdout).to.match(/^ {2}vm type\s+2 \(EVM\)$/m);
     expect(result.stdout).to.match(/^registry rule\s+holds: /m);
-    expect(result.stdout).to.match(/^start stage\s+15 \(the stand-in base chain's VIP stage\)$/m);
-    expect(result.stdout).to.match(/^verified\s+1,000 scores on chain equal scripts\/sample-scores\.csv$/m);
+    expect(result.stdout).to.match(
+      /^start stage\s+15 \(the stand-in base chain's VIP stage\)$/m,
+    );
+    expect(result.stdout).to.match(
+      /^verified\s+1,000 scores on chain equal scripts\/sample-scores\.csv$/m,
+    );
     expect(result.stdout).to.match(/^contract open stage\s+16 /m);
-    expect(result.stdout).to.match(/^finalized\s+nothing: the stage has not ended on the base chain's clock$/m);
-    expect(result.stdout).to.match(/^finalized\s+stage 16 in tx 0x[0-9a-f]{64}, block \d+$/m);
+    expect(result.stdout).to.match(
+      /^finalized\s+nothing: the stage has not ended on the base chain's clock$/m,
+    );
+    expect(result.stdout).to.match(
+      /^finalized\s+stage 16 in tx 0x[0-9a-f]{64}, block \d+$/m,
+    );
     expect(result.stdout).to.match(/^autopilot ok: stage 16: finalized in tx/m);
     expect(result.stdout).to.include("Rehearsal complete.");
     // The one warning is the op hook's, which an operator must heed.
-    const warnings = result.stderr.split("\n").filter((line) => line.includes("warning"));
+    const warnings = result.stderr
+      .split("\n")
+      .filter((line) => line.includes("warning"));
     expect(warnings).to.have.length(1);
-    expect(warnings[0]).to.match(/^warning: init17w0\w+ must send nothing else on rehearsal-1 until this transfer lands/);
+    expect(warnings[0]).to.match(
+      /^warning: init17w0\w+ must send nothing else on rehearsal-1 until this transfer lands/,
+    );
   });
 });

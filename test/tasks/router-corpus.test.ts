@@ -5,9 +5,16 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { RouterClient, RouterError, routeSchema } from "../../tasks/clients/router.js";
+import {
+  RouterClient,
+  RouterError,
+  routeSchema,
+} from "../../tasks/clients/router.js";
 import { checkMsg } from "../../tasks/cosmos/amino.js";
-import { startRouterStandIn, type RouterStandIn } from "../../tasks/stand-ins/router.js";
+import {
+  startRouterStandIn,
+  type RouterStandIn,
+} from "../../tasks/stand-ins/router.js";
 import { Journal } from "../../tasks/journal/journal.js";
 import { describeRoute } from "../../tasks/transfer/describe.js";
 import { trackOnce } from "../../tasks/transfer/follow.js";
@@ -25,7 +32,9 @@ interface CorpusAnswer {
 }
 
 function corpus(name: string): CorpusAnswer {
-  return JSON.parse(readFileSync(path.join(CORPUS, `${name}.json`), "utf8")) as CorpusAnswer;
+  return JSON.parse(
+    readFileSync(path.join(CORPUS, `${name}.json`), "utf8"),
+  ) as CorpusAnswer;
 }
 
 /** Every corpus file whose name starts with `prefix` (e.g. every documented status answer). */
@@ -57,82 +66,166 @@ describe("the routing API as the published documents allow it to answer (test/co
     router.state.calls = {};
   });
 
-  const serve = (endpoint: string, ...names: string[]) => (router.state.canned[endpoint] = names.map((n) => corpus(n)));
+  const serve = (endpoint: string, ...names: string[]) =>
+    (router.state.canned[endpoint] = names.map((n) => corpus(n)));
   const env = () => ({ ROUTER_URL: router.url });
   const status = (...extra: string[]) =>
-    runHardhat(["bridge:status", "--network", "rollup", "--tx", HASH, "--chain", "interwoven-1", "--journal-dir", journalDir, "--poll-interval", "0.05", ...extra], env());
+    runHardhat(
+      [
+        "bridge:status",
+        "--network",
+        "rollup",
+        "--tx",
+        HASH,
+        "--chain",
+        "interwoven-1",
+        "--journal-dir",
+        journalDir,
+        "--poll-interval",
+        "0.05",
+        ...extra,
+      ],
+      env(),
+    );
   const journalled = async (): Promise<{ type: string; state?: string }[]> => {
     const dir = path.join(journalDir, "transfers");
-    const file = (await readdir(dir)).find((f) => f.includes(HASH.toLowerCase()))!;
-    const records = (await readFile(path.join(dir, file), "utf8")).trim().split("\n").map((l) => JSON.parse(l) as { type: string; state?: string });
+    const file = (await readdir(dir)).find((f) =>
+      f.includes(HASH.toLowerCase()),
+    )!;
+    const records = (await readFile(path.join(dir, file), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; state?: string });
     await rm(path.join(dir, file));
     return records;
   };
 
   describe("status: every successful answer of the documents ends in success, journalled", () => {
-    const successes = corpusOf(/^(skip|initia)\.v2-tx-status\.200|^schema\.v2-tx-status\.200\.success/);
-    it("the corpus holds the documents' own status examples", () => expect(successes.length).to.be.at.least(5));
+    const successes = corpusOf(
+      /^(skip|initia)\.v2-tx-status\.200|^schema\.v2-tx-status\.200\.success/,
+    );
+    it("the corpus holds the documents' own status examples", () =>
+      expect(successes.length).to.be.at.least(5));
     for (const [name, entry] of successes) {
       it(`${name}: ${entry.source}`, async () => {
         router.state.tracked[HASH] = 1;
         // The tracker walks it through submitted and pending first, as a real transfer goes.
-        serve("GET /v2/tx/status", "schema.v2-tx-status.200.submitted", "schema.v2-tx-status.200.pending-opinit", name);
+        serve(
+          "GET /v2/tx/status",
+          "schema.v2-tx-status.200.submitted",
+          "schema.v2-tx-status.200.pending-opinit",
+          name,
+        );
         const result = await status();
         expect(result.code, result.output).to.equal(0);
-        expect(result.stdout).to.match(new RegExp(`^done\\s+${HASH}: STATE_COMPLETED_SUCCESS$`, "m"));
+        expect(result.stdout).to.match(
+          new RegExp(`^done\\s+${HASH}: STATE_COMPLETED_SUCCESS$`, "m"),
+        );
         const records = await journalled();
-        expect(records.at(-1)).to.deep.include({ type: "done", state: "STATE_COMPLETED_SUCCESS" });
-        expect(records.filter((r) => r.type === "status").map((r) => r.state)).to.deep.equal(["STATE_SUBMITTED", "STATE_PENDING", "STATE_COMPLETED_SUCCESS"]);
+        expect(records.at(-1)).to.deep.include({
+          type: "done",
+          state: "STATE_COMPLETED_SUCCESS",
+        });
+        expect(
+          records.filter((r) => r.type === "status").map((r) => r.state),
+        ).to.deep.equal([
+          "STATE_SUBMITTED",
+          "STATE_PENDING",
+          "STATE_COMPLETED_SUCCESS",
+        ]);
       });
     }
   });
 
   it("a hop in Initia's flat form and in Skip's wrappers is shown with its state", async () => {
     const flat = viewStatus(corpus("initia.v2-tx-status.200").answer as never);
-    expect(flat.hops).to.deep.equal([{ kind: "transfer", from: "interwoven-1", to: "8453", state: "TRANSFER_SUCCESS", error: undefined }]);
-    const skip = viewStatus(corpus("skip.v2-tx-status.200.transfer-from-cosmoshub-to-avalanche").answer as never);
-    expect(skip.state, "no top-level state: the transfers' states decide").to.equal("STATE_COMPLETED_SUCCESS");
-    expect(skip.hops.map((h) => [h.kind, h.from, h.to, h.state])).to.deep.equal([
-      ["ibc_transfer", "cosmoshub-4", "osmosis-1", "TRANSFER_SUCCESS"],
-      ["axelar_transfer", "osmosis-1", "43114", "AXELAR_TRANSFER_SUCCESS"],
+    expect(flat.hops).to.deep.equal([
+      {
+        kind: "transfer",
+        from: "interwoven-1",
+        to: "8453",
+        state: "TRANSFER_SUCCESS",
+        error: undefined,
+      },
     ]);
-    expect(skip.release).to.deep.equal({ chain_id: "43114", denom: "wavax-wei", released: true });
+    const skip = viewStatus(
+      corpus("skip.v2-tx-status.200.transfer-from-cosmoshub-to-avalanche")
+        .answer as never,
+    );
+    expect(
+      skip.state,
+      "no top-level state: the transfers' states decide",
+    ).to.equal("STATE_COMPLETED_SUCCESS");
+    expect(skip.hops.map((h) => [h.kind, h.from, h.to, h.state])).to.deep.equal(
+      [
+        ["ibc_transfer", "cosmoshub-4", "osmosis-1", "TRANSFER_SUCCESS"],
+        ["axelar_transfer", "osmosis-1", "43114", "AXELAR_TRANSFER_SUCCESS"],
+      ],
+    );
+    expect(skip.release).to.deep.equal({
+      chain_id: "43114",
+      denom: "wavax-wei",
+      released: true,
+    });
   });
 
   it("STATE_ABANDONED is not the end: the message says how to check, and bridge:status asks again later to success", async () => {
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.200.abandoned");
     const abandoned = await status();
-    expect(failure(abandoned)).to.match(/^the routing API stopped tracking 9F2E.*STATE_ABANDONED.*That is not a failure: the transfer may still land\. Check the recipient's balance on interwoven-1 \(last transaction: https:\/\/scan\.example\/1\/txs\/0xefef\w+\), and run `bridge:status --tx 9F2E\w+ --chain interwoven-1` later/);
-    serve("GET /v2/tx/status", "schema.v2-tx-status.200.success-release-without-amount");
+    expect(failure(abandoned)).to.match(
+      /^the routing API stopped tracking 9F2E.*STATE_ABANDONED.*That is not a failure: the transfer may still land\. Check the recipient's balance on interwoven-1 \(last transaction: https:\/\/scan\.example\/1\/txs\/0xefef\w+\), and run `bridge:status --tx 9F2E\w+ --chain interwoven-1` later/,
+    );
+    serve(
+      "GET /v2/tx/status",
+      "schema.v2-tx-status.200.success-release-without-amount",
+    );
     const later = await status();
     expect(later.code, later.output).to.equal(0);
     const records = await journalled();
-    expect(records.filter((r) => r.type === "done").map((r) => r.state)).to.deep.equal(["STATE_COMPLETED_SUCCESS"]);
-    expect(records.filter((r) => r.type === "status").map((r) => r.state)).to.deep.equal(["STATE_ABANDONED", "STATE_COMPLETED_SUCCESS"]);
+    expect(
+      records.filter((r) => r.type === "done").map((r) => r.state),
+    ).to.deep.equal(["STATE_COMPLETED_SUCCESS"]);
+    expect(
+      records.filter((r) => r.type === "status").map((r) => r.state),
+    ).to.deep.equal(["STATE_ABANDONED", "STATE_COMPLETED_SUCCESS"]);
   });
 
   it("STATE_UNKNOWN is an error at once, not a reason to poll until the timeout", async () => {
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.200.unknown");
     const unknown = await status("--timeout", "600");
-    expect(failure(unknown)).to.match(/^the routing API reports STATE_UNKNOWN for 9F2E\w+: it cannot tell where this transfer is/);
+    expect(failure(unknown)).to.match(
+      /^the routing API reports STATE_UNKNOWN for 9F2E\w+: it cannot tell where this transfer is/,
+    );
     expect(router.state.calls["GET /v2/tx/status"]).to.be.at.most(2);
     expect((await journalled()).some((r) => r.type === "done")).to.equal(false);
   });
 
   it("a failure shows the hop's own error and where the assets are, with or without an amount", async () => {
     router.state.tracked[HASH] = 1;
-    serve("GET /v2/tx/status", "schema.v2-tx-status.200.completed-error-packet-error");
+    serve(
+      "GET /v2/tx/status",
+      "schema.v2-tx-status.200.completed-error-packet-error",
+    );
     const failed = await status();
-    expect(failed.stdout).to.match(/^hop 1\s+ibc_transfer interwoven-1 → noble-1: TRANSFER_FAILURE \(error: ABCI code: 5: insufficient funds \(PACKET_ERROR_ACKNOWLEDGEMENT\)\)$/m);
-    expect(failure(failed)).to.match(/the transfer ended in STATE_COMPLETED_ERROR: the transfer failed on noble-1; assets: 1000000 uinit released on interwoven-1$/);
+    expect(failed.stdout).to.match(
+      /^hop 1\s+ibc_transfer interwoven-1 → noble-1: TRANSFER_FAILURE \(error: ABCI code: 5: insufficient funds \(PACKET_ERROR_ACKNOWLEDGEMENT\)\)$/m,
+    );
+    expect(failure(failed)).to.match(
+      /the transfer ended in STATE_COMPLETED_ERROR: the transfer failed on noble-1; assets: 1000000 uinit released on interwoven-1$/,
+    );
     await journalled();
 
     router.state.tracked[HASH] = 1;
-    serve("GET /v2/tx/status", "schema.v2-tx-status.200.pending-error-amount-null");
+    serve(
+      "GET /v2/tx/status",
+      "schema.v2-tx-status.200.pending-error-amount-null",
+    );
     const pending = await status();
-    expect(failure(pending)).to.match(/the transfer ended in STATE_PENDING_ERROR: insufficient fee; assets: the uinit to be released on interwoven-1$/);
+    expect(failure(pending)).to.match(
+      /the transfer ended in STATE_PENDING_ERROR: insufficient fee; assets: the uinit to be released on interwoven-1$/,
+    );
     await journalled();
   });
 
@@ -140,16 +233,31 @@ describe("the routing API as the published documents allow it to answer (test/co
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.404.chain-not-supported");
     const result = await status();
-    expect(failure(result)).to.match(/answered HTTP 404: chain ID not supported$/);
+    expect(failure(result)).to.match(
+      /answered HTTP 404: chain ID not supported$/,
+    );
     expect(router.state.calls["GET /v2/tx/status"]).to.equal(1);
   });
 
   it("track: Skip's documented 404 for an unsupported chain is final at once, not retried as 'not seen yet'", async () => {
     serve("POST /v2/tx/track", "skip.v2-tx-track.404");
-    const journal = await Journal.open<TransferRecord>(path.join(journalDir, "track-404.jsonl"));
+    const journal = await Journal.open<TransferRecord>(
+      path.join(journalDir, "track-404.jsonl"),
+    );
     const silent = { line: () => {}, warn: () => {} };
-    const message = await trackOnce(client, journal, HASH, "interwoven-1", silent).then(() => "tracked", (e: Error) => e.message);
-    expect(message).to.match(/^tracking 9F2E\w+ failed: POST http:\/\/127\.0\.0\.1:\d+\/v2\/tx\/track answered HTTP 404: chain ID not supported\. The transaction is sent/);
+    const message = await trackOnce(
+      client,
+      journal,
+      HASH,
+      "interwoven-1",
+      silent,
+    ).then(
+      () => "tracked",
+      (e: Error) => e.message,
+    );
+    expect(message).to.match(
+      /^tracking 9F2E\w+ failed: POST http:\/\/127\.0\.0\.1:\d+\/v2\/tx\/track answered HTTP 404: chain ID not supported\. The transaction is sent/,
+    );
     expect(router.state.calls["POST /v2/tx/track"]).to.equal(1);
   });
 
@@ -159,7 +267,21 @@ describe("the routing API as the published documents allow it to answer (test/co
         serve("POST /v2/fungible/route", name);
         const answer = entry.answer as Record<string, string>;
         const result = await runHardhat(
-          ["bridge:route", "--network", "rollup", "--from-chain", answer.source_asset_chain_id!, "--from-denom", answer.source_asset_denom!, "--to-chain", answer.dest_asset_chain_id!, "--to-denom", answer.dest_asset_denom!, "--amount", answer.amount_in!],
+          [
+            "bridge:route",
+            "--network",
+            "rollup",
+            "--from-chain",
+            answer.source_asset_chain_id!,
+            "--from-denom",
+            answer.source_asset_denom!,
+            "--to-chain",
+            answer.dest_asset_chain_id!,
+            "--to-denom",
+            answer.dest_asset_denom!,
+            "--amount",
+            answer.amount_in!,
+          ],
           env(),
         );
         expect(result.code, result.output).to.equal(0);
@@ -169,7 +291,9 @@ describe("the routing API as the published documents allow it to answer (test/co
     }
 
     it("names every operation kind and its fee, and sums what comes on top of the amount", () => {
-      const route = routeSchema.parse(corpus("schema.v2-fungible-route.200.every-operation-kind").answer);
+      const route = routeSchema.parse(
+        corpus("schema.v2-fungible-route.200.every-operation-kind").answer,
+      );
       const text = describeRoute(route).join("\n");
       for (const expected of [
         "1. IBC transfer/channel-0: interwoven-1 → noble-1, uinit → ibc/INIT, 10000000 → 10000000 (tx 1)",
@@ -204,7 +328,9 @@ describe("the routing API as the published documents allow it to answer (test/co
         expect(text, expected).to.include(expected);
       }
       // On top: the additional smart relay fee (counted once), LayerZero's messaging fee in ETH, the unknown bridge's.
-      expect(text).to.match(/^beyond the amount\s+60000 uusdc \(USDC\) \+ 300000000000000 ethereum-native \(ETH\) \+ 7 ufee, plus gas$/m);
+      expect(text).to.match(
+        /^beyond the amount\s+60000 uusdc \(USDC\) \+ 300000000000000 ethereum-native \(ETH\) \+ 7 ufee, plus gas$/m,
+      );
     });
   });
 
@@ -213,49 +339,91 @@ describe("the routing API as the published documents allow it to answer (test/co
     const skip = await client.msgs({} as never);
     const tx = skip.txs[0]!;
     expect("cosmos_tx" in tx).to.equal(true);
-    const msg = (tx as { cosmos_tx: { msgs: { msg_type_url: string; msg: string }[] } }).cosmos_tx.msgs[0]!;
-    expect(checkMsg(msg, "transaction 1, message 1").full.timeout_timestamp).to.equal("1688663426558649000");
-    expect(JSON.parse(msg.msg).timeout_timestamp, "JSON.parse alone rounds it").to.not.equal(1688663426558649000n.toString());
+    const msg = (
+      tx as { cosmos_tx: { msgs: { msg_type_url: string; msg: string }[] } }
+    ).cosmos_tx.msgs[0]!;
+    expect(
+      checkMsg(msg, "transaction 1, message 1").full.timeout_timestamp,
+    ).to.equal("1688663426558649000");
+    expect(
+      JSON.parse(msg.msg).timeout_timestamp,
+      "JSON.parse alone rounds it",
+    ).to.not.equal(1688663426558649000n.toString());
 
-    serve("POST /v2/fungible/msgs", "schema.v2-fungible-msgs.200.approvals-null");
+    serve(
+      "POST /v2/fungible/msgs",
+      "schema.v2-fungible-msgs.200.approvals-null",
+    );
     const evm = await client.msgs({} as never);
-    expect((evm.txs[0] as { evm_tx: { required_erc20_approvals: unknown[] } }).evm_tx.required_erc20_approvals).to.deep.equal([]);
+    expect(
+      (evm.txs[0] as { evm_tx: { required_erc20_approvals: unknown[] } }).evm_tx
+        .required_erc20_approvals,
+    ).to.deep.equal([]);
 
     serve("POST /v2/fungible/msgs", "initia.v2-fungible-msgs.200");
     const empty = await client.msgs({} as never).catch((e: Error) => e.message);
-    expect(empty).to.match(/POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]\.cosmos_tx\.msgs Array must contain at least 1 element\(s\)$/);
+    expect(empty).to.match(
+      /POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]\.cosmos_tx\.msgs Array must contain at least 1 element\(s\)$/,
+    );
   });
 
   it("chains: every documented list is read, and a chain with rest null fails only its own lookup", async () => {
-    for (const name of ["skip.v2-info-chains.200", "initia.v2-info-chains.200", "schema.v2-info-chains.200.rest-null"]) {
+    for (const name of [
+      "skip.v2-info-chains.200",
+      "initia.v2-info-chains.200",
+      "schema.v2-info-chains.200.rest-null",
+    ]) {
       serve("GET /v2/info/chains", name);
       const chains = await client.chains();
       expect(chains.length, name).to.be.at.least(1);
     }
-    expect((await client.chains()).find((c) => c.chain_id === "odd-1")?.rest).to.equal(null);
+    expect(
+      (await client.chains()).find((c) => c.chain_id === "odd-1")?.rest,
+    ).to.equal(null);
   });
 
   it("track and the error bodies: every documented answer is read; errors carry their message", async () => {
     for (const name of ["skip.v2-tx-track.200", "initia.v2-tx-track.200"]) {
       serve("POST /v2/tx/track", name);
-      expect((await client.track(HASH, "interwoven-1")).explorer_link).to.match(/^https:\/\//);
+      expect((await client.track(HASH, "interwoven-1")).explorer_link).to.match(
+        /^https:\/\//,
+      );
     }
-    for (const [name, entry] of corpusOf(/^skip\.v2-(fungible-route|fungible-msgs|tx-track|tx-status)\.(400|404|500)/)) {
-      const endpoint = name.includes("route") ? "POST /v2/fungible/route" : name.includes("msgs") ? "POST /v2/fungible/msgs" : name.includes("track") ? "POST /v2/tx/track" : "GET /v2/tx/status";
+    for (const [name, entry] of corpusOf(
+      /^skip\.v2-(fungible-route|fungible-msgs|tx-track|tx-status)\.(400|404|500)/,
+    )) {
+      const endpoint = name.includes("route")
+        ? "POST /v2/fungible/route"
+        : name.includes("msgs")
+          ? "POST /v2/fungible/msgs"
+          : name.includes("track")
+            ? "POST /v2/tx/track"
+            : "GET /v2/tx/status";
       router.state.canned[endpoint] = [entry];
       router.state.tracked[HASH] = 1;
       const call =
         endpoint === "POST /v2/fungible/route"
-          ? client.route({ source_asset_chain_id: "a", source_asset_denom: "b", dest_asset_chain_id: "c", dest_asset_denom: "d", amount_in: "1" })
+          ? client.route({
+              source_asset_chain_id: "a",
+              source_asset_denom: "b",
+              dest_asset_chain_id: "c",
+              dest_asset_denom: "d",
+              amount_in: "1",
+            })
           : endpoint === "POST /v2/fungible/msgs"
             ? client.msgs({} as never)
             : endpoint === "POST /v2/tx/track"
               ? client.track(HASH, "interwoven-1")
               : client.status(HASH, "interwoven-1");
-      const error = await call.then(() => undefined, (e: unknown) => e);
+      const error = await call.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, name).to.be.instanceOf(RouterError);
       expect((error as RouterError).status, name).to.equal(entry.status);
-      expect((error as RouterError).message, name).to.include((entry.answer as { message: string }).message.slice(0, 40));
+      expect((error as RouterError).message, name).to.include(
+        (entry.answer as { message: string }).message.slice(0, 40),
+      );
     }
   });
 });

@@ -19,7 +19,8 @@ async function problems(name: string, text: string): Promise<string[]> {
   try {
     await readScoreFile(full);
   } catch (error) {
-    if (error instanceof ScoreFileError) return error.problems.map((p) => `${p.line}: ${p.message}`);
+    if (error instanceof ScoreFileError)
+      return error.problems.map((p) => `${p.line}: ${p.message}`);
     throw error;
   }
   throw new Error("expected problems");
@@ -34,7 +35,12 @@ const B = "0x5721c8e66Caa2395bcd310e5c5Ddd1f3BE0b8794";
 
 describe("score files", () => {
   it("reads CSV with its header, extra columns, lowercase addresses and blank lines", async () => {
-    const entries = await entriesOf(await file("ok.csv", `Score,address,note\n7,${A},first\n\n18446744073709551615,${B.toLowerCase()},max\n`));
+    const entries = await entriesOf(
+      await file(
+        "ok.csv",
+        `Score,address,note\n7,${A},first\n\n18446744073709551615,${B.toLowerCase()},max\n`,
+      ),
+    );
     expect(entries).to.deep.equal([
       { address: A, score: 7n, line: 2 },
       { address: B, score: 18446744073709551615n, line: 4 },
@@ -79,14 +85,20 @@ describe("score files", () => {
   });
 
   it("refuses a header without the score column", async () => {
-    expect(await problems("header.csv", `address,points\n${A},1\n`)).to.deep.equal([
+    expect(
+      await problems("header.csv", `address,points\n${A},1\n`),
+    ).to.deep.equal([
       '1: the header lacks the column(s) score: the first line must name address and score, e.g. "address,score"',
     ]);
   });
 
   it("refuses an empty file and a header alone", async () => {
-    expect(await problems("empty.csv", "")).to.deep.equal(["1: the file holds no scores"]);
-    expect(await problems("header-only.csv", "address,score\n")).to.deep.equal(["1: the file holds no scores"]);
+    expect(await problems("empty.csv", "")).to.deep.equal([
+      "1: the file holds no scores",
+    ]);
+    expect(await problems("header-only.csv", "address,score\n")).to.deep.equal([
+      "1: the file holds no scores",
+    ]);
   });
 
   it("names the line of every problem in a JSON file", async () => {
@@ -101,8 +113,12 @@ describe("score files", () => {
   });
 
   it("reports JSON that does not parse, and JSON that is not an array", async () => {
-    expect((await problems("broken.json", `[\n {"address": "${A}",\n]`))[0]).to.match(/^\d+: is not valid JSON: /);
-    expect(await problems("object.json", `{"address": "${A}", "score": 1}`)).to.deep.equal([
+    expect(
+      (await problems("broken.json", `[\n {"address": "${A}",\n]`))[0],
+    ).to.match(/^\d+: is not valid JSON: /);
+    expect(
+      await problems("object.json", `{"address": "${A}", "score": 1}`),
+    ).to.deep.equal([
       '1: the file must be a JSON array of {"address", "score"} objects',
     ]);
   });
@@ -115,6 +131,8 @@ describe("score files", () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).to.equal(`cannot read the score file ${missing}: it does not exist or is not readable`);
+    expect(message).to.equal(
+      `cannot read the score file ${missing}: it does not exist or is not readable`,
+    );
   });
 });

@@ -5,9 +5,19 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { deployVipScore, sampleAddresses } from "../../scripts/gas/scenarios.js";
-import { estimateSendAndConfirm, sendAndConfirm } from "../../tasks/contract/confirm.js";
-import { type ConfirmedRecord, Journal, journalPath } from "../../tasks/journal/journal.js";
+import {
+  deployVipScore,
+  sampleAddresses,
+} from "../../scripts/gas/scenarios.js";
+import {
+  estimateSendAndConfirm,
+  sendAndConfirm,
+} from "../../tasks/contract/confirm.js";
+import {
+  type ConfirmedRecord,
+  Journal,
+  journalPath,
+} from "../../tasks/journal/journal.js";
 import { gasLimits } from "../../tasks/scores/batches.js";
 import { pushScores } from "../../tasks/scores/push.js";
 import { SAME } from "../../tasks/scores/gas-model.js";
@@ -16,16 +26,42 @@ import { compareWithChain } from "../../tasks/scores/read-back.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 
 // A node that mines failing transactions instead of refusing them, as a rollup node does.
-const { ethers } = await network.create({ network: "default", override: { throwOnTransactionFailures: false } });
+const { ethers } = await network.create({
+  network: "default",
+  override: { throwOnTransactionFailures: false },
+});
 
 /** A score file of `addresses` (scores 1, 2, …) in `dir`, and a fresh journal for `score`'s stage 5 started on it. */
-async function pushSetup(dir: string, score: VipScore, signer: string, addresses: string[]) {
+async function pushSetup(
+  dir: string,
+  score: VipScore,
+  signer: string,
+  addresses: string[],
+) {
   const file = path.join(dir, "scores.csv");
-  await writeFile(file, "address,score\n" + addresses.map((a, i) => `${a},${i + 1}`).join("\n") + "\n");
+  await writeFile(
+    file,
+    "address,score\n" +
+      addresses.map((a, i) => `${a},${i + 1}`).join("\n") +
+      "\n",
+  );
   const scores = await readScoreFile(file);
-  const journal = await Journal.open(journalPath(dir, 31337n, await score.getAddress(), 5n));
+  const journal = await Journal.open(
+    journalPath(dir, 31337n, await score.getAddress(), 5n),
+  );
   const startBlock = await ethers.provider.getBlockNumber();
-  await journal.append({ type: "start", chainId: "31337", contract: await score.getAddress(), stage: "5", signer, file, sha256: scores.sha256, entries: addresses.length, startBlock, at: "" });
+  await journal.append({
+    type: "start",
+    chainId: "31337",
+    contract: await score.getAddress(),
+    stage: "5",
+    signer,
+    file,
+    sha256: scores.sha256,
+    entries: addresses.length,
+    startBlock,
+    at: "",
+  });
   return { scores, journal };
 }
 
@@ -37,10 +73,30 @@ describe("sending contract calls", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "vip-failed-receipt-"));
     try {
       const file = path.join(dir, "scores.csv");
-      await writeFile(file, "address,score\n" + sampleAddresses(20, "race").map((a) => `${a},1`).join("\n") + "\n");
+      await writeFile(
+        file,
+        "address,score\n" +
+          sampleAddresses(20, "race")
+            .map((a) => `${a},1`)
+            .join("\n") +
+          "\n",
+      );
       const scores = await readScoreFile(file);
-      const journal = await Journal.open(journalPath(dir, 31337n, await score.getAddress(), 5n));
-      await journal.append({ type: "start", chainId: "31337", contract: await score.getAddress(), stage: "5", signer: operator!.address, file, sha256: scores.sha256, entries: 20, startBlock: 0, at: "" });
+      const journal = await Journal.open(
+        journalPath(dir, 31337n, await score.getAddress(), 5n),
+      );
+      await journal.append({
+        type: "start",
+        chainId: "31337",
+        contract: await score.getAddress(),
+        stage: "5",
+        signer: operator!.address,
+        file,
+        sha256: scores.sha256,
+        entries: 20,
+        startBlock: 0,
+        at: "",
+      });
       const limits = await gasLimits(ethers.provider);
       const silent = { line: () => {}, warn: () => {} };
 
@@ -48,22 +104,38 @@ describe("sending contract calls", () => {
       // tip, so the same block mines the finalization first and the batch reverts.
       await ethers.provider.send("evm_setAutomine", [false]);
       const push = pushScores(
-        { score, signer: operator!, provider: ethers.provider, table: scores.table, journal, out: silent },
+        {
+          score,
+          signer: operator!,
+          provider: ethers.provider,
+          table: scores.table,
+          journal,
+          out: silent,
+        },
         { stage: 5n, limits, maxInFlight: 1, pollMs: 20 },
       ).then(
         () => "",
         (error: Error) => error.message,
       );
-      while (!journal.records.some((r) => r.type === "sent")) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (!journal.records.some((r) => r.type === "sent"))
+        await new Promise((resolve) => setTimeout(resolve, 20));
       const fees = await ethers.provider.getFeeData();
-      await score.connect(other!).finalizeStage(5n, { gasLimit: 100_000n, maxFeePerGas: fees.maxFeePerGas! * 3n, maxPriorityFeePerGas: fees.maxFeePerGas! * 2n });
+      await score.connect(other!).finalizeStage(5n, {
+        gasLimit: 100_000n,
+        maxFeePerGas: fees.maxFeePerGas! * 3n,
+        maxPriorityFeePerGas: fees.maxFeePerGas! * 2n,
+      });
       await ethers.provider.send("evm_mine", []);
       await ethers.provider.send("evm_setAutomine", [true]);
 
       const message = await push;
-      const sent = journal.records.find((r) => r.type === "sent") as { hash: string };
+      const sent = journal.records.find((r) => r.type === "sent") as {
+        hash: string;
+      };
       expect(message).to.equal(`Tx failed ${sent.hash} (batch 1, lines 2–21)`);
-      expect(journal.records.find((r) => r.type === "confirmed")).to.deep.include({ hash: sent.hash, status: 0 });
+      expect(
+        journal.records.find((r) => r.type === "confirmed"),
+      ).to.deep.include({ hash: sent.hash, status: 0 });
       expect(await score.scoreCount(5n)).to.equal(0n);
     } finally {
       await ethers.provider.send("evm_setAutomine", [true]);
@@ -76,7 +148,12 @@ describe("sending contract calls", () => {
     const score = await deployVipScore(ethers, 5n);
     const dir = await mkdtemp(path.join(tmpdir(), "vip-out-of-gas-"));
     try {
-      const { scores, journal } = await pushSetup(dir, score, operator!.address, sampleAddresses(200, "short"));
+      const { scores, journal } = await pushSetup(
+        dir,
+        score,
+        operator!.address,
+        sampleAddresses(200, "short"),
+      );
       const warnings: string[] = [];
       // The model is told the second hundred already hold their scores (as if the stage was read before
       // someone else changed it): the first batch, checked by an estimate, is right; the second is predicted
@@ -84,20 +161,57 @@ describe("sending contract calls", () => {
       const kinds = new Uint8Array(200).fill(SAME, 100);
 
       const report = await pushScores(
-        { score, signer: operator!, provider: ethers.provider, table: scores.table, journal, out: { line: () => {}, warn: (w) => warnings.push(w) } },
-        { stage: 5n, limits: await gasLimits(ethers.provider), maxInFlight: 1, maxBatchSize: 100, kinds, pollMs: 20 },
+        {
+          score,
+          signer: operator!,
+          provider: ethers.provider,
+          table: scores.table,
+          journal,
+          out: { line: () => {}, warn: (w) => warnings.push(w) },
+        },
+        {
+          stage: 5n,
+          limits: await gasLimits(ethers.provider),
+          maxInFlight: 1,
+          maxBatchSize: 100,
+          kinds,
+          pollMs: 20,
+        },
       );
 
       expect(report.outOfGas).to.equal(1);
       expect(await score.scoreCount(5n)).to.equal(200n);
-      const second = journal.records.filter((r) => "batch" in r && r.batch === 1).map((r) => r.type);
-      expect(second).to.deep.equal(["batch", "sending", "sent", "confirmed", "dropped", "sending", "sent", "confirmed"]);
-      const [failed, landed] = journal.records.filter((r) => r.type === "confirmed" && r.batch === 1) as ConfirmedRecord[];
+      const second = journal.records
+        .filter((r) => "batch" in r && r.batch === 1)
+        .map((r) => r.type);
+      expect(second).to.deep.equal([
+        "batch",
+        "sending",
+        "sent",
+        "confirmed",
+        "dropped",
+        "sending",
+        "sent",
+        "confirmed",
+      ]);
+      const [failed, landed] = journal.records.filter(
+        (r) => r.type === "confirmed" && r.batch === 1,
+      ) as ConfirmedRecord[];
       expect(failed!.status).to.equal(0);
       expect(landed!.status).to.equal(1);
-      expect(journal.records.find((r) => r.type === "dropped")).to.deep.include({ batch: 1 });
-      expect((journal.records.find((r) => r.type === "dropped") as { reason: string }).reason).to.match(/^ran out of gas: used \d+ of \d+, estimated \d+$/);
-      expect(warnings.join("\n")).to.match(/batch 2 ran out of gas .*: sending it again/);
+      expect(journal.records.find((r) => r.type === "dropped")).to.deep.include(
+        { batch: 1 },
+      );
+      expect(
+        (
+          journal.records.find((r) => r.type === "dropped") as {
+            reason: string;
+          }
+        ).reason,
+      ).to.match(/^ran out of gas: used \d+ of \d+, estimated \d+$/);
+      expect(warnings.join("\n")).to.match(
+        /batch 2 ran out of gas .*: sending it again/,
+      );
       const differences = await compareWithChain(score, 5n, scores.table);
       expect(differences).to.deep.equal([]);
     } finally {
@@ -111,35 +225,77 @@ describe("sending contract calls", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "vip-out-of-gas-resume-"));
     try {
       const addresses = sampleAddresses(200, "short-resume");
-      const { scores, journal } = await pushSetup(dir, score, operator!.address, addresses);
+      const { scores, journal } = await pushSetup(
+        dir,
+        score,
+        operator!.address,
+        addresses,
+      );
       // What a killed run left: the first batch confirmed, the second mined out of gas, then the kill.
       const batches = [
         { start: 0, end: 100, gasLimit: 5_000_000n },
         { start: 100, end: 200, gasLimit: 500_000n },
       ];
       for (const [batch, { start, end, gasLimit }] of batches.entries()) {
-        const nonce = await ethers.provider.getTransactionCount(operator!.address, "pending");
-        const tx = await score.updateScores(5n, addresses.slice(start, end), Array.from({ length: end - start }, (_, i) => BigInt(start + i + 1)), { gasLimit, nonce });
+        const nonce = await ethers.provider.getTransactionCount(
+          operator!.address,
+          "pending",
+        );
+        const tx = await score.updateScores(
+          5n,
+          addresses.slice(start, end),
+          Array.from({ length: end - start }, (_, i) => BigInt(start + i + 1)),
+          { gasLimit, nonce },
+        );
         const receipt = (await ethers.provider.getTransactionReceipt(tx.hash))!;
         await journal.append(
           { type: "batch", batch, start, end, gasLimit: gasLimit.toString() },
           { type: "sending", batch, nonce },
           { type: "sent", batch, nonce, hash: tx.hash },
-          { type: "confirmed", batch, hash: tx.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status ?? 0 },
+          {
+            type: "confirmed",
+            batch,
+            hash: tx.hash,
+            blockNumber: receipt.blockNumber,
+            gasUsed: receipt.gasUsed.toString(),
+            status: receipt.status ?? 0,
+          },
         );
       }
       expect((journal.records.at(-1) as ConfirmedRecord).status).to.equal(0);
-      const nonceBefore = await ethers.provider.getTransactionCount(operator!.address);
+      const nonceBefore = await ethers.provider.getTransactionCount(
+        operator!.address,
+      );
 
       const resumed = await Journal.open(journal.path);
       const report = await pushScores(
-        { score, signer: operator!, provider: ethers.provider, table: scores.table, journal: resumed, out: { line: () => {}, warn: () => {} } },
-        { stage: 5n, limits: await gasLimits(ethers.provider), maxInFlight: 1, maxBatchSize: 100, pollMs: 20 },
+        {
+          score,
+          signer: operator!,
+          provider: ethers.provider,
+          table: scores.table,
+          journal: resumed,
+          out: { line: () => {}, warn: () => {} },
+        },
+        {
+          stage: 5n,
+          limits: await gasLimits(ethers.provider),
+          maxInFlight: 1,
+          maxBatchSize: 100,
+          pollMs: 20,
+        },
       );
 
       expect(report.outOfGas).to.equal(1);
-      expect(await ethers.provider.getTransactionCount(operator!.address)).to.equal(nonceBefore + 1);
-      expect(resumed.records.slice(-4).map((r) => r.type)).to.deep.equal(["dropped", "sending", "sent", "confirmed"]);
+      expect(
+        await ethers.provider.getTransactionCount(operator!.address),
+      ).to.equal(nonceBefore + 1);
+      expect(resumed.records.slice(-4).map((r) => r.type)).to.deep.equal([
+        "dropped",
+        "sending",
+        "sent",
+        "confirmed",
+      ]);
       expect(await compareWithChain(score, 5n, scores.table)).to.deep.equal([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -151,13 +307,17 @@ describe("sending contract calls", () => {
     let message = "";
     try {
       // An explicit gas limit skips the estimate, so the failing call is mined.
-      await sendAndConfirm("finalizeStage(9)", () => score.finalizeStage(9n, { gasLimit: 100_000n }));
+      await sendAndConfirm("finalizeStage(9)", () =>
+        score.finalizeStage(9n, { gasLimit: 100_000n }),
+      );
     } catch (error) {
       message = (error as Error).message;
     }
     const block = await ethers.provider.getBlock("latest");
     const hash = block!.transactions[0]!;
-    expect((await ethers.provider.getTransactionReceipt(hash))!.status).to.equal(0);
+    expect(
+      (await ethers.provider.getTransactionReceipt(hash))!.status,
+    ).to.equal(0);
     expect(message).to.match(new RegExp(`^Tx failed ${hash}`));
   });
 
@@ -176,7 +336,9 @@ describe("sending contract calls", () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).to.equal("finalizeStage(9) was refused by the node, nothing was sent: StageNotFound(9)");
+    expect(message).to.equal(
+      "finalizeStage(9) was refused by the node, nothing was sent: StageNotFound(9)",
+    );
     expect(await ethers.provider.getBlockNumber()).to.equal(before);
   });
 });

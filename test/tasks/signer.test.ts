@@ -10,16 +10,17 @@ import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 import { deployVipScore, directProvider } from "../helpers/rig.js";
 
-
 /** No run of 8 characters of `key` (without 0x) may appear in `output`. */
 function assertNoPartOf(key: string, output: string): void {
   const digits = key.replace(/^0x/i, "").trim().toLowerCase();
   const text = output.toLowerCase();
   for (let i = 0; i + 8 <= digits.length; i++) {
-    expect(text.includes(digits.slice(i, i + 8)), `part of the key at ${i} printed`).to.equal(false);
+    expect(
+      text.includes(digits.slice(i, i + 8)),
+      `part of the key at ${i} printed`,
+    ).to.equal(false);
   }
 }
-
 
 describe("the signer is checked before anything else", () => {
   let node: HardhatNode;
@@ -30,22 +31,53 @@ describe("the signer is checked before anything else", () => {
 
   after(async () => {
     await node.close();
-    await rm(path.join(PROJECT_ROOT, "ignition", "deployments", `chain-${node.chainId}`), { recursive: true, force: true });
+    await rm(
+      path.join(
+        PROJECT_ROOT,
+        "ignition",
+        "deployments",
+        `chain-${node.chainId}`,
+      ),
+      { recursive: true, force: true },
+    );
   });
 
-  const deployWith = (key: string) => runHardhat(["deploy", "--network", "rollup"], { JSON_RPC_URL: node.url, PRIVATE_KEY: key, START_STAGE: "3" });
+  const deployWith = (key: string) =>
+    runHardhat(["deploy", "--network", "rollup"], {
+      JSON_RPC_URL: node.url,
+      PRIVATE_KEY: key,
+      START_STAGE: "3",
+    });
 
   it("refuses a malformed key by its variable's name, echoes none of it, and sends nothing", async () => {
     const provider = directProvider(node);
     const blockBefore = await provider.getBlockNumber();
     const hex = DEPLOYER_KEY.slice(2);
     const cases: [string, RegExp][] = [
-      [`0x${hex}a`, /^PRIVATE_KEY: the private key has 65 hex digits; a private key has exactly 64/],
-      [`${hex.slice(0, 63)} `, /^PRIVATE_KEY: the private key contains 1 character that is not a hex digit \(whitespace\)/],
-      [`0x${hex.slice(0, 63)}`, /^PRIVATE_KEY: the private key has 63 hex digits/],
-      [`0x${"0".repeat(64)}`, /^PRIVATE_KEY: the private key is outside the secp256k1 range/],
-      [`0x${"f".repeat(64)}`, /^PRIVATE_KEY: the private key is outside the secp256k1 range/],
-      [`0x${hex.slice(0, 30)}"${hex.slice(31)}`, /^PRIVATE_KEY: the private key contains 1 character that is not a hex digit \(non-hex characters\)/],
+      [
+        `0x${hex}a`,
+        /^PRIVATE_KEY: the private key has 65 hex digits; a private key has exactly 64/,
+      ],
+      [
+        `${hex.slice(0, 63)} `,
+        /^PRIVATE_KEY: the private key contains 1 character that is not a hex digit \(whitespace\)/,
+      ],
+      [
+        `0x${hex.slice(0, 63)}`,
+        /^PRIVATE_KEY: the private key has 63 hex digits/,
+      ],
+      [
+        `0x${"0".repeat(64)}`,
+        /^PRIVATE_KEY: the private key is outside the secp256k1 range/,
+      ],
+      [
+        `0x${"f".repeat(64)}`,
+        /^PRIVATE_KEY: the private key is outside the secp256k1 range/,
+      ],
+      [
+        `0x${hex.slice(0, 30)}"${hex.slice(31)}`,
+        /^PRIVATE_KEY: the private key contains 1 character that is not a hex digit \(non-hex characters\)/,
+      ],
     ];
     for (const [key, message] of cases) {
       const result = await deployWith(key);
@@ -54,7 +86,9 @@ describe("the signer is checked before anything else", () => {
       expect(result.output).to.not.include("Field.fromBytes");
       expect(result.output).to.not.include("RangeError");
     }
-    expect(await provider.getBlockNumber(), "nothing was sent").to.equal(blockBefore);
+    expect(await provider.getBlockNumber(), "nothing was sent").to.equal(
+      blockBefore,
+    );
   });
 
   it("names a signer short of funds, with its balance and the cost, and sends nothing", async () => {
@@ -62,9 +96,13 @@ describe("the signer is checked before anything else", () => {
     const poor = Wallet.createRandom();
     const blockBefore = await provider.getBlockNumber();
     const deploy = await deployWith(poor.privateKey);
-    expect(deploy.stdout).to.include(`signer                ${poor.address} (init1`);
+    expect(deploy.stdout).to.include(
+      `signer                ${poor.address} (init1`,
+    );
     expect(failure(deploy)).to.match(
-      new RegExp(`^the signer ${poor.address} cannot pay for the deployment of VipScore: its balance is 0\\.0 \\(0 wei\\), the cost is up to [0-9.]+ \\(\\d+ wei\\)\\. Fund it and run the same command again; nothing was sent$`),
+      new RegExp(
+        `^the signer ${poor.address} cannot pay for the deployment of VipScore: its balance is 0\\.0 \\(0 wei\\), the cost is up to [0-9.]+ \\(\\d+ wei\\)\\. Fund it and run the same command again; nothing was sent$`,
+      ),
     );
     assertNoPartOf(poor.privateKey, deploy.output);
 
@@ -72,11 +110,26 @@ describe("the signer is checked before anything else", () => {
     const score = await deployVipScore(provider, 3n);
     await (await score.addAllowList(poor.address)).wait();
     const before = await provider.getBlockNumber();
-    const finalize = await runHardhat(["stage:finalize", "--network", "rollup", "--stage", "3", "--contract", await score.getAddress()], {
-      JSON_RPC_URL: node.url,
-      PRIVATE_KEY: poor.privateKey,
-    });
-    expect(failure(finalize)).to.match(new RegExp(`^the signer ${poor.address} cannot pay for finalizeStage\\(3\\): its balance is 0\\.0 \\(0 wei\\)`));
+    const finalize = await runHardhat(
+      [
+        "stage:finalize",
+        "--network",
+        "rollup",
+        "--stage",
+        "3",
+        "--contract",
+        await score.getAddress(),
+      ],
+      {
+        JSON_RPC_URL: node.url,
+        PRIVATE_KEY: poor.privateKey,
+      },
+    );
+    expect(failure(finalize)).to.match(
+      new RegExp(
+        `^the signer ${poor.address} cannot pay for finalizeStage\\(3\\): its balance is 0\\.0 \\(0 wei\\)`,
+      ),
+    );
     expect(await provider.getBlockNumber()).to.equal(before);
     expect(blockBefore).to.be.lessThan(before);
   });
@@ -86,7 +139,11 @@ describe("the signer is checked before anything else", () => {
     expect(deploy.code, deploy.output).to.equal(0);
     const lines = deploy.stdout.split("\n");
     const signerLine = lines.findIndex((l) => l.startsWith("signer"));
-    expect(lines[signerLine]).to.equal("signer                0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (init17w0adeg64ky0daxwd2ugyuneellmjgnxdtmpqz, PRIVATE_KEY)");
-    expect(signerLine).to.be.lessThan(lines.findIndex((l) => l.startsWith("deployed")));
+    expect(lines[signerLine]).to.equal(
+      "signer                0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266 (init17w0adeg64ky0daxwd2ugyuneellmjgnxdtmpqz, PRIVATE_KEY)",
+    );
+    expect(signerLine).to.be.lessThan(
+      lines.findIndex((l) => l.startsWith("deployed")),
+    );
   });
 });

@@ -22,10 +22,20 @@ describe("what a stage holds: one input per stage, skipping what is on chain, ve
   let changed: string;
 
   const run = (args: string[]) =>
-    runHardhat([...args, "--network", "rollup", "--contract", address, ...(args[0] === "scores:update" ? ["--journal-dir", scratch] : [])], {
-      JSON_RPC_URL: node.url,
-      PRIVATE_KEY: DEPLOYER_KEY,
-    });
+    runHardhat(
+      [
+        ...args,
+        "--network",
+        "rollup",
+        "--contract",
+        address,
+        ...(args[0] === "scores:update" ? ["--journal-dir", scratch] : []),
+      ],
+      {
+        JSON_RPC_URL: node.url,
+        PRIVATE_KEY: DEPLOYER_KEY,
+      },
+    );
 
   before(async () => {
     node = await startHardhatNode();
@@ -41,7 +51,13 @@ describe("what a stage holds: one input per stage, skipping what is on chain, ve
     }
     changed = path.join(scratch, "changed.csv");
     await writeFile(changed, lines.join("\n") + "\n");
-    const first = await run(["scores:update", "--stage", "4", "--file", SAMPLE]);
+    const first = await run([
+      "scores:update",
+      "--stage",
+      "4",
+      "--file",
+      SAMPLE,
+    ]);
     expect(first.code, first.output).to.equal(0);
   });
 
@@ -52,24 +68,55 @@ describe("what a stage holds: one input per stage, skipping what is on chain, ve
 
   it("a finished stage run again with the same file sends nothing", async () => {
     const nonce = await provider.getTransactionCount(DEPLOYER);
-    const again = await run(["scores:update", "--stage", "4", "--file", SAMPLE]);
+    const again = await run([
+      "scores:update",
+      "--stage",
+      "4",
+      "--file",
+      SAMPLE,
+    ]);
     expect(again.code, again.output).to.equal(0);
-    expect(again.stdout).to.match(/^sent\s+1,000 addresses in \d+ batch\(es\) \(0 sent by this run, 0 found after a restart\)/m);
+    expect(again.stdout).to.match(
+      /^sent\s+1,000 addresses in \d+ batch\(es\) \(0 sent by this run, 0 found after a restart\)/m,
+    );
     expect(await provider.getTransactionCount(DEPLOYER)).to.equal(nonce);
   });
 
   it("refuses another file for the same stage unless told to replace it; then sends only what changed", async () => {
     const nonce = await provider.getTransactionCount(DEPLOYER);
-    const refused = await run(["scores:update", "--stage", "4", "--file", changed, "--skip-unchanged"]);
+    const refused = await run([
+      "scores:update",
+      "--stage",
+      "4",
+      "--file",
+      changed,
+      "--skip-unchanged",
+    ]);
     expect(refused.code).to.not.equal(0);
-    expect(refused.output).to.match(/stage 4 of 0x[0-9a-fA-F]{40} was started from another file \(.*sample-scores\.csv, sha256 [0-9a-f]{16}…, 1,000 addresses\); \d+ of its batches are confirmed \(journal .*stage-4\.jsonl\)\. Finish it with that input, or pass --replace/);
+    expect(refused.output).to.match(
+      /stage 4 of 0x[0-9a-fA-F]{40} was started from another file \(.*sample-scores\.csv, sha256 [0-9a-f]{16}…, 1,000 addresses\); \d+ of its batches are confirmed \(journal .*stage-4\.jsonl\)\. Finish it with that input, or pass --replace/,
+    );
     expect(await provider.getTransactionCount(DEPLOYER)).to.equal(nonce);
 
-    const replaced = await run(["scores:update", "--stage", "4", "--file", changed, "--skip-unchanged", "--replace"]);
+    const replaced = await run([
+      "scores:update",
+      "--stage",
+      "4",
+      "--file",
+      changed,
+      "--skip-unchanged",
+      "--replace",
+    ]);
     expect(replaced.code, replaced.output).to.equal(0);
-    expect(replaced.stdout).to.match(/^replaced\s+the earlier journal is kept as .*stage-4\.\d{4}-.*\.jsonl$/m);
-    expect(replaced.stdout).to.match(/^unchanged\s+990 of 1,000 scores already on chain: skipped$/m);
-    expect(replaced.stdout).to.match(/^verified\s+1,000 scores on chain equal .*changed\.csv$/m);
+    expect(replaced.stdout).to.match(
+      /^replaced\s+the earlier journal is kept as .*stage-4\.\d{4}-.*\.jsonl$/m,
+    );
+    expect(replaced.stdout).to.match(
+      /^unchanged\s+990 of 1,000 scores already on chain: skipped$/m,
+    );
+    expect(replaced.stdout).to.match(
+      /^verified\s+1,000 scores on chain equal .*changed\.csv$/m,
+    );
     expect(await provider.getTransactionCount(DEPLOYER)).to.equal(nonce + 1);
   });
 
@@ -86,7 +133,11 @@ describe("what a stage holds: one input per stage, skipping what is on chain, ve
     const bad = await run(["scores:verify", "--stage", "4", "--file", changed]);
     expect(bad.code).to.not.equal(0);
     expect(bad.output).to.include("stage 4 on chain differs from");
-    expect(bad.output).to.match(new RegExp(`changed\\.csv:2: ${victim}: file \\d+, chain 7`));
-    expect(bad.output).to.include(`${stranger} (not in ${changed}): file 0, chain 3`);
+    expect(bad.output).to.match(
+      new RegExp(`changed\\.csv:2: ${victim}: file \\d+, chain 7`),
+    );
+    expect(bad.output).to.include(
+      `${stranger} (not in ${changed}): file 0, chain 3`,
+    );
   });
 });

@@ -1,7 +1,11 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { storeInKeystore } from "../../accounts/keystore.js";
-import { accountFromMnemonic, newAccount, readStdin } from "../../accounts/mnemonic.js";
+import {
+  accountFromMnemonic,
+  newAccount,
+  readStdin,
+} from "../../accounts/mnemonic.js";
 import { optionalVipUrl } from "../../config/settings.js";
 import { VipError } from "../../errors.js";
 import { connect } from "../../network/connect.js";
@@ -21,37 +25,62 @@ interface AccountsArgs {
 }
 
 const action: NewTaskActionFunction<AccountsArgs> = async (args, hre) => {
-  const modes = [args.create, args.recover, args.ledger !== undefined].filter(Boolean).length;
-  if (modes > 1) throw new VipError("--create, --recover and --ledger exclude each other: pick one");
+  const modes = [args.create, args.recover, args.ledger !== undefined].filter(
+    Boolean,
+  ).length;
+  if (modes > 1)
+    throw new VipError(
+      "--create, --recover and --ledger exclude each other: pick one",
+    );
   const out = consoleOutput;
 
   if (args.create) {
     // The mnemonic is the key: it is shown once, and only to a person at a terminal, never into a pipe or a log.
     if (process.stdout.isTTY !== true) {
-      throw new VipError("--create shows the new mnemonic once, on a terminal only; standard output is not a terminal. Run it in a terminal");
+      throw new VipError(
+        "--create shows the new mnemonic once, on a terminal only; standard output is not a terminal. Run it in a terminal",
+      );
     }
     const { phrase, account } = newAccount();
-    await storeInKeystore(hre, args.name, account.privateKey, { dev: args.dev, force: args.force });
+    await storeInKeystore(hre, args.name, account.privateKey, {
+      dev: args.dev,
+      force: args.force,
+    });
     const addresses = accountAddresses(account.address, "new account");
-    out.line(`new account ${addresses.hex} (${addresses.bech32}), stored in the keystore as ${args.name}`);
-    out.warn("write these 24 words down, offline, now: they are the only backup of this key and are not shown again or stored anywhere");
+    out.line(
+      `new account ${addresses.hex} (${addresses.bech32}), stored in the keystore as ${args.name}`,
+    );
+    out.warn(
+      "write these 24 words down, offline, now: they are the only backup of this key and are not shown again or stored anywhere",
+    );
     process.stdout.write(`\n  ${phrase}\n\n`);
     return;
   }
   if (args.recover) {
-    const phrase = process.stdin.isTTY === true
-      ? await hre.interruptions.requestSecretInput("vip", "Mnemonic (BIP39, words separated by spaces)")
-      : await readStdin();
+    const phrase =
+      process.stdin.isTTY === true
+        ? await hre.interruptions.requestSecretInput(
+            "vip",
+            "Mnemonic (BIP39, words separated by spaces)",
+          )
+        : await readStdin();
     const account = accountFromMnemonic(phrase);
-    await storeInKeystore(hre, args.name, account.privateKey, { dev: args.dev, force: args.force });
+    await storeInKeystore(hre, args.name, account.privateKey, {
+      dev: args.dev,
+      force: args.force,
+    });
     const addresses = accountAddresses(account.address, "recovered account");
-    out.line(`recovered ${addresses.hex} (${addresses.bech32}) at m/44'/60'/0'/0/0, stored in the keystore as ${args.name}`);
+    out.line(
+      `recovered ${addresses.hex} (${addresses.bech32}) at m/44'/60'/0'/0/0, stored in the keystore as ${args.name}`,
+    );
     return;
   }
   if (args.ledger !== undefined) {
     const addresses = accountAddresses(args.ledger, "--ledger");
     out.line(`Ledger account ${addresses.hex} (${addresses.bech32})`);
-    out.line(`sign with it: set LEDGER_ACCOUNT=${addresses.hex} (the Ethereum app open; the key never leaves the device)`);
+    out.line(
+      `sign with it: set LEDGER_ACCOUNT=${addresses.hex} (the Ethereum app open; the key never leaves the device)`,
+    );
     return;
   }
 
@@ -61,9 +90,20 @@ const action: NewTaskActionFunction<AccountsArgs> = async (args, hre) => {
     {
       signer,
       provider: connection.ethers.provider,
-      l1RestUrl: await optionalVipUrl(connection.networkName, connection.networkConfig, "l1RestUrl"),
-      rollupRestUrl: await optionalVipUrl(connection.networkName, connection.networkConfig, "rollupRestUrl"),
-      operator: args.operator === undefined ? undefined : accountAddresses(args.operator, "--operator"),
+      l1RestUrl: await optionalVipUrl(
+        connection.networkName,
+        connection.networkConfig,
+        "l1RestUrl",
+      ),
+      rollupRestUrl: await optionalVipUrl(
+        connection.networkName,
+        connection.networkConfig,
+        "rollupRestUrl",
+      ),
+      operator:
+        args.operator === undefined
+          ? undefined
+          : accountAddresses(args.operator, "--operator"),
     },
     out,
   );

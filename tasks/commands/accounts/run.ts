@@ -15,11 +15,24 @@ export interface AccountsContext {
 }
 
 /** The account the network signs with, in both spellings, with its balances where they can be read. */
-export async function showAccounts(context: AccountsContext, out: Output): Promise<void> {
+export async function showAccounts(
+  context: AccountsContext,
+  out: Output,
+): Promise<void> {
   const { signer } = context;
   out.line(field("deployer", `${signer.hex} (${signer.bech32})`));
-  out.line(field("signs with", signer.kind === "ledger" ? "a Ledger" : `the key in ${signer.source}`));
-  out.line(field("rollup balance", `${formatEther(await context.provider.getBalance(signer.hex))} (native, EVM)`));
+  out.line(
+    field(
+      "signs with",
+      signer.kind === "ledger" ? "a Ledger" : `the key in ${signer.source}`,
+    ),
+  );
+  out.line(
+    field(
+      "rollup balance",
+      `${formatEther(await context.provider.getBalance(signer.hex))} (native, EVM)`,
+    ),
+  );
   for (const [label, url] of [
     ["rollup coins", context.rollupRestUrl],
     ["base chain coins", context.l1RestUrl],
@@ -27,14 +40,23 @@ export async function showAccounts(context: AccountsContext, out: Output): Promi
     if (url === undefined) continue;
     try {
       const coins = await fetchBalances(url, signer.bech32);
-      out.line(field(label, coins.length === 0 ? "none" : coins.map((c) => `${c.amount}${c.denom}`).join(", ")));
+      out.line(
+        field(
+          label,
+          coins.length === 0
+            ? "none"
+            : coins.map((c) => `${c.amount}${c.denom}`).join(", "),
+        ),
+      );
     } catch (error) {
       out.warn(`${label}: ${firstLine(error)}`);
     }
   }
   if (context.operator !== undefined) {
     const same = context.operator.hex === signer.hex;
-    out.line(field("operator", `${context.operator.hex} (${context.operator.bech32})`));
+    out.line(
+      field("operator", `${context.operator.hex} (${context.operator.bech32})`),
+    );
     out.line(
       same
         ? "the deployer and the operator are the same key: one key receives the operator rewards and operates the contract"

@@ -38,7 +38,11 @@ const action: NewTaskActionFunction<BridgeRouteArgs> = async (args, hre) => {
     };
     const issue = checked.error.issues[0]!;
     const name = option[String(issue.path[0])] ?? String(issue.path[0]);
-    throw new VipError(issue.code === "invalid_type" ? `${name} is required` : `${name}: ${issue.message}`);
+    throw new VipError(
+      issue.code === "invalid_type"
+        ? `${name} is required`
+        : `${name}: ${issue.message}`,
+    );
   }
   const network = selectedNetwork(hre);
   const router = await routerFor(network.name, network.config);

@@ -9,7 +9,12 @@ import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import { optionalSeconds } from "../../options.js";
 import { consoleOutput } from "../../output.js";
-import { describeEnd, followToTheEnd, recordedEnd, trackOnce } from "../../transfer/follow.js";
+import {
+  describeEnd,
+  followToTheEnd,
+  recordedEnd,
+  trackOnce,
+} from "../../transfer/follow.js";
 import { recordsOf, type TransferRecord } from "../../transfer/records.js";
 import { selectedNetwork } from "../../network/connect.js";
 import { routerFor } from "../../transfer/router.js";
@@ -27,36 +32,68 @@ interface BridgeStatusArgs {
  * journal says it never was), or, for a transaction this tool did not send, a journal of its own.
  */
 const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
-  if (args.tx === undefined || !/^(0x)?[0-9a-fA-F]{64}$/.test(args.tx)) throw new VipError("--tx is required: the source transaction's hash (64 hex digits)");
-  if (args.chain === undefined) throw new VipError("--chain is required: the id of the chain the transaction was sent on");
+  if (args.tx === undefined || !/^(0x)?[0-9a-fA-F]{64}$/.test(args.tx))
+    throw new VipError(
+      "--tx is required: the source transaction's hash (64 hex digits)",
+    );
+  if (args.chain === undefined)
+    throw new VipError(
+      "--chain is required: the id of the chain the transaction was sent on",
+    );
   const hash = args.tx;
   const pollMs = optionalSeconds(args.pollInterval, "--poll-interval");
   const timeoutMs = optionalSeconds(args.timeout, "--timeout") ?? 30 * 60_000;
-  const journalDir = path.join(args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"), "transfers");
+  const journalDir = path.join(
+    args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
+    "transfers",
+  );
   let journal: Journal<TransferRecord> | undefined;
   if (existsSync(journalDir)) {
-    for (const name of (await readdir(journalDir)).filter((n) => n.endsWith(".jsonl"))) {
-      const candidate = await Journal.open<TransferRecord>(path.join(journalDir, name));
-      if (recordsOf(candidate.records, "sent").some((r) => r.hash.toLowerCase() === hash.toLowerCase())) journal = candidate;
+    for (const name of (await readdir(journalDir)).filter((n) =>
+      n.endsWith(".jsonl"),
+    )) {
+      const candidate = await Journal.open<TransferRecord>(
+        path.join(journalDir, name),
+      );
+      if (
+        recordsOf(candidate.records, "sent").some(
+          (r) => r.hash.toLowerCase() === hash.toLowerCase(),
+        )
+      )
+        journal = candidate;
     }
   }
-  journal ??= await Journal.open<TransferRecord>(path.join(journalDir, `status-${hash.toLowerCase()}.jsonl`));
+  journal ??= await Journal.open<TransferRecord>(
+    path.join(journalDir, `status-${hash.toLowerCase()}.jsonl`),
+  );
   consoleOutput.line(`journal               ${journal.path}`);
   const network = selectedNetwork(hre);
   const router = await routerFor(network.name, network.config);
-  const done = recordsOf(journal.records, "done").find((r) => r.hash.toLowerCase() === hash.toLowerCase());
+  const done = recordsOf(journal.records, "done").find(
+    (r) => r.hash.toLowerCase() === hash.toLowerCase(),
+  );
   if (done === undefined) {
-    if (recordsOf(journal.records, "sent").length > 0) await trackOnce(router, journal, hash, args.chain, consoleOutput);
+    if (recordsOf(journal.records, "sent").length > 0)
+      await trackOnce(router, journal, hash, args.chain, consoleOutput);
     const route = recordsOf(journal.records, "route")[0]?.route;
-    const end = await followToTheEnd(router, journal, hash, args.chain, {
-      estimatedSeconds: route?.estimated_route_duration_seconds ?? undefined,
-      pollMs,
-      timeoutMs,
-    }, consoleOutput);
-    if (end.outcome !== "success") throw new VipError(`${hash}: ${describeEnd(end)}`);
+    const end = await followToTheEnd(
+      router,
+      journal,
+      hash,
+      args.chain,
+      {
+        estimatedSeconds: route?.estimated_route_duration_seconds ?? undefined,
+        pollMs,
+        timeoutMs,
+      },
+      consoleOutput,
+    );
+    if (end.outcome !== "success")
+      throw new VipError(`${hash}: ${describeEnd(end)}`);
   } else {
     consoleOutput.line(`status                ${done.state} (recorded)`);
-    if (done.state !== SUCCESS_STATE) throw new VipError(`${hash}: ${describeEnd(recordedEnd(done))}`);
+    if (done.state !== SUCCESS_STATE)
+      throw new VipError(`${hash}: ${describeEnd(recordedEnd(done))}`);
   }
   consoleOutput.line(`done                  ${hash}: ${SUCCESS_STATE}`);
 };

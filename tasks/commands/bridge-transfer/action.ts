@@ -9,7 +9,13 @@ import { optionalSeconds, requiredOption } from "../../options.js";
 import { consoleOutput, field } from "../../output.js";
 import { accountAddresses } from "../../signer/addresses.js";
 import { announceSigner, operatorSigner } from "../../signer/signer.js";
-import { recordsOf, transferJournalPath, underWay, type TransferIntent, type TransferRecord } from "../../transfer/records.js";
+import {
+  recordsOf,
+  transferJournalPath,
+  underWay,
+  type TransferIntent,
+  type TransferRecord,
+} from "../../transfer/records.js";
 import { cosmosEndpoints } from "../../transfer/chains.js";
 import { routerFor } from "../../transfer/router.js";
 import { runTransfer } from "./run.js";
@@ -31,10 +37,24 @@ interface BridgeTransferArgs {
 }
 
 const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
-  const amount = requiredOption(args.amount, "--amount", "the amount in base units");
-  if (!/^\d+$/.test(amount) || BigInt(amount) === 0n) throw new VipError(`--amount ${amount} is not an amount in base units (a whole number above 0)`);
-  if (!/^\d+(\.\d+)?$/.test(args.slippage) || Number(args.slippage) > 100) throw new VipError(`--slippage ${args.slippage} is not a percentage between 0 and 100`);
-  const recipient = requiredOption(args.to, "--to", "the recipient on the destination chain (0x… or init1…)");
+  const amount = requiredOption(
+    args.amount,
+    "--amount",
+    "the amount in base units",
+  );
+  if (!/^\d+$/.test(amount) || BigInt(amount) === 0n)
+    throw new VipError(
+      `--amount ${amount} is not an amount in base units (a whole number above 0)`,
+    );
+  if (!/^\d+(\.\d+)?$/.test(args.slippage) || Number(args.slippage) > 100)
+    throw new VipError(
+      `--slippage ${args.slippage} is not a percentage between 0 and 100`,
+    );
+  const recipient = requiredOption(
+    args.to,
+    "--to",
+    "the recipient on the destination chain (0x… or init1…)",
+  );
   const pollMs = optionalSeconds(args.pollInterval, "--poll-interval");
   const timeoutMs = optionalSeconds(args.timeout, "--timeout");
   accountAddresses(recipient, "--to");
@@ -44,34 +64,78 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
   announceSigner(consoleOutput, signer);
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
   const intent: TransferIntent = {
-    fromChain: requiredOption(args.fromChain, "--from-chain", "the source chain id"),
-    fromDenom: requiredOption(args.fromDenom, "--from-denom", "the source denom"),
-    toChain: requiredOption(args.toChain, "--to-chain", "the destination chain id"),
-    toDenom: requiredOption(args.toDenom, "--to-denom", "the destination denom"),
+    fromChain: requiredOption(
+      args.fromChain,
+      "--from-chain",
+      "the source chain id",
+    ),
+    fromDenom: requiredOption(
+      args.fromDenom,
+      "--from-denom",
+      "the source denom",
+    ),
+    toChain: requiredOption(
+      args.toChain,
+      "--to-chain",
+      "the destination chain id",
+    ),
+    toDenom: requiredOption(
+      args.toDenom,
+      "--to-denom",
+      "the destination denom",
+    ),
     amount,
     recipient,
     signer: signer.hex,
     ...(args.opWithdraw ? { opWithdraw: true as const } : {}),
   };
-  const journalDir = args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
-  const journal = await Journal.open<TransferRecord>(transferJournalPath(journalDir, intent));
+  const journalDir =
+    args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
+  const journal = await Journal.open<TransferRecord>(
+    transferJournalPath(journalDir, intent),
+  );
   if (journal.start !== undefined && args.new) {
-    if (recordsOf(journal.records, "done").length === 0 && underWay(journal.records)) {
-      throw new VipError(`the same transfer is still in progress (journal ${journal.path}): run the command without --new to finish it first`);
+    if (
+      recordsOf(journal.records, "done").length === 0 &&
+      underWay(journal.records)
+    ) {
+      throw new VipError(
+        `the same transfer is still in progress (journal ${journal.path}): run the command without --new to finish it first`,
+      );
     }
-    consoleOutput.line(`the earlier transfer's journal is kept as ${await journal.archive()}`);
+    consoleOutput.line(
+      `the earlier transfer's journal is kept as ${await journal.archive()}`,
+    );
   }
 
   const confirm = async (lines: string[]) => {
     for (const line of lines) consoleOutput.line(line);
     if (args.yes) return true;
-    if (process.stdin.isTTY !== true) throw new VipError("not confirmed: standard input is not a terminal, so pass --yes to sign and send; nothing was sent");
-    const answer = await hre.interruptions.requestInput("vip", "Sign and send these? (y/N)");
+    if (process.stdin.isTTY !== true)
+      throw new VipError(
+        "not confirmed: standard input is not a terminal, so pass --yes to sign and send; nothing was sent",
+      );
+    const answer = await hre.interruptions.requestInput(
+      "vip",
+      "Sign and send these? (y/N)",
+    );
     return /^y(es)?$/i.test(answer.trim());
   };
-  const router = await routerFor(connection.networkName, connection.networkConfig);
-  const restUrl = cosmosEndpoints(connection.networkName, connection.networkConfig, router, (chain, url) =>
-    consoleOutput.line(field("REST endpoint", `${url} for ${chain}, from the router's chain list (its node info says ${chain})`)),
+  const router = await routerFor(
+    connection.networkName,
+    connection.networkConfig,
+  );
+  const restUrl = cosmosEndpoints(
+    connection.networkName,
+    connection.networkConfig,
+    router,
+    (chain, url) =>
+      consoleOutput.line(
+        field(
+          "REST endpoint",
+          `${url} for ${chain}, from the router's chain list (its node info says ${chain})`,
+        ),
+      ),
   );
   await runTransfer(
     intent,

@@ -1,18 +1,44 @@
 import type { Provider } from "ethers";
 
-import type { MsgsResponse, MsgsTx, Route, RouterClient } from "../../clients/router.js";
+import type {
+  MsgsResponse,
+  MsgsTx,
+  Route,
+  RouterClient,
+} from "../../clients/router.js";
 import { SUCCESS_STATE } from "../../clients/router.js";
 import { VipError } from "../../errors.js";
 import type { Journal } from "../../journal/journal.js";
 import { field, type Output } from "../../output.js";
 import type { OperatorSigner } from "../../signer/signer.js";
 import { runCosmosTx } from "../../transfer/cosmos.js";
-import { describeRoute, describeTransactions } from "../../transfer/describe.js";
+import {
+  describeRoute,
+  describeTransactions,
+} from "../../transfer/describe.js";
 import { runEvmTx } from "../../transfer/evm.js";
-import { describeEnd, followToTheEnd, recordedEnd, trackOnce } from "../../transfer/follow.js";
-import { hookSequenceGuard, journalledHookSigner } from "../../transfer/hook.js";
-import { addressList, checkTransactions, msgsRequest, withHook } from "../../transfer/plan.js";
-import { recordsOf, type TransferIntent, type TransferRecord, underWay } from "../../transfer/records.js";
+import {
+  describeEnd,
+  followToTheEnd,
+  recordedEnd,
+  trackOnce,
+} from "../../transfer/follow.js";
+import {
+  hookSequenceGuard,
+  journalledHookSigner,
+} from "../../transfer/hook.js";
+import {
+  addressList,
+  checkTransactions,
+  msgsRequest,
+  withHook,
+} from "../../transfer/plan.js";
+import {
+  recordsOf,
+  type TransferIntent,
+  type TransferRecord,
+  underWay,
+} from "../../transfer/records.js";
 
 export interface TransferContext {
   router: RouterClient;
@@ -34,7 +60,12 @@ export interface TransferOptions {
   notIndexedMs?: number;
 }
 
-const chainOf = (tx: MsgsTx) => ("cosmos_tx" in tx ? tx.cosmos_tx.chain_id : "evm_tx" in tx ? tx.evm_tx.chain_id : tx.svm_tx.chain_id);
+const chainOf = (tx: MsgsTx) =>
+  "cosmos_tx" in tx
+    ? tx.cosmos_tx.chain_id
+    : "evm_tx" in tx
+      ? tx.evm_tx.chain_id
+      : tx.svm_tx.chain_id;
 
 /**
  * The whole transfer in the spec's call order: route → op hook (signed, when the route requires one) → msgs
@@ -42,9 +73,18 @@ const chainOf = (tx: MsgsTx) => ("cosmos_tx" in tx ? tx.cosmos_tx.chain_id : "ev
  * journalled before and after, so the same command run again after a kill resumes where it stopped,
  * sending nothing twice.
  */
-export async function runTransfer(intent: TransferIntent, options: TransferOptions, context: TransferContext): Promise<void> {
+export async function runTransfer(
+  intent: TransferIntent,
+  options: TransferOptions,
+  context: TransferContext,
+): Promise<void> {
   const { router, journal, out } = context;
-  if (journal.start === undefined) await journal.append({ type: "start", at: new Date().toISOString(), ...intent });
+  if (journal.start === undefined)
+    await journal.append({
+      type: "start",
+      at: new Date().toISOString(),
+      ...intent,
+    });
   else out.line(field("journal", `${journal.path}: resuming`));
 
   let route: Route | undefined = recordsOf(journal.records, "route")[0]?.route;
@@ -61,10 +101,25 @@ export async function runTransfer(intent: TransferIntent, options: TransferOptio
     await journal.append({ type: "route", route });
   }
 
-  let msgs: MsgsResponse | undefined = recordsOf(journal.records, "msgs")[0]?.response;
+  let msgs: MsgsResponse | undefined = recordsOf(journal.records, "msgs")[0]
+    ?.response;
   if (msgs === undefined) {
-    const prepared = await withHook(route, journalledHookSigner({ router, journal, signer: context.signer, recipient: intent.recipient, restUrl: context.restUrl, out }));
-    const request = msgsRequest(prepared, addressList(route, context.signer, intent.recipient), options.slippagePercent);
+    const prepared = await withHook(
+      route,
+      journalledHookSigner({
+        router,
+        journal,
+        signer: context.signer,
+        recipient: intent.recipient,
+        restUrl: context.restUrl,
+        out,
+      }),
+    );
+    const request = msgsRequest(
+      prepared,
+      addressList(route, context.signer, intent.recipient),
+      options.slippagePercent,
+    );
     msgs = await router.msgs(request);
     checkTransactions(msgs.txs, context.chainId, context.signer);
     await journal.append({ type: "msgs", request, response: msgs });
@@ -72,41 +127,84 @@ export async function runTransfer(intent: TransferIntent, options: TransferOptio
     checkTransactions(msgs.txs, context.chainId, context.signer);
   }
   // Every chain to sign on must have a REST endpoint before anything is signed.
-  for (const tx of msgs.txs) if ("cosmos_tx" in tx) await context.restUrl(tx.cosmos_tx.chain_id);
+  for (const tx of msgs.txs)
+    if ("cosmos_tx" in tx) await context.restUrl(tx.cosmos_tx.chain_id);
 
   if (!underWay(journal.records)) {
     const lines = describeTransactions(msgs.txs, context.signer);
     const hook = recordsOf(journal.records, "hook")[0];
-    if (hook !== undefined) lines.push(`with the op hook signed by ${hook.signer} for ${hook.chainId} at sequence ${hook.sequence}`);
-    lines.push(`minimum amount out ${msgs.min_amount_out ?? route.amount_out} ${route.dest_asset_denom} on ${route.dest_asset_chain_id}, to ${intent.recipient}`);
-    if (!(await context.confirm(lines))) throw new VipError("not confirmed: nothing was sent");
+    if (hook !== undefined)
+      lines.push(
+        `with the op hook signed by ${hook.signer} for ${hook.chainId} at sequence ${hook.sequence}`,
+      );
+    lines.push(
+      `minimum amount out ${msgs.min_amount_out ?? route.amount_out} ${route.dest_asset_denom} on ${route.dest_asset_chain_id}, to ${intent.recipient}`,
+    );
+    if (!(await context.confirm(lines)))
+      throw new VipError("not confirmed: nothing was sent");
   }
 
   const beforeBroadcast = hookSequenceGuard(journal, context.restUrl);
-  const evmContext = { journal, signer: context.signer.signer, from: context.signer.hex, provider: context.provider, chainId: context.chainId, out };
-  const cosmosContext = { journal, account: context.signer, restUrl: context.restUrl, beforeBroadcast, out, pollMs: options.pollMs ?? 1_000, inclusionTimeoutMs: 10 * 60_000 };
+  const evmContext = {
+    journal,
+    signer: context.signer.signer,
+    from: context.signer.hex,
+    provider: context.provider,
+    chainId: context.chainId,
+    out,
+  };
+  const cosmosContext = {
+    journal,
+    account: context.signer,
+    restUrl: context.restUrl,
+    beforeBroadcast,
+    out,
+    pollMs: options.pollMs ?? 1_000,
+    inclusionTimeoutMs: 10 * 60_000,
+  };
   // In order, each to its end before the next is signed: a later transaction spends what an earlier one delivers.
   for (const [i, tx] of msgs.txs.entries()) {
     let hash: string;
     if ("cosmos_tx" in tx) {
       hash = await runCosmosTx(cosmosContext, i, tx.cosmos_tx);
     } else {
-      if (!("evm_tx" in tx)) throw new VipError(`transaction ${i + 1} is neither an EVM nor a Cosmos transaction: nothing was sent`);
+      if (!("evm_tx" in tx))
+        throw new VipError(
+          `transaction ${i + 1} is neither an EVM nor a Cosmos transaction: nothing was sent`,
+        );
       await beforeBroadcast();
       hash = await runEvmTx(evmContext, i, tx.evm_tx);
     }
     await trackOnce(router, journal, hash, chainOf(tx), out);
-    const done = recordsOf(journal.records, "done").find((r) => r.hash === hash);
+    const done = recordsOf(journal.records, "done").find(
+      (r) => r.hash === hash,
+    );
     const estimated = route.estimated_route_duration_seconds ?? undefined;
-    const end = done !== undefined
-      ? recordedEnd(done)
-      : await followToTheEnd(router, journal, hash, chainOf(tx), {
-          estimatedSeconds: estimated,
-          pollMs: options.pollMs,
-          timeoutMs: options.timeoutMs ?? Math.max(30 * 60_000, (estimated ?? 0) * 3_000),
-          notIndexedMs: options.notIndexedMs,
-        }, out);
-    if (end.outcome !== "success") throw new VipError(`${hash}: ${describeEnd(end)}`);
+    const end =
+      done !== undefined
+        ? recordedEnd(done)
+        : await followToTheEnd(
+            router,
+            journal,
+            hash,
+            chainOf(tx),
+            {
+              estimatedSeconds: estimated,
+              pollMs: options.pollMs,
+              timeoutMs:
+                options.timeoutMs ??
+                Math.max(30 * 60_000, (estimated ?? 0) * 3_000),
+              notIndexedMs: options.notIndexedMs,
+            },
+            out,
+          );
+    if (end.outcome !== "success")
+      throw new VipError(`${hash}: ${describeEnd(end)}`);
   }
-  out.line(field("done", `${intent.amount} ${intent.fromDenom} on ${intent.fromChain} → ${intent.toDenom} on ${intent.toChain} for ${intent.recipient}: ${SUCCESS_STATE}`));
+  out.line(
+    field(
+      "done",
+      `${intent.amount} ${intent.fromDenom} on ${intent.fromChain} → ${intent.toDenom} on ${intent.toChain} for ${intent.recipient}: ${SUCCESS_STATE}`,
+    ),
+  );
 }

@@ -7,7 +7,11 @@ import { runChainId } from "./run.js";
 
 const action: NewTaskActionFunction = async (_args, hre) => {
   const connection = await connectReadOnly(hre);
-  const rollupRpcUrl = await optionalVipUrl(connection.networkName, connection.networkConfig, "rollupRpcUrl");
+  const rollupRpcUrl = await optionalVipUrl(
+    connection.networkName,
+    connection.networkConfig,
+    "rollupRpcUrl",
+  );
   await runChainId(connection, rollupRpcUrl, consoleOutput);
 };
 

@@ -16,12 +16,27 @@ interface ProposalArgs extends Omit<WhitelistOptions, "force"> {
 const action: NewTaskActionFunction<ProposalArgs> = async (args, hre) => {
   const connection = await connect(hre);
   const context = {
-    l1RestUrl: await vipUrl(connection.networkName, connection.networkConfig, "l1RestUrl"),
-    rollupRestUrl: await vipUrl(connection.networkName, connection.networkConfig, "rollupRestUrl"),
-    vipModuleAddress: await vipModuleAddress(connection.networkName, connection.networkConfig),
+    l1RestUrl: await vipUrl(
+      connection.networkName,
+      connection.networkConfig,
+      "l1RestUrl",
+    ),
+    rollupRestUrl: await vipUrl(
+      connection.networkName,
+      connection.networkConfig,
+      "rollupRestUrl",
+    ),
+    vipModuleAddress: await vipModuleAddress(
+      connection.networkName,
+      connection.networkConfig,
+    ),
     score: await locateScoreContract(
       connection,
-      { contract: args.contract, deploymentId: args.deploymentId, ignitionPath: ignitionPath(hre) },
+      {
+        contract: args.contract,
+        deploymentId: args.deploymentId,
+        ignitionPath: ignitionPath(hre),
+      },
       connection.ethers.provider,
     ),
   };

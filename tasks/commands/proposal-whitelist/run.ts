@@ -1,14 +1,22 @@
 import { access, rename, writeFile } from "node:fs/promises";
 
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
-import { checkVipModule, fetchMinDeposit, fetchRegisteredBridgeIds, fetchVipStage } from "../../clients/l1-rest.js";
+import {
+  checkVipModule,
+  fetchMinDeposit,
+  fetchRegisteredBridgeIds,
+  fetchVipStage,
+} from "../../clients/l1-rest.js";
 import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
 import { firstLine, VipError } from "../../errors.js";
 import { requiredOption } from "../../options.js";
 import { field, type Output } from "../../output.js";
 import { deriveBridgeAddress } from "../../proposal/bridge-address.js";
 import { checkRates, parseRate } from "../../proposal/rates.js";
-import { describeRegisterArgs, whitelistProposal } from "../../proposal/whitelist.js";
+import {
+  describeRegisterArgs,
+  whitelistProposal,
+} from "../../proposal/whitelist.js";
 import { accountAddresses } from "../../signer/addresses.js";
 
 export const MAINNET_CHAIN_ID = "interwoven-1";
@@ -40,20 +48,52 @@ export interface WhitelistContext {
  * the vote): what the options say first (no network), then the rollup (bridge, contract), then the base
  * chain (VIP module, registered bridges, program stage, deposit). Writes the file only when all pass.
  */
-export async function runWhitelistProposal(options: WhitelistOptions, context: WhitelistContext, out: Output): Promise<string> {
-  const operator = accountAddresses(requiredOption(options.operator, "--operator", "the operator's 0x… or init1… address"), "--operator");
+export async function runWhitelistProposal(
+  options: WhitelistOptions,
+  context: WhitelistContext,
+  out: Output,
+): Promise<string> {
+  const operator = accountAddresses(
+    requiredOption(
+      options.operator,
+      "--operator",
+      "the operator's 0x… or init1… address",
+    ),
+    "--operator",
+  );
   const maxRate = parseRate(options.commissionMaxRate, "--commission-max-rate");
-  const maxChangeRate = parseRate(options.commissionMaxChangeRate, "--commission-max-change-rate");
+  const maxChangeRate = parseRate(
+    options.commissionMaxChangeRate,
+    "--commission-max-change-rate",
+  );
   const rate = parseRate(options.commissionRate, "--commission-rate");
   checkRates(maxRate, maxChangeRate, rate);
   const metadata = forumUrl(options.metadata);
-  const title = requiredOption(options.title, "--title", "the proposal's title");
-  const summary = requiredOption(options.summary, "--summary", "the proposal's summary");
-  const outPath = requiredOption(options.out, "--out", "the file to write, e.g. proposal.json");
-  if (options.deposit !== undefined && !/^\d+[a-zA-Z][a-zA-Z0-9/:._-]*$/.test(options.deposit)) {
-    throw new VipError(`--deposit ${options.deposit} is not a coin amount such as 100000000uinit`);
+  const title = requiredOption(
+    options.title,
+    "--title",
+    "the proposal's title",
+  );
+  const summary = requiredOption(
+    options.summary,
+    "--summary",
+    "the proposal's summary",
+  );
+  const outPath = requiredOption(
+    options.out,
+    "--out",
+    "the file to write, e.g. proposal.json",
+  );
+  if (
+    options.deposit !== undefined &&
+    !/^\d+[a-zA-Z][a-zA-Z0-9/:._-]*$/.test(options.deposit)
+  ) {
+    throw new VipError(
+      `--deposit ${options.deposit} is not a coin amount such as 100000000uinit`,
+    );
   }
-  if (!options.force && (await exists(outPath))) throw new VipError(`${outPath} exists: pass --force to overwrite it`);
+  if (!options.force && (await exists(outPath)))
+    throw new VipError(`${outPath} exists: pass --force to overwrite it`);
 
   const bridge = await fetchBridgeInfo(context.rollupRestUrl);
   const derived = deriveBridgeAddress(bridge.bridgeId);
@@ -69,19 +109,30 @@ export async function runWhitelistProposal(options: WhitelistOptions, context: W
     openStage = await context.score.openStage();
     await context.score.initStage();
   } catch (error) {
-    throw new VipError(`the contract at ${scoreContract} does not answer as a VipScore (openStage, initStage): ${firstLine(error)}`);
+    throw new VipError(
+      `the contract at ${scoreContract} does not answer as a VipScore (openStage, initStage): ${firstLine(error)}`,
+    );
   }
 
   await checkVipModule(context.l1RestUrl, context.vipModuleAddress);
-  const registered = await fetchRegisteredBridgeIds(context.l1RestUrl, context.vipModuleAddress);
+  const registered = await fetchRegisteredBridgeIds(
+    context.l1RestUrl,
+    context.vipModuleAddress,
+  );
   if (registered.includes(bridge.bridgeId)) {
-    throw new VipError(`bridge ${bridge.bridgeId} is already registered in the VIP program: vip::register would abort; no proposal is needed`);
+    throw new VipError(
+      `bridge ${bridge.bridgeId} is already registered in the VIP program: vip::register would abort; no proposal is needed`,
+    );
   }
-  const programStage = (await fetchVipStage(context.l1RestUrl, context.vipModuleAddress)).stage;
+  const programStage = (
+    await fetchVipStage(context.l1RestUrl, context.vipModuleAddress)
+  ).stage;
   if (programStage !== openStage) {
     throw new VipError(
       `the contract's open stage is ${openStage}, but the VIP program is at stage ${programStage}: ` +
-        (openStage < programStage ? `finalize stages up to ${programStage - 1n} first (stage:finalize)` : "is this the right base chain?"),
+        (openStage < programStage
+          ? `finalize stages up to ${programStage - 1n} first (stage:finalize)`
+          : "is this the right base chain?"),
     );
   }
   let deposit = options.deposit;
@@ -90,7 +141,9 @@ export async function runWhitelistProposal(options: WhitelistOptions, context: W
       deposit = await fetchMinDeposit(context.l1RestUrl);
     } catch (error) {
       deposit = FALLBACK_DEPOSIT;
-      out.warn(`the gov params could not be read (${firstLine(error)}); the deposit is ${deposit}, Initia's documented one: check it, or pass --deposit`);
+      out.warn(
+        `the gov params could not be read (${firstLine(error)}); the deposit is ${deposit}, Initia's documented one: check it, or pass --deposit`,
+      );
     }
   }
 
@@ -100,38 +153,73 @@ export async function runWhitelistProposal(options: WhitelistOptions, context: W
       `the base chain is ${bridge.l1ChainId}, not ${MAINNET_CHAIN_ID}: testnet rollups are onboarded by contacting the VIP program team, ` +
         "not by a governance proposal",
     );
-    if (!options.force) throw new VipError(`not written: the base chain ${bridge.l1ChainId} is a testnet; pass --force to write the file anyway`);
+    if (!options.force)
+      throw new VipError(
+        `not written: the base chain ${bridge.l1ChainId} is a testnet; pass --force to write the file anyway`,
+      );
   }
 
   const proposal = whitelistProposal(
     context.vipModuleAddress,
-    { operator: operator.hex, bridgeId: bridge.bridgeId, bridgeAddress: bridge.bridgeAddress, scoreContract, maxRate, maxChangeRate, rate },
+    {
+      operator: operator.hex,
+      bridgeId: bridge.bridgeId,
+      bridgeAddress: bridge.bridgeAddress,
+      scoreContract,
+      maxRate,
+      maxChangeRate,
+      rate,
+    },
     { title, summary, metadata, deposit },
   );
   const temporary = `${outPath}.${process.pid}.tmp`;
   await writeFile(temporary, JSON.stringify(proposal, null, 2) + "\n");
   await rename(temporary, outPath);
 
-  out.line(field("bridge", `${bridge.bridgeId} at ${bridge.bridgeAddress} (derivation checked), base chain ${bridge.l1ChainId}`));
-  out.line(field("contract", `${scoreContract}, open stage ${openStage} = the program's stage`));
+  out.line(
+    field(
+      "bridge",
+      `${bridge.bridgeId} at ${bridge.bridgeAddress} (derivation checked), base chain ${bridge.l1ChainId}`,
+    ),
+  );
+  out.line(
+    field(
+      "contract",
+      `${scoreContract}, open stage ${openStage} = the program's stage`,
+    ),
+  );
   out.line(field("deposit", deposit));
-  out.line("vip::register will be called with (decoded from the proposal's bytes):");
-  for (const line of describeRegisterArgs(proposal.messages[0]!.args)) out.line(`  ${line}`);
+  out.line(
+    "vip::register will be called with (decoded from the proposal's bytes):",
+  );
+  for (const line of describeRegisterArgs(proposal.messages[0]!.args))
+    out.line(`  ${line}`);
   out.line(field("written", outPath));
-  out.line(`submit it with: initiad tx gov submit-proposal ${outPath} --from <key> --chain-id ${bridge.l1ChainId} --gas auto --gas-prices <price>`);
+  out.line(
+    `submit it with: initiad tx gov submit-proposal ${outPath} --from <key> --chain-id ${bridge.l1ChainId} --gas auto --gas-prices <price>`,
+  );
   return outPath;
 }
 
 /** The forum post's URL: governance shows it to voters, so it must be an https link. */
 function forumUrl(raw: string | undefined): string {
-  const value = requiredOption(raw, "--metadata", "the https URL of the proposal's forum post");
+  const value = requiredOption(
+    raw,
+    "--metadata",
+    "the https URL of the proposal's forum post",
+  );
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new VipError(`--metadata ${value} is not a URL: give the https URL of the proposal's forum post`);
+    throw new VipError(
+      `--metadata ${value} is not a URL: give the https URL of the proposal's forum post`,
+    );
   }
-  if (url.protocol !== "https:") throw new VipError(`--metadata ${value} is not an https URL: give the https URL of the forum post`);
+  if (url.protocol !== "https:")
+    throw new VipError(
+      `--metadata ${value} is not an https URL: give the https URL of the forum post`,
+    );
   return value;
 }
 

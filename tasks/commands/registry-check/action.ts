@@ -11,13 +11,24 @@ interface RegistryCheckArgs {
 
 /** Checks an entry on files alone: the registry's schemas and its CI's rules, every failing field named. */
 const action: NewTaskActionFunction<RegistryCheckArgs> = async (args) => {
-  if (args.dir === undefined) throw new VipError("--dir is required: the entry's folder, <registry>/<mainnets|testnets|devnets>/<chain_name>");
+  if (args.dir === undefined)
+    throw new VipError(
+      "--dir is required: the entry's folder, <registry>/<mainnets|testnets|devnets>/<chain_name>",
+    );
   const { files, place } = await readEntry(args.dir);
   const problems = checkEntry(files, place);
   for (const problem of problems) consoleOutput.line(problem);
-  if (problems.length > 0) throw new VipError(`${args.dir}: ${problems.length} problem(s), listed above`);
-  const checked = files.profile === undefined ? "chain.json and assetlist.json (no profile, as testnet entries have none)" : `chain.json, assetlist.json and ${place.profileFile}`;
-  consoleOutput.line(`${args.dir}: ${checked} pass the registry's schemas and rules`);
+  if (problems.length > 0)
+    throw new VipError(
+      `${args.dir}: ${problems.length} problem(s), listed above`,
+    );
+  const checked =
+    files.profile === undefined
+      ? "chain.json and assetlist.json (no profile, as testnet entries have none)"
+      : `chain.json, assetlist.json and ${place.profileFile}`;
+  consoleOutput.line(
+    `${args.dir}: ${checked} pass the registry's schemas and rules`,
+  );
 };
 
 export default action;

@@ -15,20 +15,47 @@ interface RegistryEntryArgs {
 }
 
 const action: NewTaskActionFunction<RegistryEntryArgs> = async (args, hre) => {
-  if (args.registry === undefined) throw new VipError("--registry is required: a checkout of initia-labs/initia-registry");
-  if (args.input === undefined) throw new VipError("--input is required: the entry's input file (see scripts/examples/registry-input.json)");
+  if (args.registry === undefined)
+    throw new VipError(
+      "--registry is required: a checkout of initia-labs/initia-registry",
+    );
+  if (args.input === undefined)
+    throw new VipError(
+      "--input is required: the entry's input file (see scripts/examples/registry-input.json)",
+    );
   const input = await readRegistryInput(args.input);
   const connection = await connectReadOnly(hre);
-  const rpcUrl = await vipUrl(connection.networkName, connection.networkConfig, "rollupRpcUrl");
-  const restUrl = await vipUrl(connection.networkName, connection.networkConfig, "rollupRestUrl");
+  const rpcUrl = await vipUrl(
+    connection.networkName,
+    connection.networkConfig,
+    "rollupRpcUrl",
+  );
+  const restUrl = await vipUrl(
+    connection.networkName,
+    connection.networkConfig,
+    "rollupRestUrl",
+  );
   const [chainId, abci, bridge, evmChainId] = await Promise.all([
     fetchCosmosChainId(rpcUrl),
     fetchAbciInfo(rpcUrl),
     fetchBridgeInfo(restUrl),
-    connection.provider.request({ method: "eth_chainId" }).then((hex) => BigInt(hex as string)),
+    connection.provider
+      .request({ method: "eth_chainId" })
+      .then((hex) => BigInt(hex as string)),
   ]);
-  const facts = { chainId, evmChainId, bridgeId: bridge.bridgeId, version: abci.version };
-  await runRegistryEntry(args.registry, input, facts, args.force, consoleOutput);
+  const facts = {
+    chainId,
+    evmChainId,
+    bridgeId: bridge.bridgeId,
+    version: abci.version,
+  };
+  await runRegistryEntry(
+    args.registry,
+    input,
+    facts,
+    args.force,
+    consoleOutput,
+  );
 };
 
 export default action;

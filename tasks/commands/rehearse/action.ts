@@ -54,68 +54,168 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   const cometbft = await startCometBftStandIn({ network: COSMOS_CHAIN_ID });
   const baseChain = await startL1RestStandIn({ stage: PROGRAM_STAGE });
   const rollupRest = await startRollupRestStandIn({ bridgeId: 16n });
-  const standIns = { cometBftUrl: cometbft.url, rollupRestUrl: rollupRest.url, l1RestUrl: baseChain.url, vipModuleAddress: MAINNET_VIP_MODULE_ADDRESS };
+  const standIns = {
+    cometBftUrl: cometbft.url,
+    rollupRestUrl: rollupRest.url,
+    l1RestUrl: baseChain.url,
+    vipModuleAddress: MAINNET_VIP_MODULE_ADDRESS,
+  };
   const journalDir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-"));
   try {
     // The in-process chain takes the EVM chain id the registry derives from the stand-in's Cosmos chain id.
     const chainId = registryEvmChainId(COSMOS_CHAIN_ID);
-    const connection = await hre.network.create({ network: network.name, override: { chainId: Number(chainId) } });
+    const connection = await hre.network.create({
+      network: network.name,
+      override: { chainId: Number(chainId) },
+    });
     const operator = await operatorSigner(connection);
     const { signer } = operator;
-    out.line(`Rehearsal on Hardhat's in-process network, with stand-ins on this machine for the rollup's CometBFT RPC`);
-    out.line(`(${cometbft.url}) and REST API (${rollupRest.url}) and the base chain's REST API (${baseChain.url}).`);
+    out.line(
+      `Rehearsal on Hardhat's in-process network, with stand-ins on this machine for the rollup's CometBFT RPC`,
+    );
+    out.line(
+      `(${cometbft.url}) and REST API (${rollupRest.url}) and the base chain's REST API (${baseChain.url}).`,
+    );
     out.line("Nothing is sent anywhere else.");
     const steps = 13;
     let n = 0;
     const step = (title: string) => out.line(`\n[${++n}/${steps}] ${title}`);
 
-    step("accounts: the deployer, who is also the operator here, as 0x… and init1…");
-    await showAccounts({ signer: operator, provider: connection.ethers.provider, l1RestUrl: baseChain.url, operator }, out);
+    step(
+      "accounts: the deployer, who is also the operator here, as 0x… and init1…",
+    );
+    await showAccounts(
+      {
+        signer: operator,
+        provider: connection.ethers.provider,
+        l1RestUrl: baseChain.url,
+        operator,
+      },
+      out,
+    );
 
     step("version: the rollup's version from abci_info");
     await runVersion(cometbft.url, out);
 
-    step("chain-id: eth_chainId, and the registry rule for the Cosmos chain id from /status");
+    step(
+      "chain-id: eth_chainId, and the registry rule for the Cosmos chain id from /status",
+    );
     await runChainId(connection, cometbft.url, out);
 
     step("stage: the program's current stage on the base chain");
-    const { programStage } = await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, undefined, out);
+    const { programStage } = await runStage(
+      baseChain.url,
+      MAINNET_VIP_MODULE_ADDRESS,
+      undefined,
+      out,
+    );
 
-    step(`deploy: VipScore through the Ignition module, starting at the program's stage ${programStage}`);
-    const deployed = await runDeploy(connection, { startStage: programStage, startStageSource: "the stand-in base chain's VIP stage" }, out);
+    step(
+      `deploy: VipScore through the Ignition module, starting at the program's stage ${programStage}`,
+    );
+    const deployed = await runDeploy(
+      connection,
+      {
+        startStage: programStage,
+        startStageSource: "the stand-in base chain's VIP stage",
+      },
+      out,
+    );
     const score = VipScore__factory.connect(deployed.address, signer);
 
-    step("registry:entry: chain.json, assetlist.json and the profile, validated, into a scratch registry checkout");
+    step(
+      "registry:entry: chain.json, assetlist.json and the profile, validated, into a scratch registry checkout",
+    );
     await rehearseRegistryEntry(chainId, standIns, out);
 
-    step("proposal:whitelist: vip::register with the deployer as operator, checked, and read back from its bytes");
+    step(
+      "proposal:whitelist: vip::register with the deployer as operator, checked, and read back from its bytes",
+    );
     await rehearseProposal(score, operator.hex, standIns, out);
 
     const display = path.relative(process.cwd(), file) || file;
-    step(`scores:update --stage ${programStage} --file ${display} (journalled, pipelined, read back)`);
+    step(
+      `scores:update --stage ${programStage} --file ${display} (journalled, pipelined, read back)`,
+    );
     const scores = await readScoreFile(file);
-    await runScoresUpdate(score, signer, { ...scores, path: display }, { stage: programStage, dryRun: false, replace: false, skipUnchanged: false, maxInFlight: 0, journalDir, interactive: false }, out);
+    await runScoresUpdate(
+      score,
+      signer,
+      { ...scores, path: display },
+      {
+        stage: programStage,
+        dryRun: false,
+        replace: false,
+        skipUnchanged: false,
+        maxInFlight: 0,
+        journalDir,
+        interactive: false,
+      },
+      out,
+    );
 
     baseChain.state.stage = programStage + 1n;
-    step(`stage:finalize --stage ${programStage} (the program has moved on to stage ${programStage + 1n})`);
+    step(
+      `stage:finalize --stage ${programStage} (the program has moved on to stage ${programStage + 1n})`,
+    );
     await runFinalize(score, signer, programStage, journalDir, out);
 
     step("stage: the program and the contract, side by side");
     await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, score, out);
 
-    step(`stage:autopilot: stage ${programStage + 1n} finalized by the autopilot once the base chain's clock passes its end`);
-    await rehearseAutopilot(score, signer, { url: baseChain.url, state: baseChain.state, moduleAddress: MAINNET_VIP_MODULE_ADDRESS }, journalDir, out);
+    step(
+      `stage:autopilot: stage ${programStage + 1n} finalized by the autopilot once the base chain's clock passes its end`,
+    );
+    await rehearseAutopilot(
+      score,
+      signer,
+      {
+        url: baseChain.url,
+        state: baseChain.state,
+        moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
+      },
+      journalDir,
+      out,
+    );
 
-    const restUrls = { [baseChain.state.chain.chainId]: baseChain.url, [rollupRest.state.chain.chainId]: rollupRest.url };
-    step("bridge:transfer: a token moved through the stand-in routing API (approval, send, track once, status)");
-    await rehearseTransfer(connection, operator, COSMOS_CHAIN_ID, restUrls, out);
+    const restUrls = {
+      [baseChain.state.chain.chainId]: baseChain.url,
+      [rollupRest.state.chain.chainId]: rollupRest.url,
+    };
+    step(
+      "bridge:transfer: a token moved through the stand-in routing API (approval, send, track once, status)",
+    );
+    await rehearseTransfer(
+      connection,
+      operator,
+      COSMOS_CHAIN_ID,
+      restUrls,
+      out,
+    );
 
-    step("bridge:transfer from the base chain: fund the deployer on the rollup (a Cosmos deposit, with the op hook it requires)");
-    baseChain.state.balances[operator.bech32] = [{ denom: "uinit", amount: "5000000" }];
-    await rehearseFunding(connection, operator, { base: baseChain.state.chain, rollup: rollupRest.state.chain }, restUrls, out);
-    out.line(`\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`);
+    step(
+      "bridge:transfer from the base chain: fund the deployer on the rollup (a Cosmos deposit, with the op hook it requires)",
+    );
+    baseChain.state.balances[operator.bech32] = [
+      { denom: "uinit", amount: "5000000" },
+    ];
+    await rehearseFunding(
+      connection,
+      operator,
+      { base: baseChain.state.chain, rollup: rollupRest.state.chain },
+      restUrls,
+      out,
+    );
+    out.line(
+      `\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`,
+    );
   } finally {
-    await Promise.all([cometbft.close(), baseChain.close(), rollupRest.close(), rm(journalDir, { recursive: true, force: true })]);
+    await Promise.all([
+      cometbft.close(),
+      baseChain.close(),
+      rollupRest.close(),
+      rm(journalDir, { recursive: true, force: true }),
+    ]);
   }
 };
 

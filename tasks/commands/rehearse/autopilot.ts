@@ -26,12 +26,24 @@ export async function rehearseAutopilot(
   const scoresDir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-scores-"));
   try {
     const stage = await score.openStage();
-    const addresses = ["0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000a2"];
-    await writeFile(path.join(scoresDir, `stage-${stage}.final.csv`), `address,score\n${addresses[0]},40\n${addresses[1]},2\n`);
+    const addresses = [
+      "0x00000000000000000000000000000000000000a1",
+      "0x00000000000000000000000000000000000000a2",
+    ];
+    await writeFile(
+      path.join(scoresDir, `stage-${stage}.final.csv`),
+      `address,score\n${addresses[0]},40\n${addresses[1]},2\n`,
+    );
     const chainId = (await signer.provider!.getNetwork()).chainId;
     const pass = () =>
       runAutopilot(
-        { score, signer, chainId, out, alerts: alertSink({ write: (line) => out.line(line) }) },
+        {
+          score,
+          signer,
+          chainId,
+          out,
+          alerts: alertSink({ write: (line) => out.line(line) }),
+        },
         {
           scoresDir,
           once: true,
@@ -46,9 +58,21 @@ export async function rehearseAutopilot(
     const { state } = baseChain;
     state.stage = stage;
     state.now = state.stageEndTime - 30n;
-    out.line(field("base chain clock", `30 s before stage ${stage}'s end; stage-${stage}.final.csv is already written`));
+    out.line(
+      field(
+        "base chain clock",
+        `30 s before stage ${stage}'s end; stage-${stage}.final.csv is already written`,
+      ),
+    );
     const early = await pass();
-    out.line(field("finalized", early.finalized.length === 0 ? "nothing: the stage has not ended on the base chain's clock" : early.finalized.join(", ")));
+    out.line(
+      field(
+        "finalized",
+        early.finalized.length === 0
+          ? "nothing: the stage has not ended on the base chain's clock"
+          : early.finalized.join(", "),
+      ),
+    );
     state.now = state.stageEndTime + 5n;
     out.line(field("base chain clock", `5 s past stage ${stage}'s end`));
     await pass();

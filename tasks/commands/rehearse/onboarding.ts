@@ -21,23 +21,42 @@ export interface OnboardingStandIns {
  * registry:entry as an operator runs it: facts from the rollup's stand-ins, the rest from the example input
  * (scripts/examples/registry-input.json), validated whole, written to a temporary registry checkout.
  */
-export async function rehearseRegistryEntry(evmChainId: bigint, standIns: OnboardingStandIns, out: Output): Promise<void> {
-  const input = await readRegistryInput(packageFile("scripts", "examples", "registry-input.json"));
+export async function rehearseRegistryEntry(
+  evmChainId: bigint,
+  standIns: OnboardingStandIns,
+  out: Output,
+): Promise<void> {
+  const input = await readRegistryInput(
+    packageFile("scripts", "examples", "registry-input.json"),
+  );
   const [chainId, abci, bridge] = await Promise.all([
     fetchCosmosChainId(standIns.cometBftUrl),
     fetchAbciInfo(standIns.cometBftUrl),
     fetchBridgeInfo(standIns.rollupRestUrl),
   ]);
-  const registry = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-registry-"));
+  const registry = await mkdtemp(
+    path.join(tmpdir(), "vip-rehearsal-registry-"),
+  );
   try {
-    await runRegistryEntry(registry, input, { chainId, evmChainId, bridgeId: bridge.bridgeId, version: abci.version }, false, out);
+    await runRegistryEntry(
+      registry,
+      input,
+      { chainId, evmChainId, bridgeId: bridge.bridgeId, version: abci.version },
+      false,
+      out,
+    );
   } finally {
     await rm(registry, { recursive: true, force: true });
   }
 }
 
 /** proposal:whitelist with the deployer as the operator, checked against the stand-ins and read back. */
-export async function rehearseProposal(score: VipScore, operator: string, standIns: OnboardingStandIns, out: Output): Promise<void> {
+export async function rehearseProposal(
+  score: VipScore,
+  operator: string,
+  standIns: OnboardingStandIns,
+  out: Output,
+): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-proposal-"));
   try {
     await runWhitelistProposal(
@@ -48,11 +67,17 @@ export async function rehearseProposal(score: VipScore, operator: string, standI
         commissionRate: "0.2",
         metadata: "https://forum.initia.xyz/t/vip-whitelist-rehearsal/1",
         title: "Whitelist the rehearsal rollup in VIP",
-        summary: "Registers the rehearsal rollup's bridge, operator and scoring contract",
+        summary:
+          "Registers the rehearsal rollup's bridge, operator and scoring contract",
         out: path.join(dir, "proposal.json"),
         force: false,
       },
-      { l1RestUrl: standIns.l1RestUrl, rollupRestUrl: standIns.rollupRestUrl, vipModuleAddress: standIns.vipModuleAddress, score },
+      {
+        l1RestUrl: standIns.l1RestUrl,
+        rollupRestUrl: standIns.rollupRestUrl,
+        vipModuleAddress: standIns.vipModuleAddress,
+        score,
+      },
       out,
     );
   } finally {

@@ -25,9 +25,18 @@ interface ScoresUpdateArgs {
 
 const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
-  if (args.file === undefined) throw new VipError("--file is required: a CSV (address,score) or JSON score file");
-  if (!Number.isInteger(args.maxInFlight) || args.maxInFlight < 0) throw new VipError(`--max-in-flight ${args.maxInFlight} must be 0 (two blocks' worth) or a whole number of at least 1`);
-  if (!Number.isInteger(args.batchSize) || args.batchSize < 0) throw new VipError(`--batch-size ${args.batchSize} must be 0 (as many as gas allows) or more`);
+  if (args.file === undefined)
+    throw new VipError(
+      "--file is required: a CSV (address,score) or JSON score file",
+    );
+  if (!Number.isInteger(args.maxInFlight) || args.maxInFlight < 0)
+    throw new VipError(
+      `--max-in-flight ${args.maxInFlight} must be 0 (two blocks' worth) or a whole number of at least 1`,
+    );
+  if (!Number.isInteger(args.batchSize) || args.batchSize < 0)
+    throw new VipError(
+      `--batch-size ${args.batchSize} must be 0 (as many as gas allows) or more`,
+    );
   // The file is checked before the network is touched, so a bad file never waits on a node or a Ledger.
   const file = await readScoreFile(args.file);
   const { operator, signer, score } = await contractContext(hre, args);
@@ -43,7 +52,8 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
       skipUnchanged: args.skipUnchanged,
       maxInFlight: args.maxInFlight,
       maxBatchSize: args.batchSize === 0 ? undefined : args.batchSize,
-      journalDir: args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
+      journalDir:
+        args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
     },
     consoleOutput,
   );

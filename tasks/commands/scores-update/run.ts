@@ -7,7 +7,12 @@ import { VipError } from "../../errors.js";
 import { Journal, journalPath } from "../../journal/journal.js";
 import { batchesOf } from "../../journal/state.js";
 import { field, formatNumber, type Output } from "../../output.js";
-import { batchEstimator, BatchPlanner, gasLimits, planBatches } from "../../scores/batches.js";
+import {
+  batchEstimator,
+  BatchPlanner,
+  gasLimits,
+  planBatches,
+} from "../../scores/batches.js";
 import { type EntryKind, NEW, SAME } from "../../scores/gas-model.js";
 import { createProgress } from "../../scores/progress.js";
 import { pushScores } from "../../scores/push.js";
@@ -44,51 +49,111 @@ export interface ScoresUpdateReport {
  * gas-sized batches, pipelined and journalled so that a run stopped at any moment resumes where it was,
  * and finally reads every score back and compares it with the file.
  */
-export async function runScoresUpdate(score: VipScore, signer: Signer, file: ScoreFile, options: ScoresUpdateOptions, out: Output): Promise<ScoresUpdateReport> {
+export async function runScoresUpdate(
+  score: VipScore,
+  signer: Signer,
+  file: ScoreFile,
+  options: ScoresUpdateOptions,
+  out: Output,
+): Promise<ScoresUpdateReport> {
   const { table } = file;
-  out.line(field("score file", `${file.path}: ${formatNumber(table.length)} addresses, total score ${formatNumber(table.totalScore())}, sha256 ${file.sha256.slice(0, 16)}…`));
+  out.line(
+    field(
+      "score file",
+      `${file.path}: ${formatNumber(table.length)} addresses, total score ${formatNumber(table.totalScore())}, sha256 ${file.sha256.slice(0, 16)}…`,
+    ),
+  );
   // Hardhat's provider, whose eth_sendTransaction the configured key or the Ledger signs.
   const provider = signer.provider as HardhatEthersProvider;
   const signerAddress = await signer.getAddress();
   const contract = await score.getAddress();
   await preflight(score, signerAddress, options.stage);
-  out.line(field("contract", `${contract}, stage ${options.stage} open, signer ${signerAddress} allowed`));
+  out.line(
+    field(
+      "contract",
+      `${contract}, stage ${options.stage} open, signer ${signerAddress} allowed`,
+    ),
+  );
 
   await warnIfShortOfFunds(provider, signerAddress, table.length, out);
   const limits = await gasLimits(provider);
   // What each entry would do on chain decides its gas: an empty stage (the usual case) is not read at all.
-  const kinds = (await score.scoreCount(options.stage)) === 0n ? undefined : await entryKinds(score, options.stage, table);
+  const kinds =
+    (await score.scoreCount(options.stage)) === 0n
+      ? undefined
+      : await entryKinds(score, options.stage, table);
   let unchanged: ((index: number) => boolean) | undefined;
   if (options.skipUnchanged) {
     unchanged = (i) => kinds?.[i] === SAME;
     let count = 0;
     for (let i = 0; i < table.length; i++) if (unchanged(i)) count++;
-    out.line(field("unchanged", `${formatNumber(count)} of ${formatNumber(table.length)} scores already on chain: skipped`));
+    out.line(
+      field(
+        "unchanged",
+        `${formatNumber(count)} of ${formatNumber(table.length)} scores already on chain: skipped`,
+      ),
+    );
   }
 
   if (options.dryRun) {
-    const planner = new BatchPlanner(table, limits, (i) => (kinds?.[i] ?? NEW) as EntryKind, options.maxBatchSize, unchanged);
-    const batches = await planBatches(planner, batchEstimator(score, options.stage, table), table.length);
+    const planner = new BatchPlanner(
+      table,
+      limits,
+      (i) => (kinds?.[i] ?? NEW) as EntryKind,
+      options.maxBatchSize,
+      unchanged,
+    );
+    const batches = await planBatches(
+      planner,
+      batchEstimator(score, options.stage, table),
+      table.length,
+    );
     const gas = batches.reduce((sum, b) => sum + b.gas, 0n);
     const largest = Math.max(0, ...batches.map((b) => b.indexes.length));
-    out.line(field("plan", `${batches.length} batch(es) of up to ${formatNumber(largest)} addresses, ~${formatNumber(gas)} gas (${formatNumber(limits.target)} per transaction, ${limits.perBlock} per block)`));
+    out.line(
+      field(
+        "plan",
+        `${batches.length} batch(es) of up to ${formatNumber(largest)} addresses, ~${formatNumber(gas)} gas (${formatNumber(limits.target)} per transaction, ${limits.perBlock} per block)`,
+      ),
+    );
     out.line("dry run: nothing was sent");
-    return { addresses: table.length, batches: batches.length, sent: 0, gasUsed: 0n };
+    return {
+      addresses: table.length,
+      batches: batches.length,
+      sent: 0,
+      gasUsed: 0n,
+    };
   }
 
   const chainId = (await provider.getNetwork()).chainId;
-  const journal = await Journal.open(journalPath(options.journalDir, chainId, contract, options.stage));
+  const journal = await Journal.open(
+    journalPath(options.journalDir, chainId, contract, options.stage),
+  );
   const previous = journal.start;
-  if (previous !== undefined && (previous.sha256 !== file.sha256 || previous.signer.toLowerCase() !== signerAddress.toLowerCase())) {
-    const what = previous.sha256 !== file.sha256 ? `another file (${previous.file}, sha256 ${previous.sha256.slice(0, 16)}…, ${formatNumber(previous.entries)} addresses)` : `another signer (${previous.signer})`;
+  if (
+    previous !== undefined &&
+    (previous.sha256 !== file.sha256 ||
+      previous.signer.toLowerCase() !== signerAddress.toLowerCase())
+  ) {
+    const what =
+      previous.sha256 !== file.sha256
+        ? `another file (${previous.file}, sha256 ${previous.sha256.slice(0, 16)}…, ${formatNumber(previous.entries)} addresses)`
+        : `another signer (${previous.signer})`;
     if (!options.replace) {
-      const done = batchesOf(journal.records).filter((b) => b.state.status === "confirmed").length;
+      const done = batchesOf(journal.records).filter(
+        (b) => b.state.status === "confirmed",
+      ).length;
       throw new VipError(
         `stage ${options.stage} of ${contract} was started from ${what}; ${done} of its batches are confirmed (journal ${journal.path}). ` +
           "Finish it with that input, or pass --replace to push this file instead (scores it set and this file lacks stay on chain)",
       );
     }
-    out.line(field("replaced", `the earlier journal is kept as ${await journal.archive()}`));
+    out.line(
+      field(
+        "replaced",
+        `the earlier journal is kept as ${await journal.archive()}`,
+      ),
+    );
   }
   if (journal.start === undefined) {
     const startBlock = await provider.getBlockNumber();
@@ -108,7 +173,12 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, file: Sco
   } else {
     const batches = batchesOf(journal.records);
     const done = batches.filter((b) => b.state.status === "confirmed").length;
-    out.line(field("journal", `${journal.path}: resuming, ${done} of ${batches.length} recorded batch(es) confirmed`));
+    out.line(
+      field(
+        "journal",
+        `${journal.path}: resuming, ${done} of ${batches.length} recorded batch(es) confirmed`,
+      ),
+    );
   }
 
   const progress = createProgress(table.length, out, options.interactive);
@@ -117,26 +187,73 @@ export async function runScoresUpdate(score: VipScore, signer: Signer, file: Sco
   let report;
   try {
     report = await pushScores(
-      { score, signer, provider, table, journal, out, progress, onConfirmed: (start, end) => comparison.check(start, end) },
-      { stage: options.stage, limits, maxInFlight: options.maxInFlight, maxBatchSize: options.maxBatchSize, unchanged, kinds },
+      {
+        score,
+        signer,
+        provider,
+        table,
+        journal,
+        out,
+        progress,
+        onConfirmed: (start, end) => comparison.check(start, end),
+      },
+      {
+        stage: options.stage,
+        limits,
+        maxInFlight: options.maxInFlight,
+        maxBatchSize: options.maxBatchSize,
+        unchanged,
+        kinds,
+      },
     );
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new VipError(`${reason}\nNothing is lost: ${journal.path} records every batch; run the same command again to resume.`, error instanceof Error ? error : undefined);
+    throw new VipError(
+      `${reason}\nNothing is lost: ${journal.path} records every batch; run the same command again to resume.`,
+      error instanceof Error ? error : undefined,
+    );
   } finally {
     progress.stop();
   }
-  out.line(field("sent", `${formatNumber(report.addresses)} addresses in ${report.batches} batch(es) (${report.sent} sent by this run, ${report.resumed} found after a restart), ${formatNumber(report.gasUsed)} gas`));
-  if (report.outOfGas > 0) out.warn(`${report.outOfGas} batch(es) ran out of their predicted gas and were sent again with the node's estimate`);
+  out.line(
+    field(
+      "sent",
+      `${formatNumber(report.addresses)} addresses in ${report.batches} batch(es) (${report.sent} sent by this run, ${report.resumed} found after a restart), ${formatNumber(report.gasUsed)} gas`,
+    ),
+  );
+  if (report.outOfGas > 0)
+    out.warn(
+      `${report.outOfGas} batch(es) ran out of their predicted gas and were sent again with the node's estimate`,
+    );
 
   try {
-    const differences = await verifyScores(score, options.stage, file, out, comparison);
-    await journal.append({ type: "verified", differences: differences.length, at: new Date().toISOString() });
+    const differences = await verifyScores(
+      score,
+      options.stage,
+      file,
+      out,
+      comparison,
+    );
+    await journal.append({
+      type: "verified",
+      differences: differences.length,
+      at: new Date().toISOString(),
+    });
   } catch (error) {
-    await journal.append({ type: "verified", differences: -1, at: new Date().toISOString() });
+    await journal.append({
+      type: "verified",
+      differences: -1,
+      at: new Date().toISOString(),
+    });
     throw error;
   }
-  return { addresses: table.length, batches: report.batches, sent: report.sent, gasUsed: report.gasUsed, journal: journal.path };
+  return {
+    addresses: table.length,
+    batches: report.batches,
+    sent: report.sent,
+    gasUsed: report.gasUsed,
+    journal: journal.path,
+  };
 }
 
 /** Most a new address costs in `updateScores` (test/contract/gas.test.ts holds the contract to it). */
@@ -146,7 +263,12 @@ const MAX_GAS_PER_ADDRESS = 31_000n;
  * Warns before the push when the signer's balance may not cover it: the bound assumes every address is new,
  * so a push of updates costs less, and a push that runs dry stops and resumes once funded, losing nothing.
  */
-async function warnIfShortOfFunds(provider: Provider, signer: string, addresses: number, out: Output): Promise<void> {
+async function warnIfShortOfFunds(
+  provider: Provider,
+  signer: string,
+  addresses: number,
+  out: Output,
+): Promise<void> {
   const fees = await provider.getFeeData();
   const fee = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
   const bound = BigInt(addresses) * MAX_GAS_PER_ADDRESS * fee;

@@ -16,7 +16,10 @@ interface ScoresVerifyArgs {
 
 const action: NewTaskActionFunction<ScoresVerifyArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
-  if (args.file === undefined) throw new VipError("--file is required: the score file the stage should hold");
+  if (args.file === undefined)
+    throw new VipError(
+      "--file is required: the score file the stage should hold",
+    );
   const file = await readScoreFile(args.file);
   const score = await readOnlyContract(hre, args);
   await verifyScores(score, stage, file, consoleOutput);

@@ -9,11 +9,19 @@ import { acquireLock, lockPath } from "../../autopilot/lock.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { backoffSeconds } from "../../autopilot/schedule.js";
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
-import { type ContractContext, contractContext } from "../../contract/context.js";
+import {
+  type ContractContext,
+  contractContext,
+} from "../../contract/context.js";
 import { firstLine, VipError } from "../../errors.js";
 import { isTransient } from "../../network/retry.js";
 import { requiredOption } from "../../options.js";
-import { consoleOutput, field, formatDuration, type Output } from "../../output.js";
+import {
+  consoleOutput,
+  field,
+  formatDuration,
+  type Output,
+} from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
 
 interface AutopilotArgs {
@@ -29,43 +37,114 @@ interface AutopilotArgs {
 }
 
 const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
-  const scoresDir = path.resolve(requiredOption(args.scoresDir, "--scores-dir", "the folder the scoring job writes stage-<N>.csv and stage-<N>.final.csv into"));
+  const scoresDir = path.resolve(
+    requiredOption(
+      args.scoresDir,
+      "--scores-dir",
+      "the folder the scoring job writes stage-<N>.csv and stage-<N>.final.csv into",
+    ),
+  );
   const dir = await stat(scoresDir).catch(() => undefined);
-  if (dir?.isDirectory() !== true) throw new VipError(`--scores-dir ${scoresDir} is not a folder: create it, or point it at the scoring job's output`);
+  if (dir?.isDirectory() !== true)
+    throw new VipError(
+      `--scores-dir ${scoresDir} is not a folder: create it, or point it at the scoring job's output`,
+    );
   const pollSeconds = wholeSeconds(args.pollInterval, "--poll-interval", 1);
   const graceSeconds = BigInt(wholeSeconds(args.grace, "--grace", 0));
-  const webhookUrl = webhook(args.webhook ?? process.env.VIP_ALERT_WEBHOOK, args.webhook === undefined ? "VIP_ALERT_WEBHOOK" : "--webhook");
-  const journalDir = args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
-  const statusFile = path.resolve(args.statusFile ?? path.join(journalDir, "autopilot", "status.json"));
+  const webhookUrl = webhook(
+    args.webhook ?? process.env.VIP_ALERT_WEBHOOK,
+    args.webhook === undefined ? "VIP_ALERT_WEBHOOK" : "--webhook",
+  );
+  const journalDir =
+    args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
+  const statusFile = path.resolve(
+    args.statusFile ?? path.join(journalDir, "autopilot", "status.json"),
+  );
 
   const out = stamped(consoleOutput);
   const alerts = alertSink({ webhookUrl, write: (line) => out.warn(line) });
-  const { connection, operator, score, chainId } = await startUp(() => contractContext(hre, args), args.once, pollSeconds, alerts);
-  const l1RestUrl = await vipUrl(connection.networkName, connection.networkConfig, "l1RestUrl");
-  const moduleAddress = await vipModuleAddress(connection.networkName, connection.networkConfig);
+  const { connection, operator, score, chainId } = await startUp(
+    () => contractContext(hre, args),
+    args.once,
+    pollSeconds,
+    alerts,
+  );
+  const l1RestUrl = await vipUrl(
+    connection.networkName,
+    connection.networkConfig,
+    "l1RestUrl",
+  );
+  const moduleAddress = await vipModuleAddress(
+    connection.networkName,
+    connection.networkConfig,
+  );
   const contract = await score.getAddress();
-  const lock = await acquireLock(lockPath(journalDir, chainId, contract), contract);
+  const lock = await acquireLock(
+    lockPath(journalDir, chainId, contract),
+    contract,
+  );
 
   // Killed by a signal, it leaves the way a SIGKILL would (every send is journalled), but gives its lock back.
   const onSignal = (signal: NodeJS.Signals) => {
-    void lock.release().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    void lock
+      .release()
+      .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
     announceSigner(out, operator);
-    out.line(field("contract", `${contract} on chain ${chainId} (network "${connection.networkName}")`));
-    out.line(field("scores", `${scoresDir}/stage-<N>.csv (live) and stage-<N>.final.csv (final)`));
-    out.line(field("grace", `${formatDuration(graceSeconds)} after a stage's end; poll every ${formatDuration(pollSeconds)}${args.once ? " (once)" : ""}`));
-    out.line(field("alerts", webhookUrl === undefined ? "stderr" : `stderr and the webhook at ${describeEndpoint(webhookUrl, "")}`));
+    out.line(
+      field(
+        "contract",
+        `${contract} on chain ${chainId} (network "${connection.networkName}")`,
+      ),
+    );
+    out.line(
+      field(
+        "scores",
+        `${scoresDir}/stage-<N>.csv (live) and stage-<N>.final.csv (final)`,
+      ),
+    );
+    out.line(
+      field(
+        "grace",
+        `${formatDuration(graceSeconds)} after a stage's end; poll every ${formatDuration(pollSeconds)}${args.once ? " (once)" : ""}`,
+      ),
+    );
+    out.line(
+      field(
+        "alerts",
+        webhookUrl === undefined
+          ? "stderr"
+          : `stderr and the webhook at ${describeEndpoint(webhookUrl, "")}`,
+      ),
+    );
     out.line(field("status", statusFile));
     const report = await runAutopilot(
       { score, signer: operator.signer, chainId, out, alerts },
-      { scoresDir, once: args.once, pollSeconds, graceSeconds, statusFile, journalDir, l1RestUrl, moduleAddress },
+      {
+        scoresDir,
+        once: args.once,
+        pollSeconds,
+        graceSeconds,
+        statusFile,
+        journalDir,
+        l1RestUrl,
+        moduleAddress,
+      },
     );
     await alerts.drain(15_000);
-    if (report.blocked !== undefined) throw new VipError(`a due stage was left undone: ${report.blocked}`);
-    out.line(field("done", report.finalized.length === 0 ? "nothing was due" : `finalized stage(s) ${report.finalized.join(", ")}`));
+    if (report.blocked !== undefined)
+      throw new VipError(`a due stage was left undone: ${report.blocked}`);
+    out.line(
+      field(
+        "done",
+        report.finalized.length === 0
+          ? "nothing was due"
+          : `finalized stage(s) ${report.finalized.join(", ")}`,
+      ),
+    );
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -87,24 +166,37 @@ async function startUp(
   for (let attempt = 1; ; attempt++) {
     try {
       const context = await open();
-      return { ...context, chainId: (await context.connection.ethers.provider.getNetwork()).chainId };
+      return {
+        ...context,
+        chainId: (await context.connection.ethers.provider.getNetwork())
+          .chainId,
+      };
     } catch (error) {
       const retrying = !once && isTransient(error);
       // Stage 0: which stage is at stake is not known before the contract is reached.
       if (attempt === 1 || attempt % 10 === 0 || !retrying) {
-        alerts.raise(retrying ? "warning" : "alert", 0n, `the autopilot cannot start: ${firstLine(error)}${retrying ? "; retrying with backoff" : ""}`);
+        alerts.raise(
+          retrying ? "warning" : "alert",
+          0n,
+          `the autopilot cannot start: ${firstLine(error)}${retrying ? "; retrying with backoff" : ""}`,
+        );
       }
       if (!retrying) {
         await alerts.drain(15_000);
         throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, backoffSeconds(attempt, pollSeconds) * 1000));
+      await new Promise((resolve) =>
+        setTimeout(resolve, backoffSeconds(attempt, pollSeconds) * 1000),
+      );
     }
   }
 }
 
 function wholeSeconds(raw: string, option: string, minimum: number): number {
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < minimum) throw new VipError(`${option} ${raw} is not a whole number of seconds of at least ${minimum}`);
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < minimum)
+    throw new VipError(
+      `${option} ${raw} is not a whole number of seconds of at least ${minimum}`,
+    );
   return Number(raw);
 }
 
@@ -114,16 +206,22 @@ function webhook(raw: string | undefined, source: string): string | undefined {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new VipError(`${source} is not a URL: give the webhook's http:// or https:// address`);
+    throw new VipError(
+      `${source} is not a URL: give the webhook's http:// or https:// address`,
+    );
   }
-  if (!/^https?:$/.test(url.protocol)) throw new VipError(`${source} must be an http:// or https:// URL`);
+  if (!/^https?:$/.test(url.protocol))
+    throw new VipError(`${source} must be an http:// or https:// URL`);
   return url.toString();
 }
 
 /** Lines with the time in front: an autopilot's output is read as a log. */
 function stamped(out: Output): Output {
   const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
-  return { line: (text) => out.line(`${now()} ${text}`), warn: (text) => out.warn(`${now()} ${text}`) };
+  return {
+    line: (text) => out.line(`${now()} ${text}`),
+    warn: (text) => out.warn(`${now()} ${text}`),
+  };
 }
 
 export default action;

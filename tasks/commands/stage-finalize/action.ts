@@ -19,7 +19,13 @@ const action: NewTaskActionFunction<FinalizeArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
   const { operator, signer, score } = await contractContext(hre, args);
   announceSigner(consoleOutput, operator);
-  await runFinalize(score, signer, stage, args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"), consoleOutput);
+  await runFinalize(
+    score,
+    signer,
+    stage,
+    args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
+    consoleOutput,
+  );
 };
 
 export default action;

@@ -9,15 +9,43 @@ import { field, formatNumber, type Output } from "../../output.js";
  * Finalizes the open stage after the same preflight as `scores:update`, journalled so that a run killed
  * between the send and the receipt never sends a second finalization; returns the stage now open.
  */
-export async function runFinalize(score: VipScore, signer: Signer, stage: bigint, journalDir: string, out: Output): Promise<bigint> {
+export async function runFinalize(
+  score: VipScore,
+  signer: Signer,
+  stage: bigint,
+  journalDir: string,
+  out: Output,
+): Promise<bigint> {
   const chainId = (await signer.provider!.getNetwork()).chainId;
-  const journal = finalizeJournalPath(journalDir, chainId, await score.getAddress(), stage);
-  const { receipt, resumed } = await finalizeOnce(score, signer, stage, journal);
+  const journal = finalizeJournalPath(
+    journalDir,
+    chainId,
+    await score.getAddress(),
+    stage,
+  );
+  const { receipt, resumed } = await finalizeOnce(
+    score,
+    signer,
+    stage,
+    journal,
+  );
   if (receipt === undefined) {
-    out.line(field("already finalized", `stage ${stage} (by another transaction): nothing was sent`));
+    out.line(
+      field(
+        "already finalized",
+        `stage ${stage} (by another transaction): nothing was sent`,
+      ),
+    );
   } else {
-    const how = resumed ? " (sent by an earlier run, found by its journal)" : "";
-    out.line(field("finalized", `stage ${stage} in tx ${receipt.hash}, block ${receipt.blockNumber}, gas ${formatNumber(receipt.gasUsed)}${how}`));
+    const how = resumed
+      ? " (sent by an earlier run, found by its journal)"
+      : "";
+    out.line(
+      field(
+        "finalized",
+        `stage ${stage} in tx ${receipt.hash}, block ${receipt.blockNumber}, gas ${formatNumber(receipt.gasUsed)}${how}`,
+      ),
+    );
   }
   const open = await score.openStage();
   out.line(field("open stage", open));

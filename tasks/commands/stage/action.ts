@@ -14,10 +14,21 @@ interface StageArgs {
 
 const action: NewTaskActionFunction<StageArgs> = async (args, hre) => {
   const connection = await connectReadOnly(hre);
-  const restUrl = await vipUrl(connection.networkName, connection.networkConfig, "l1RestUrl");
-  const moduleAddress = await vipModuleAddress(connection.networkName, connection.networkConfig);
+  const restUrl = await vipUrl(
+    connection.networkName,
+    connection.networkConfig,
+    "l1RestUrl",
+  );
+  const moduleAddress = await vipModuleAddress(
+    connection.networkName,
+    connection.networkConfig,
+  );
   // Without --contract, a network with no deployment yet is reported, not refused.
-  const score = await findScoreContract(connection, { ...args, ignitionPath: ignitionPath(hre) }, connection.ethers.provider);
+  const score = await findScoreContract(
+    connection,
+    { ...args, ignitionPath: ignitionPath(hre) },
+    connection.ethers.provider,
+  );
   await runStage(restUrl, moduleAddress, score, consoleOutput);
 };
 

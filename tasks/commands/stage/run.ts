@@ -1,5 +1,9 @@
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
-import { DEFAULT_GRACE_SECONDS, describeTiming, openStageTiming } from "../../autopilot/schedule.js";
+import {
+  DEFAULT_GRACE_SECONDS,
+  describeTiming,
+  openStageTiming,
+} from "../../autopilot/schedule.js";
 import { fetchChainTime, fetchVipStage } from "../../clients/l1-rest.js";
 import { firstLine } from "../../errors.js";
 import { field, type Output } from "../../output.js";
@@ -10,27 +14,66 @@ export interface StageReport {
 }
 
 /** The VIP program's current stage on the base chain beside the contract's open stage, with a warning on lag. */
-export async function runStage(l1RestUrl: string, moduleAddress: string, score: VipScore | undefined, out: Output): Promise<StageReport> {
+export async function runStage(
+  l1RestUrl: string,
+  moduleAddress: string,
+  score: VipScore | undefined,
+  out: Output,
+): Promise<StageReport> {
   const program = await fetchVipStage(l1RestUrl, moduleAddress);
-  out.line(field("program stage", `${program.stage} (base chain, VIP module ${shortAddress(moduleAddress)})`));
-  if (program.stageStartTime !== undefined && program.stageEndTime !== undefined) {
-    out.line(field("stage runs", `${isoTime(program.stageStartTime)} to ${isoTime(program.stageEndTime)}`));
+  out.line(
+    field(
+      "program stage",
+      `${program.stage} (base chain, VIP module ${shortAddress(moduleAddress)})`,
+    ),
+  );
+  if (
+    program.stageStartTime !== undefined &&
+    program.stageEndTime !== undefined
+  ) {
+    out.line(
+      field(
+        "stage runs",
+        `${isoTime(program.stageStartTime)} to ${isoTime(program.stageEndTime)}`,
+      ),
+    );
   }
   if (score === undefined) {
-    out.line(field("contract open stage", "no VipScore deployment on this network yet (npx hardhat deploy)"));
+    out.line(
+      field(
+        "contract open stage",
+        "no VipScore deployment on this network yet (npx hardhat deploy)",
+      ),
+    );
     return { programStage: program.stage };
   }
   const open = await score.openStage();
-  out.line(field("contract open stage", `${open} (VipScore at ${await score.getAddress()})`));
+  out.line(
+    field(
+      "contract open stage",
+      `${open} (VipScore at ${await score.getAddress()})`,
+    ),
+  );
   const { stageStartTime, stageEndTime, stageInterval } = program;
-  if (stageStartTime !== undefined && stageEndTime !== undefined && stageInterval !== undefined) {
+  if (
+    stageStartTime !== undefined &&
+    stageEndTime !== undefined &&
+    stageInterval !== undefined
+  ) {
     try {
       const chainTime = await fetchChainTime(l1RestUrl);
-      const timing = openStageTiming({ stage: program.stage, stageStartTime, stageEndTime, stageInterval }, chainTime, open, DEFAULT_GRACE_SECONDS);
+      const timing = openStageTiming(
+        { stage: program.stage, stageStartTime, stageEndTime, stageInterval },
+        chainTime,
+        open,
+        DEFAULT_GRACE_SECONDS,
+      );
       out.line(field("base chain time", isoTime(chainTime)));
       out.line(field("open stage ends", describeTiming(timing)));
     } catch (error) {
-      out.warn(`the base chain's time could not be read, so the open stage's end is not shown: ${firstLine(error)}`);
+      out.warn(
+        `the base chain's time could not be read, so the open stage's end is not shown: ${firstLine(error)}`,
+      );
     }
   }
   if (open < program.stage) {
@@ -39,13 +82,17 @@ export async function runStage(l1RestUrl: string, moduleAddress: string, score: 
         `so finalize stage ${open}${program.stage - open > 1n ? ` through ${program.stage - 1n}` : ""} (stage:finalize)`,
     );
   } else if (open > program.stage) {
-    out.warn(`the contract's open stage ${open} is ahead of the program's stage ${program.stage}: was a stage finalized early?`);
+    out.warn(
+      `the contract's open stage ${open} is ahead of the program's stage ${program.stage}: was a stage finalized early?`,
+    );
   }
   return { programStage: program.stage, contractOpenStage: open };
 }
 
 function shortAddress(address: string): string {
-  return address.length > 14 ? `${address.slice(0, 8)}…${address.slice(-4)}` : address;
+  return address.length > 14
+    ? `${address.slice(0, 8)}…${address.slice(-4)}`
+    : address;
 }
 
 function isoTime(seconds: bigint): string {

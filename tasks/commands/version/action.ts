@@ -8,7 +8,10 @@ import { runVersion } from "./run.js";
 const action: NewTaskActionFunction = async (_args, hre) => {
   // Only the rollup's CometBFT RPC is asked: no EVM connection, no key.
   const network = selectedNetwork(hre);
-  await runVersion(await vipUrl(network.name, network.config, "rollupRpcUrl"), consoleOutput);
+  await runVersion(
+    await vipUrl(network.name, network.config, "rollupRpcUrl"),
+    consoleOutput,
+  );
 };
 
 export default action;

@@ -9,7 +9,10 @@ import { VipError } from "../../errors.js";
 const run = promisify(execFile);
 
 /** The full path of `name` on PATH, or undefined. */
-export async function findOnPath(name: string, searchPath = process.env.PATH ?? ""): Promise<string | undefined> {
+export async function findOnPath(
+  name: string,
+  searchPath = process.env.PATH ?? "",
+): Promise<string | undefined> {
   for (const dir of searchPath.split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(dir, name);
     try {
@@ -25,12 +28,19 @@ export async function findOnPath(name: string, searchPath = process.env.PATH ?? 
 /** What `<cli> version` prints (first non-empty line of stdout or stderr). */
 export async function cliVersion(executable: string): Promise<string> {
   try {
-    const { stdout, stderr } = await run(executable, ["version"], { timeout: 10_000 });
-    const line = `${stdout}\n${stderr}`.split("\n").map((l) => l.trim()).find(Boolean);
+    const { stdout, stderr } = await run(executable, ["version"], {
+      timeout: 10_000,
+    });
+    const line = `${stdout}\n${stderr}`
+      .split("\n")
+      .map((l) => l.trim())
+      .find(Boolean);
     if (line === undefined) throw new Error("it printed nothing");
     return line;
   } catch (error) {
-    throw new VipError(`\`${executable} version\` failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new VipError(
+      `\`${executable} version\` failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

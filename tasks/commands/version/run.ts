@@ -9,7 +9,11 @@ export const NODE_CLI = "minitiad";
  * Reads the rollup's version (`abci_info`) and, when the node CLI is on PATH, checks that it matches:
  * a CLI of another version can sign transactions the chain rejects.
  */
-export async function runVersion(rollupRpcUrl: string, out: Output, searchPath?: string): Promise<AbciInfo> {
+export async function runVersion(
+  rollupRpcUrl: string,
+  out: Output,
+  searchPath?: string,
+): Promise<AbciInfo> {
   const info = await fetchAbciInfo(rollupRpcUrl);
   out.line(field("application", info.application));
   out.line(field("version", info.version));
@@ -17,12 +21,16 @@ export async function runVersion(rollupRpcUrl: string, out: Output, searchPath?:
   out.line(field("app hash", info.lastBlockAppHash));
   const cli = await findOnPath(NODE_CLI, searchPath);
   if (cli === undefined) {
-    out.line(`${NODE_CLI} is not on PATH: skipped the CLI version check (install ${NODE_CLI} ${info.version} to manage the rollup's keys)`);
+    out.line(
+      `${NODE_CLI} is not on PATH: skipped the CLI version check (install ${NODE_CLI} ${info.version} to manage the rollup's keys)`,
+    );
     return info;
   }
   const local = await cliVersion(cli);
   if (!sameVersion(local, info.version)) {
-    throw new VipError(`${NODE_CLI} on PATH (${cli}) is ${local}, but the rollup runs ${info.version}: install ${NODE_CLI} ${info.version}`);
+    throw new VipError(
+      `${NODE_CLI} on PATH (${cli}) is ${local}, but the rollup runs ${info.version}: install ${NODE_CLI} ${info.version}`,
+    );
   }
   out.line(field(`${NODE_CLI} on PATH`, `${local} (matches)`));
   return info;
