@@ -1,0 +1,91 @@
+// ESLint flat config, modelled on the shared config of Hardhat's own packages: typescript-eslint with
+// type information, eslint-plugin-import for what a user's project will really have installed, and
+// Prettier (run separately by `npm run lint`) for layout. Each rule below is here because it catches
+// a real defect; the README ("Code style") says which and why.
+import js from "@eslint/js";
+import importPlugin from "eslint-plugin-import";
+import tseslint from "typescript-eslint";
+
+// Code that runs in a user's project: it may import only dependencies and peers.
+const packageCode = ["tasks/**/*.ts", "ignition/modules/**/*.ts"];
+// Code that runs only here: tests, benchmarks, the project's own config.
+const projectCode = [
+  "test/**/*.ts",
+  "scripts/**/*.ts",
+  "hardhat.config.ts",
+  "eslint.config.js",
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      "node_modules/",
+      "artifacts/",
+      "cache/",
+      "types/",
+      "dist/",
+      "coverage/",
+      "ignition/deployments/",
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  importPlugin.flatConfigs.recommended,
+  importPlugin.flatConfigs.typescript,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ["eslint.config.js"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    settings: {
+      "import/resolver": { typescript: true, node: true },
+    },
+    rules: {
+      // A `!` is a promise the compiler cannot check; a wrong one is a crash far from its cause.
+      "@typescript-eslint/no-non-null-assertion": "error",
+      // Type-only imports vanish at build time: the run-time import graph is then what it looks like.
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/no-import-type-side-effects": "error",
+      // `node:fs`, never `fs`: a package of the same name can never stand in for a built-in.
+      "import/enforce-node-protocol-usage": ["error", "always"],
+      // Dead code is misleading code.
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
+      // A promise nobody awaits loses its error: a failed send or write would pass silently.
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      // A switch over a union that misses a member falls through silently.
+      "@typescript-eslint/switch-exhaustiveness-check": [
+        "error",
+        { considerDefaultExhaustiveForUnions: true },
+      ],
+      "import/no-duplicates": "error",
+      "import/no-cycle": "error",
+      eqeqeq: ["error", "always", { null: "ignore" }],
+      "no-console": "off",
+    },
+  },
+  {
+    files: packageCode,
+    rules: {
+      // A devDependency is missing in a user's project: the package would fail on its first import.
+      "import/no-extraneous-dependencies": [
+        "error",
+        { devDependencies: false, peerDependencies: true, optionalDependencies: true },
+      ],
+    },
+  },
+  {
+    files: projectCode,
+    rules: {
+      "import/no-extraneous-dependencies": [
+        "error",
+        { devDependencies: true, peerDependencies: true, optionalDependencies: true },
+      ],
+    },
+  },
+);
