@@ -10,6 +10,7 @@ import {
   sampleAddresses,
   sampleScores,
 } from "./gas/scenarios.js";
+import { defined } from "../tasks/errors.js";
 
 /** The reference contract's figures, measured on the same network and compiler (shared/notes/facts.md §2). */
 const REFERENCE: Record<string, Record<number, bigint>> = {
@@ -51,11 +52,15 @@ const table = rows.map((r) => {
   ];
 });
 const widths = header.map((h, i) =>
-  Math.max(h.length, ...table.map((row) => row[i]!.length)),
+  Math.max(h.length, ...table.map((row) => defined(row[i], "row[i]").length)),
 );
 const line = (cells: string[]) =>
   cells
-    .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+    .map((c, i) =>
+      i === 0
+        ? c.padEnd(defined(widths[i], "widths[i]"))
+        : c.padStart(defined(widths[i], "widths[i]")),
+    )
     .join("  ");
 console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));

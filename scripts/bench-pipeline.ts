@@ -29,6 +29,7 @@ import {
   VipScore__factory,
 } from "../types/ethers-contracts/index.js";
 import { sampleAddresses, sampleScores } from "./gas/scenarios.js";
+import { defined } from "../tasks/errors.js";
 
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 100_000);
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 500);
@@ -52,7 +53,7 @@ const node = await startHardhatNode({
   onOutput: (text) => {
     const now = performance.now();
     const lines = (partial + text).split("\n");
-    partial = lines.pop()!;
+    partial = defined(lines.pop(), "lines.pop()");
     for (const line of lines) {
       const single = /Mined (?:empty )?block #(\d+)/.exec(line);
       const range = /Mined empty block range #(\d+) to #(\d+)/.exec(line);
@@ -83,7 +84,10 @@ try {
   process.env.JSON_RPC_URL = node.url;
   process.env.PRIVATE_KEY = DEPLOYER_KEY; // Hardhat's public test key, on a throwaway local node
   const connection = await network.create("rollup");
-  const signer = (await connection.ethers.getSigners())[0]!;
+  const signer = defined(
+    (await connection.ethers.getSigners())[0],
+    "(await connection.ethers.getSigners())[0]",
+  );
   const provider = connection.ethers.provider;
 
   const file = path.join(dir, "scores.csv");
@@ -113,17 +117,20 @@ try {
     let batches = 0;
     for (let n = fromBlock + 1; n <= latest; n++) {
       const block = await provider.getBlock(n, true);
-      const ours = block!.prefetchedTransactions.filter(
+      const ours = defined(block, "block").prefetchedTransactions.filter(
         (tx) => tx.to?.toLowerCase() === contract,
       );
       if (ours.length === 0) continue;
       first ??= n;
       last = n;
       batches += ours.length;
-      gas += block!.gasUsed;
+      gas += defined(block, "block").gasUsed;
     }
     if (first === undefined) throw new Error("no block holds the push");
-    const seconds = (minedAt.get(last)! - minedAt.get(first - 1)!) / 1000;
+    const seconds =
+      (defined(minedAt.get(last), "minedAt.get(last)") -
+        defined(minedAt.get(first - 1), "minedAt.get(first - 1)")) /
+      1000;
     return {
       gas,
       batches,
@@ -150,7 +157,10 @@ try {
     while ((await estimate(size + 10)) < (limits.target * 995n) / 1000n)
       size += 10;
     while ((await estimate(size)) > (limits.target * 995n) / 1000n) size -= 1;
-    const block = (await provider.getBlock("latest"))!;
+    const block = defined(
+      await provider.getBlock("latest"),
+      '(await provider.getBlock("latest"))',
+    );
     const nonce = await provider.getTransactionCount(signer.address, "pending");
     const chainId = (await provider.getNetwork()).chainId;
     const signed: string[] = [];
@@ -177,7 +187,9 @@ try {
           data,
           gasLimit: limits.target,
           // Full blocks raise the base fee 12.5% a block: a fee cap far above it keeps every batch includable.
-          maxFeePerGas: block.baseFeePerGas! * 40n + 2_000_000_000n,
+          maxFeePerGas:
+            defined(block.baseFeePerGas, "block.baseFeePerGas") * 40n +
+            2_000_000_000n,
           maxPriorityFeePerGas: 1_000_000_000n,
         }),
       );
@@ -192,7 +204,10 @@ try {
       throw new Error(
         `perfect client: a send failed: ${JSON.stringify(failedSend.error)}`,
       );
-    const lastHash = answers.at(-1)!.result!;
+    const lastHash = defined(
+      defined(answers.at(-1), "answers.at(-1)").result,
+      'defined(answers.at(-1), "answers.at(-1)").result',
+    );
     while ((await rpc("eth_getTransactionReceipt", [lastHash])) === null)
       await new Promise((resolve) => setTimeout(resolve, 50));
     const seconds = (performance.now() - started) / 1000;
@@ -254,7 +269,7 @@ try {
     await scoresUpdate("scores:update", IN_FLIGHT),
     await scoresUpdate("send-and-wait", 1),
   ];
-  const reference = results[0]!;
+  const reference = defined(results[0], "results[0]");
   const throughput = (r: Row) => Number(r.gas) / r.chainSeconds;
 
   console.log(

@@ -12,6 +12,7 @@ import { once } from "node:events";
 
 import { readScoreFile } from "../tasks/scores/read.js";
 import { sampleAddresses, sampleScores } from "./gas/scenarios.js";
+import { defined } from "../tasks/errors.js";
 
 const [, , mode, file] = process.argv;
 
@@ -57,20 +58,23 @@ try {
   }
   const measure = (target?: string) =>
     JSON.parse(
-      execFileSync(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
-          import.meta.filename,
-          "--child",
-          ...(target === undefined ? [] : [target]),
-        ],
-        { encoding: "utf8" },
-      )
-        .trim()
-        .split("\n")
-        .at(-1)!,
+      defined(
+        execFileSync(
+          process.execPath,
+          [
+            "--import",
+            "tsx",
+            import.meta.filename,
+            "--child",
+            ...(target === undefined ? [] : [target]),
+          ],
+          { encoding: "utf8" },
+        )
+          .trim()
+          .split("\n")
+          .at(-1),
+        'execFileSync( process.execPath, [ "--import", "tsx", impo...',
+      ),
     ) as { rows: number; ms: number; maxRssMb: number };
 
   const baseline = measure();

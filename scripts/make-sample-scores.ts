@@ -5,13 +5,14 @@
 import { writeFile } from "node:fs/promises";
 
 import { sampleAddresses, sampleScores } from "./gas/scenarios.js";
+import { defined } from "../tasks/errors.js";
 
 const count = Number(process.argv[2] ?? 1000);
 const file = process.argv[3] ?? "scripts/sample-scores.csv";
 const addresses = sampleAddresses(count, "sample");
 const scores = sampleScores(count, "sample");
 const rows = addresses.map(
-  (address, i) => `${address},${scores[i]! % 100_000n}`,
+  (address, i) => `${address},${defined(scores[i], "scores[i]") % 100_000n}`,
 );
 await writeFile(file, ["address,score", ...rows].join("\n") + "\n");
 console.log(`wrote ${count} scores to ${file}`);

@@ -11,6 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFile, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
+import { defined } from "../tasks/errors.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const run = (command: string, args: string[]) =>
@@ -53,8 +54,12 @@ const packed = JSON.parse(
     { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
   ),
 ) as { filename: string; files: { path: string }[]; size: number }[];
-const tarball = path.join(root, "dist", packed[0]!.filename);
+const tarball = path.join(
+  root,
+  "dist",
+  defined(packed[0], "packed[0]").filename,
+);
 console.log(
-  `packed ${packed[0]!.files.length} files, ${packed[0]!.size} bytes`,
+  `packed ${defined(packed[0], "packed[0]").files.length} files, ${defined(packed[0], "packed[0]").size} bytes`,
 );
 console.log(tarball);

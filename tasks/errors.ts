@@ -1,12 +1,14 @@
+import { assertHardhatInvariant } from "@nomicfoundation/hardhat-errors";
 import { HardhatPluginError } from "hardhat/plugins";
 
 export const PLUGIN_ID = "hardhat-vip-score";
 
 /** The first line of an error's message: enough to say what happened, in a warning or a wrapping error. */
 export function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split(
-    "\n",
-  )[0]!;
+  return defined(
+    (error instanceof Error ? error.message : String(error)).split("\n")[0],
+    "(error instanceof Error ? error.message : String(error))....",
+  );
 }
 
 /**
@@ -17,4 +19,16 @@ export class VipError extends HardhatPluginError {
   constructor(message: string, cause?: Error) {
     super(PLUGIN_ID, message, cause);
   }
+}
+
+/**
+ * The value the caller knows is there (an index in range, a group its pattern always captures): where that
+ * knowledge is wrong, Hardhat's internal error names the expression at once, instead of a TypeError later.
+ */
+export function defined<T>(value: T | null | undefined, what: string): T {
+  assertHardhatInvariant(
+    value !== undefined && value !== null,
+    `${what} is missing`,
+  );
+  return value;
 }

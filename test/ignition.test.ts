@@ -3,6 +3,7 @@ import { network } from "hardhat";
 
 import VipScoreModule from "../ignition/modules/VipScore.js";
 import { VipScore__factory } from "../types/ethers-contracts/index.js";
+import { defined } from "../tasks/errors.js";
 
 const { ignition, ethers } = await network.create();
 
@@ -11,7 +12,10 @@ describe("Ignition module VipScore", () => {
     const deployed = await ignition.deploy(VipScoreModule, {
       parameters: { VipScore: { startStage: 42n } },
     });
-    const deployer = (await ethers.getSigners())[0]!;
+    const deployer = defined(
+      (await ethers.getSigners())[0],
+      "(await ethers.getSigners())[0]",
+    );
     const vipScore = VipScore__factory.connect(
       await deployed.vipScore.getAddress(),
       deployer,

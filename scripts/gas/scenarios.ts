@@ -4,6 +4,7 @@ import { keccak256, getAddress, toBeHex } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
+import { defined } from "../../tasks/errors.js";
 
 /**
  * Deterministic pseudo-random addresses and scores (entries `from` to `from + count`): gas depends on
@@ -61,7 +62,10 @@ export async function deployVipScore(
   ethers: HardhatEthers,
   startStage: bigint,
 ): Promise<VipScore> {
-  const deployer = (await ethers.getSigners())[0]!;
+  const deployer = defined(
+    (await ethers.getSigners())[0],
+    "(await ethers.getSigners())[0]",
+  );
   const contract = await new VipScore__factory(deployer).deploy(startStage);
   await contract.waitForDeployment();
   return contract;
@@ -76,7 +80,10 @@ export async function measureGas(
   sizes: readonly number[],
 ): Promise<GasRow[]> {
   const rows: GasRow[] = [];
-  const deployer = (await ethers.getSigners())[0]!;
+  const deployer = defined(
+    (await ethers.getSigners())[0],
+    "(await ethers.getSigners())[0]",
+  );
   const factory = new VipScore__factory(deployer);
   const deployTx = await factory.getDeployTransaction(1n);
   rows.push({

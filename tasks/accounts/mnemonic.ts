@@ -1,6 +1,6 @@
 import { HDNodeWallet, Mnemonic, randomBytes, wordlists } from "ethers";
 
-import { VipError } from "../errors.js";
+import { VipError, defined } from "../errors.js";
 
 /** minitiad's path for eth_secp256k1 keys (coin type 60), the first account. */
 export const DERIVATION_PATH = "m/44'/60'/0'/0/0";
@@ -18,7 +18,7 @@ export function accountFromMnemonic(phrase: string): HDNodeWallet {
     );
   }
   const unknown = words.filter(
-    (word) => wordlists.en!.getWordIndex(word) < 0,
+    (word) => defined(wordlists.en, "wordlists.en").getWordIndex(word) < 0,
   ).length;
   if (unknown > 0)
     throw new VipError(

@@ -1,5 +1,6 @@
 import { describeEndpoint } from "../clients/http.js";
 import { withRetry } from "../network/retry.js";
+import { defined } from "../errors.js";
 
 export type AlertLevel = "alert" | "warning" | "ok";
 
@@ -35,7 +36,7 @@ export interface AlertOptions {
 export function alertSink(options: AlertOptions): AlertSink {
   const inFlight = new Set<Promise<void>>();
   const post = async (body: AlertBody): Promise<void> => {
-    const url = options.webhookUrl!;
+    const url = defined(options.webhookUrl, "options.webhookUrl");
     await withRetry(
       `alert webhook ${describeEndpoint(url, "")}`,
       async () => {
@@ -70,7 +71,7 @@ export function alertSink(options: AlertOptions): AlertSink {
       const sent: Promise<void> = post(body)
         .catch(() =>
           options.write(
-            `autopilot warning: the alert webhook at ${describeEndpoint(options.webhookUrl!, "")} did not take an alert (stage ${stage}, ${level})`,
+            `autopilot warning: the alert webhook at ${describeEndpoint(defined(options.webhookUrl, "options.webhookUrl"), "")} did not take an alert (stage ${stage}, ${level})`,
           ),
         )
         .finally(() => inFlight.delete(sent));

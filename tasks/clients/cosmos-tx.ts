@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { VipError } from "../errors.js";
+import { VipError, defined } from "../errors.js";
 import { withRetry } from "../network/retry.js";
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
 
@@ -183,7 +183,10 @@ export async function gasPrices(restUrl: string): Promise<GasPrice[]> {
         throw new VipError(
           `node config at ${describeEndpoint(restUrl, path)}: minimum_gas_price "${part}" is not <amount><denom>`,
         );
-      return { denom: match[2]!, amount: match[1]! };
+      return {
+        denom: defined(match[2], "match[2]"),
+        amount: defined(match[1], "match[1]"),
+      };
     });
 }
 

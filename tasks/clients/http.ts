@@ -1,6 +1,6 @@
 import type { z } from "zod";
 
-import { VipError } from "../errors.js";
+import { VipError, defined } from "../errors.js";
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -82,7 +82,7 @@ export function expectShape<T>(
 ): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
+  const issue = defined(parsed.error.issues[0], "parsed.error.issues[0]");
   const field = issue.path.length === 0 ? "the answer" : issue.path.join(".");
   const problem =
     issue.code === "invalid_type" && issue.received === "undefined"

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { VipError } from "../errors.js";
+import { VipError, defined } from "../errors.js";
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
 
 /** The VIP program's current stage, from the base chain's `vip::ModuleStore` resource. */
@@ -36,7 +36,10 @@ export async function fetchVipStage(
   moduleAddress: string,
 ): Promise<VipStage> {
   const path = moduleStorePath(moduleAddress);
-  const where = describeEndpoint(restUrl, path.split("?")[0]!);
+  const where = describeEndpoint(
+    restUrl,
+    defined(path.split("?")[0], 'path.split("?")[0]'),
+  );
   let answer: unknown;
   try {
     answer = await requestJson(restUrl, path, { method: "GET" });
@@ -117,7 +120,7 @@ export async function fetchVipProgram(
       .filter(([, value]) => value === undefined)
       .map(([name]) => name);
     throw new VipError(
-      `ModuleStore at ${describeEndpoint(restUrl, moduleStorePath(moduleAddress).split("?")[0]!)} (resource.move_resource): ` +
+      `ModuleStore at ${describeEndpoint(restUrl, defined(moduleStorePath(moduleAddress).split("?")[0], 'moduleStorePath(moduleAddress).split("?")[0]'))} (resource.move_resource): ` +
         `data.${missing.join(", data.")} is missing: is this the VIP module (check VIP_MODULE_ADDRESS)?`,
     );
   }
@@ -158,7 +161,9 @@ function rfc3339Seconds(text: string): bigint | undefined {
       text.trim(),
     );
   if (match === null) return undefined;
-  const ms = Date.parse(`${match[1]}${match[2]!.toUpperCase()}`);
+  const ms = Date.parse(
+    `${match[1]}${defined(match[2], "match[2]").toUpperCase()}`,
+  );
   return Number.isNaN(ms) ? undefined : BigInt(Math.floor(ms / 1000));
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { firstLine, VipError } from "../errors.js";
+import { firstLine, VipError, defined } from "../errors.js";
 import { isTransient, withRetry } from "../network/retry.js";
 import { describeEndpoint, joinUrl } from "./http.js";
 
@@ -403,7 +403,7 @@ export class RouterClient {
     body: unknown,
     schema: z.ZodType<T, z.ZodTypeDef, unknown>,
   ): Promise<T> {
-    const endpoint = `${method} ${describeEndpoint(this.baseUrl, path.split("?")[0]!)}`;
+    const endpoint = `${method} ${describeEndpoint(this.baseUrl, defined(path.split("?")[0], 'path.split("?")[0]'))}`;
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (this.options.apiKey !== undefined)
@@ -449,7 +449,10 @@ export class RouterClient {
       );
     const checked = schema.safeParse(value);
     if (!checked.success) {
-      const issue = innermostIssue(checked.error.issues[0]!, value);
+      const issue = innermostIssue(
+        defined(checked.error.issues[0], "checked.error.issues[0]"),
+        value,
+      );
       const field =
         issue.path.length === 0
           ? "the answer"

@@ -1,7 +1,7 @@
 import type { Provider, Signer, TransactionReceipt } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { firstLine, VipError } from "../errors.js";
+import { firstLine, VipError, defined } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import { Journal } from "../journal/journal.js";
 import { isTransient } from "../network/retry.js";
@@ -70,7 +70,7 @@ export async function finalizeOnce(
   journalFile: string,
   options: FinalizeOptions = {},
 ): Promise<FinalizeResult> {
-  const provider = signer.provider!;
+  const provider = defined(signer.provider, "signer.provider");
   const from = await signer.getAddress();
   const journal = await Journal.open<FinalizeRecord>(journalFile);
   const calldata = score.interface.encodeFunctionData("finalizeStage", [stage]);

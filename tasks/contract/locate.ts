@@ -2,7 +2,7 @@ import { getAddress, isAddress } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
-import { VipError } from "../errors.js";
+import { VipError, defined } from "../errors.js";
 import type { Connection } from "../network/connect.js";
 import { deployedAddress, deploymentDir } from "./deployment.js";
 
@@ -32,7 +32,10 @@ export async function locateScoreContract(
   options: LocateOptions,
   runner: VipScore["runner"],
 ): Promise<VipScore> {
-  return (await locate(connection, options, runner, false))!;
+  return defined(
+    await locate(connection, options, runner, false),
+    "(await locate(connection, options, runner, false))",
+  );
 }
 
 async function locate(

@@ -1,6 +1,6 @@
 import { Msg } from "@initia/initia.js";
 
-import { VipError } from "../errors.js";
+import { VipError, defined } from "../errors.js";
 import type { AminoJsonMsg, AminoMsg } from "./types.js";
 
 // The amino JSON a chain signs is built by its proto rules: a field marked `(amino.dont_omitempty)` is
@@ -199,7 +199,7 @@ export function checkValue(
 
 /** The message as the chain signs it: `{type, value}` with empty fields left out unless always written. */
 export function aminoForSigning(msg: CheckedMsg): AminoMsg {
-  const rule = RULES[msg.typeUrl]!;
+  const rule = defined(RULES[msg.typeUrl], "RULES[msg.typeUrl]");
   const value: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(rule.fields)) {
     const fieldValue =

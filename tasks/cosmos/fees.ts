@@ -1,6 +1,6 @@
 import { fetchBalances } from "../clients/bank.js";
 import { gasPrices, type GasPrice, simulateTx } from "../clients/cosmos-tx.js";
-import { VipError } from "../errors.js";
+import { VipError, defined } from "../errors.js";
 import type { CheckedMsg } from "./amino.js";
 import { simulationTxBytes } from "./sign.js";
 import type { CosmosFee } from "./types.js";
@@ -12,7 +12,9 @@ const GAS_MARGIN_PERCENT = 140n;
 export function feeFor(price: GasPrice, gas: bigint): bigint {
   const [whole, fraction = ""] = price.amount.split(".");
   const scale = 10n ** BigInt(fraction.length);
-  return (gas * BigInt(whole! + fraction) + scale - 1n) / scale;
+  return (
+    (gas * BigInt(defined(whole, "whole") + fraction) + scale - 1n) / scale
+  );
 }
 
 /**
@@ -41,7 +43,8 @@ export async function estimateFee(
   );
   if (prices.length === 0) return { amount: [], gas: gas.toString() };
   const moved = movedCoins(msgs);
-  const price = prices.find((p) => moved.has(p.denom)) ?? prices[0]!;
+  const price =
+    prices.find((p) => moved.has(p.denom)) ?? defined(prices[0], "prices[0]");
   const fee = feeFor(price, gas);
   const balance =
     (await fetchBalances(restUrl, signer)).find((c) => c.denom === price.denom)

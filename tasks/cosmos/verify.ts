@@ -18,6 +18,7 @@ import { aminoForSigning, type CheckedMsg, checkProtoAny } from "./amino.js";
 import { eip191Digest } from "./sign-doc.js";
 import { txHash } from "./sign.js";
 import type { AccountState, Coin } from "./types.js";
+import { defined } from "../errors.js";
 
 // How an Initia chain checks a transaction's signature, for the stand-ins: the bytes are decoded, the sign
 // bytes rebuilt from what was decoded (never taken from the sender), and the signature checked against the
@@ -78,7 +79,7 @@ export function verifyTx(
       2,
       "invalid request: must contain at least one message",
     );
-  const signer = msgs[0]!.signer;
+  const signer = defined(msgs[0], "msgs[0]").signer;
   if (msgs.some((m) => m.signer !== signer))
     throw new TxRejection(
       4,
@@ -168,7 +169,13 @@ export function verifyTx(
       `sign mode ${mode ?? "(none)"} is not supported: unauthorized`,
     );
   }
-  if (!signedBy(raw.signatures[0]!, digest, compressed)) {
+  if (
+    !signedBy(
+      defined(raw.signatures[0], "raw.signatures[0]"),
+      digest,
+      compressed,
+    )
+  ) {
     throw new TxRejection(
       4,
       `signature verification failed; please verify account number (${account.accountNumber}), sequence (${signerInfo.sequence}) and chain-id (${options.chainId}): unauthorized`,

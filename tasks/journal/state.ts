@@ -1,4 +1,5 @@
 import type { JournalRecord } from "./journal.js";
+import { defined } from "../errors.js";
 
 export type BatchState =
   | { status: "planned" }
@@ -34,20 +35,20 @@ export function batchesOf(records: JournalRecord[]): JournalledBatch[] {
         };
         break;
       case "sending":
-        batches[record.batch]!.state = {
+        defined(batches[record.batch], "batches[record.batch]").state = {
           status: "sending",
           nonce: record.nonce,
         };
         break;
       case "sent":
-        batches[record.batch]!.state = {
+        defined(batches[record.batch], "batches[record.batch]").state = {
           status: "sent",
           nonce: record.nonce,
           hash: record.hash,
         };
         break;
       case "confirmed":
-        batches[record.batch]!.state = {
+        defined(batches[record.batch], "batches[record.batch]").state = {
           status: "confirmed",
           hash: record.hash,
           blockNumber: record.blockNumber,
@@ -56,7 +57,9 @@ export function batchesOf(records: JournalRecord[]): JournalledBatch[] {
         };
         break;
       case "dropped":
-        batches[record.batch]!.state = { status: "dropped" };
+        defined(batches[record.batch], "batches[record.batch]").state = {
+          status: "dropped",
+        };
         break;
       default:
         break;

@@ -1,4 +1,4 @@
-import { VipError } from "../errors.js";
+import { VipError, defined } from "../errors.js";
 
 /** Move's BigDecimal carries 18 decimal places: more would be cut, so they are refused. */
 const DECIMALS = 18;
@@ -29,7 +29,8 @@ export function parseRate(raw: string | undefined, option: string): Rate {
       `${option} ${raw} has more than ${DECIMALS} decimal places`,
     );
   const scaled =
-    BigInt(match[1]!) * SCALE + BigInt(fraction.padEnd(DECIMALS, "0") || "0");
+    BigInt(defined(match[1], "match[1]")) * SCALE +
+    BigInt(fraction.padEnd(DECIMALS, "0") || "0");
   if (scaled > SCALE)
     throw new VipError(
       `${option} ${raw} is above 1 (100%): the VIP module refuses any rate above 1`,

@@ -2,7 +2,7 @@ import type { Provider } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { refused } from "../contract/confirm.js";
-import { VipError } from "../errors.js";
+import { VipError, defined } from "../errors.js";
 import { BatchGas, type EntryKind } from "./gas-model.js";
 import type { ScoreTable } from "./table.js";
 
@@ -50,8 +50,10 @@ export function batchEstimator(
   table: ScoreTable,
 ) {
   return async (indexes: number[]): Promise<bigint> => {
-    const first = table.line(indexes[0]!);
-    const last = table.line(indexes[indexes.length - 1]!);
+    const first = table.line(defined(indexes[0], "indexes[0]"));
+    const last = table.line(
+      defined(indexes[indexes.length - 1], "indexes[indexes.length - 1]"),
+    );
     try {
       return await score.updateScores.estimateGas(
         stage,

@@ -4,6 +4,7 @@ import { createReadStream } from "node:fs";
 import { parse } from "csv-parse";
 
 import type { EntryCollector } from "./entry.js";
+import { defined } from "../errors.js";
 
 /**
  * Reads `address,score` CSV (a header naming both columns; other columns are ignored) as a stream, so
@@ -54,7 +55,11 @@ export async function collectCsv(
         columns = { address, score };
         continue;
       }
-      const width = Math.max(columns!.address, columns!.score) + 1;
+      const width =
+        Math.max(
+          defined(columns, "columns").address,
+          defined(columns, "columns").score,
+        ) + 1;
       if (record.length < width) {
         collector.problem(
           line,
@@ -62,7 +67,17 @@ export async function collectCsv(
         );
         continue;
       }
-      collector.add(line, record[columns!.address]!, record[columns!.score]!);
+      collector.add(
+        line,
+        defined(
+          record[defined(columns, "columns").address],
+          'record[defined(columns, "columns").address]',
+        ),
+        defined(
+          record[defined(columns, "columns").score],
+          'record[defined(columns, "columns").score]',
+        ),
+      );
     }
   } catch (error) {
     const lines = (error as { lines?: number }).lines;

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { parse } from "@humanwhocodes/momoa";
 
 import type { EntryCollector } from "./entry.js";
+import { defined } from "../errors.js";
 
 type Node = ReturnType<typeof parse>["body"];
 
@@ -69,7 +70,10 @@ export async function collectJson(
     let rawScore: string;
     if (score.type === "String") rawScore = score.value;
     else if (score.type === "Number")
-      rawScore = text.slice(score.range![0], score.range![1]);
+      rawScore = text.slice(
+        defined(score.range, "score.range")[0],
+        defined(score.range, "score.range")[1],
+      );
     else {
       collector.problem(
         score.loc.start.line,

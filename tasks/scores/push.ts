@@ -4,7 +4,7 @@ import { type Signer, toQuantity } from "ethers";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { transactionOverrides, withMargin } from "../contract/confirm.js";
 import { describeRevert } from "../contract/revert.js";
-import { firstLine, VipError } from "../errors.js";
+import { firstLine, VipError, defined } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import type { BatchRecord, Journal } from "../journal/journal.js";
 import { batchesOf, type JournalledBatch } from "../journal/state.js";
@@ -81,7 +81,7 @@ export async function pushScores(
   const { journal, provider, signer, score, table } = ctx;
   const from = await signer.getAddress();
   const contract = await score.getAddress();
-  const startBlock = journal.start!.startBlock;
+  const startBlock = defined(journal.start, "journal.start").startBlock;
   const report: PushReport = {
     batches: 0,
     sent: 0,
@@ -371,7 +371,10 @@ export async function pushScores(
         (b) => b.state.status === "planned" || b.state.status === "dropped",
       ),
     );
-    let nextStart = known.length === 0 ? 0 : known[known.length - 1]!.end;
+    let nextStart =
+      known.length === 0
+        ? 0
+        : defined(known[known.length - 1], "known[known.length - 1]").end;
     let nonce = await provider.getTransactionCount(from, "pending");
     let calibrated = false;
 

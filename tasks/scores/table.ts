@@ -1,4 +1,5 @@
 import { getAddress } from "ethers";
+import { defined } from "../errors.js";
 
 /** One entry of a score table, materialized on demand. */
 export interface ScoreEntry {
@@ -34,10 +35,12 @@ export class ScoreTable {
   ): { duplicateOf: number } | undefined {
     let slot = this.#slotOf(address);
     for (;;) {
-      const index = this.#slots[slot]!;
+      const index = defined(this.#slots[slot], "this.#slots[slot]");
       if (index === EMPTY) break;
       if (this.#sameAddress(index, address))
-        return { duplicateOf: this.#lines[index]! };
+        return {
+          duplicateOf: defined(this.#lines[index], "this.#lines[index]"),
+        };
       slot = (slot + 1) & (this.#slots.length - 1);
     }
     if (this.#length === this.#scores.length) this.#grow();
@@ -75,11 +78,11 @@ export class ScoreTable {
   }
 
   score(index: number): bigint {
-    return this.#scores[index]!;
+    return defined(this.#scores[index], "this.#scores[index]");
   }
 
   line(index: number): number {
-    return this.#lines[index]!;
+    return defined(this.#lines[index], "this.#lines[index]");
   }
 
   entry(index: number): ScoreEntry {
@@ -96,7 +99,7 @@ export class ScoreTable {
     const scores: bigint[] = [];
     for (let i = start; i < end; i++) {
       addresses.push(this.addressHex(i));
-      scores.push(this.#scores[i]!);
+      scores.push(defined(this.#scores[i], "this.#scores[i]"));
     }
     return { addresses, scores };
   }
@@ -106,7 +109,7 @@ export class ScoreTable {
     const bytes = Buffer.from(address.slice(2), "hex");
     let slot = this.#slotOf(bytes);
     for (;;) {
-      const index = this.#slots[slot]!;
+      const index = defined(this.#slots[slot], "this.#slots[slot]");
       if (index === EMPTY) return undefined;
       if (this.#sameAddress(index, bytes)) return index;
       slot = (slot + 1) & (this.#slots.length - 1);
@@ -119,7 +122,8 @@ export class ScoreTable {
 
   totalScore(): bigint {
     let total = 0n;
-    for (let i = 0; i < this.#length; i++) total += this.#scores[i]!;
+    for (let i = 0; i < this.#length; i++)
+      total += defined(this.#scores[i], "this.#scores[i]");
     return total;
   }
 
@@ -127,7 +131,7 @@ export class ScoreTable {
     // FNV-1a over the 20 bytes: vanity addresses share prefixes, so every byte counts.
     let hash = 0x811c9dc5;
     for (let i = 0; i < ADDRESS_BYTES; i++)
-      hash = Math.imul(hash ^ address[i]!, 0x01000193);
+      hash = Math.imul(hash ^ defined(address[i], "address[i]"), 0x01000193);
     return (hash >>> 0) & (this.#slots.length - 1);
   }
 

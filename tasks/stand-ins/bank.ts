@@ -1,4 +1,5 @@
 import { json } from "./server.js";
+import { defined } from "../errors.js";
 
 export type Balances = Record<string, { denom: string; amount: string }[]>;
 
@@ -6,7 +7,10 @@ export type Balances = Record<string, { denom: string; amount: string }[]>;
 export function answerBankQuery(balances: Balances, url: URL) {
   if (!url.pathname.startsWith("/cosmos/bank/v1beta1/balances/"))
     return undefined;
-  const coins = balances[url.pathname.split("/").pop()!] ?? [];
+  const coins =
+    balances[
+      defined(url.pathname.split("/").pop(), 'url.pathname.split("/").pop()')
+    ] ?? [];
   return json({
     balances: coins,
     pagination: { next_key: null, total: String(coins.length) },

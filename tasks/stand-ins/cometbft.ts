@@ -1,4 +1,5 @@
 import { json, startServer, type StandInServer } from "./server.js";
+import { defined } from "../errors.js";
 
 /** How the stand-in answers: as a healthy node, or with one of the failures a client must report. */
 export type CometBftMode =
@@ -35,7 +36,10 @@ export async function startCometBftStandIn(
     ...initial,
   };
   const server = await startServer((request) => {
-    const method = (request.url ?? "/").split("?")[0]!.replace(/^\//, "");
+    const method = defined(
+      (request.url ?? "/").split("?")[0],
+      '(request.url ?? "/").split("?")[0]',
+    ).replace(/^\//, "");
     if (state.mode === "http-error")
       return { status: 500, body: "internal error" };
     if (state.mode === "not-json")

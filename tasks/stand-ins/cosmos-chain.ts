@@ -4,6 +4,7 @@ import { feeFor } from "../cosmos/fees.js";
 import { txHash } from "../cosmos/sign.js";
 import { TxRejection, type VerifiedTx, verifyTx } from "../cosmos/verify.js";
 import { json } from "./server.js";
+import { defined } from "../errors.js";
 
 /** A transaction the stand-in took into a block. */
 export interface IncludedTx {
@@ -102,7 +103,7 @@ export function answerCosmosChain(
     method === "GET" &&
     path.startsWith("/cosmos/auth/v1beta1/account_info/")
   ) {
-    const address = path.split("/").pop()!;
+    const address = defined(path.split("/").pop(), 'path.split("/").pop()');
     const account = chain.accounts[address];
     if (account === undefined) return notFound(`account ${address} not found`);
     return json({
@@ -128,7 +129,10 @@ export function answerCosmosChain(
     });
   }
   if (method === "GET" && path.startsWith("/cosmos/tx/v1beta1/txs/")) {
-    const hash = path.split("/").pop()!.toUpperCase();
+    const hash = defined(
+      path.split("/").pop(),
+      'path.split("/").pop()',
+    ).toUpperCase();
     const pending = chain.mempool[hash];
     if (pending !== undefined && ++pending.queries >= chain.mempoolQueries) {
       delete chain.mempool[hash];
@@ -243,7 +247,10 @@ function broadcast(
     chain.mempool[hash] = { bytes, queries: 0 };
     return taken();
   }
-  chain.accounts[verified.signer]!.sequence += 1n;
+  defined(
+    chain.accounts[verified.signer],
+    "chain.accounts[verified.signer]",
+  ).sequence += 1n;
   chain.height += 1n;
   const failure = chain.failNext;
   chain.failNext = undefined;
@@ -290,5 +297,10 @@ function requiredFee(
 
 function parsePrice(text: string): GasPrice | undefined {
   const match = /^(\d+(?:\.\d+)?)(.+)$/.exec(text.split(",")[0]?.trim() ?? "");
-  return match === null ? undefined : { amount: match[1]!, denom: match[2]! };
+  return match === null
+    ? undefined
+    : {
+        amount: defined(match[1], "match[1]"),
+        denom: defined(match[2], "match[2]"),
+      };
 }

@@ -5,6 +5,7 @@ import { Interface } from "ethers";
 import { TxRejection, verifySignedOpHook } from "../cosmos/verify.js";
 import type { CosmosChainState } from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
+import { defined } from "../errors.js";
 
 /** A route the stand-in knows, keyed by its source and destination assets. */
 export interface StandInRoute {
@@ -143,7 +144,10 @@ export async function startRouterStandIn(
           (JSON.parse(body || "{}") as { tx_hash?: string }).tx_hash ?? "";
         state.tracked[hash] = (state.tracked[hash] ?? 0) + 1;
       }
-      const next = canned.length > 1 ? canned.shift()! : canned[0]!;
+      const next =
+        canned.length > 1
+          ? defined(canned.shift(), "canned.shift()")
+          : defined(canned[0], "canned[0]");
       return json(next.answer, next.status);
     }
     if (endpoint === "POST /v2/fungible/route") {
@@ -209,8 +213,10 @@ export async function startRouterStandIn(
       if (state.tracked[hash] === undefined)
         return apiError(404, 5, "tx not found");
       const poll = (state.polls[hash] = (state.polls[hash] ?? 0) + 1);
-      const transferState =
-        state.states[Math.min(poll, state.states.length) - 1]!;
+      const transferState = defined(
+        state.states[Math.min(poll, state.states.length) - 1],
+        "state.states[Math.min(poll, state.states.length) - 1]",
+      );
       return json(
         statusAnswer(transferState, url.searchParams.get("chain_id") ?? ""),
       );
@@ -321,8 +327,11 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
       bridgeId = "16",
       split = 1,
     } = route.msgs.cosmos;
-    const sender = addresses[0]!;
-    const to = addresses[addresses.length - 1]!;
+    const sender = defined(addresses[0], "addresses[0]");
+    const to = defined(
+      addresses[addresses.length - 1],
+      "addresses[addresses.length - 1]",
+    );
     const txs = Array.from({ length: split }, (_, i) => {
       const amount = {
         denom: String(asked.source_asset_denom),
@@ -375,7 +384,10 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
       token,
       BigInt(amount),
       String(asked.dest_asset_chain_id),
-      addresses[addresses.length - 1]!,
+      defined(
+        addresses[addresses.length - 1],
+        "addresses[addresses.length - 1]",
+      ),
     ])
     .slice(2);
   return json({

@@ -9,6 +9,7 @@ import type {
 import { checkMsg } from "../cosmos/amino.js";
 import { formatDuration } from "../output.js";
 import { operationKindOf } from "./hops.js";
+import { defined } from "../errors.js";
 
 /** A fee as a hop or the route states it: an amount of an asset, its USD value where given. */
 interface Fee {
@@ -191,7 +192,7 @@ interface HopFee extends Fee {
  * and in another asset (the source chain's native token, for one) the sender pays it on top.
  */
 function hopFees(route: Route, index: number): HopFee[] {
-  const operation = route.operations[index]!;
+  const operation = defined(route.operations[index], "route.operations[index]");
   const { kind, body } = operationKindOf(operation);
   const moved = new Set(
     [
@@ -224,7 +225,7 @@ function describeOperation(
   route: Route,
   index: number,
 ): { line: string; fees: string[] } {
-  const operation = route.operations[index]!;
+  const operation = defined(route.operations[index], "route.operations[index]");
   const { kind, body } = operationKindOf(operation);
   const amounts =
     operation.amount_in === undefined && operation.amount_out === undefined

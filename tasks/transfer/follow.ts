@@ -1,5 +1,5 @@
 import { RouterError, type RouterClient } from "../clients/router.js";
-import { firstLine, VipError } from "../errors.js";
+import { firstLine, VipError, defined } from "../errors.js";
 import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
 import { recordsOf, type TransferRecord } from "./records.js";
@@ -148,7 +148,7 @@ export async function followToTheEnd(
         await journal.append({
           type: "done",
           hash,
-          state: view.state!,
+          state: defined(view.state, "view.state"),
           release: view.release,
           error: view.error,
         });

@@ -6,6 +6,7 @@ import {
   sampleAddresses,
   sampleScores,
 } from "../../scripts/gas/scenarios.js";
+import { defined } from "../../tasks/errors.js";
 
 const { ethers } = await network.create();
 
@@ -20,26 +21,29 @@ describe("VipScore through its TypeChain binding", () => {
     const receipt = await (
       await score.updateScores(START, addrs, amounts)
     ).wait();
-    const events = receipt!.logs
-      .map((log) => score.interface.parseLog(log))
+    const events = defined(receipt, "receipt")
+      .logs.map((log) => score.interface.parseLog(log))
       .filter((e) => e?.name === "UpdateScore");
     let running = 0n;
     expect(
       events.map((e) => [
-        e!.args.addr,
-        e!.args.stage,
-        e!.args.score,
-        e!.args.totalScore,
+        defined(e, "e").args.addr,
+        defined(e, "e").args.stage,
+        defined(e, "e").args.score,
+        defined(e, "e").args.totalScore,
       ]),
     ).to.deep.equal(
       addrs.map((addr, i) => [
         addr,
         START,
         amounts[i],
-        (running += amounts[i]!),
+        (running += defined(amounts[i], "amounts[i]")),
       ]),
     );
-    const alice = sampleAddresses(1, "alice")[0]!;
+    const alice = defined(
+      sampleAddresses(1, "alice")[0],
+      'sampleAddresses(1, "alice")[0]',
+    );
     await expect(score.increaseScore(START, alice, 5n)).to.emit(
       score,
       "UpdateScore",
@@ -65,8 +69,14 @@ describe("VipScore through its TypeChain binding", () => {
 
   it("reports each refusal with its custom error and arguments", async () => {
     const score = await deployVipScore(ethers, START);
-    const outsider = (await ethers.getSigners())[1]!;
-    const alice = sampleAddresses(1, "errors")[0]!;
+    const outsider = defined(
+      (await ethers.getSigners())[1],
+      "(await ethers.getSigners())[1]",
+    );
+    const alice = defined(
+      sampleAddresses(1, "errors")[0],
+      'sampleAddresses(1, "errors")[0]',
+    );
 
     await expect(score.connect(outsider).updateScore(START, alice, 1n))
       .to.be.revertedWithCustomError(score, "PermissionDenied")
@@ -95,14 +105,20 @@ describe("VipScore through its TypeChain binding", () => {
       .to.be.revertedWithCustomError(score, "StageFinalized")
       .withArgs(START);
 
-    const deployer = (await ethers.getSigners())[0]!;
+    const deployer = defined(
+      (await ethers.getSigners())[0],
+      "(await ethers.getSigners())[0]",
+    );
     await expect(score.removeAllowList(deployer.address))
       .to.be.revertedWithCustomError(score, "LastAllowListAddress")
       .withArgs(deployer.address);
   });
 
   it("refuses stage zero at deployment", async () => {
-    const deployer = (await ethers.getSigners())[0]!;
+    const deployer = defined(
+      (await ethers.getSigners())[0],
+      "(await ethers.getSigners())[0]",
+    );
     const { VipScore__factory } =
       await import("../../types/ethers-contracts/index.js");
     const factory = new VipScore__factory(deployer);

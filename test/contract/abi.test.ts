@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 
 import { expect } from "chai";
 import hre from "hardhat";
+import { defined } from "../../tasks/errors.js";
 
 /**
  * The reference contract's ABI (initia-labs/vip-score-evm), which the VIP agent and dashboards call.
@@ -165,9 +166,11 @@ describe("VipScore at the source level", () => {
   async function exportedSymbols(): Promise<string[]> {
     const artifact = await hre.artifacts.readArtifact("VipScore");
     const outputPath = await hre.artifacts.getBuildInfoOutputPath(
-      artifact.buildInfoId!,
+      defined(artifact.buildInfoId, "artifact.buildInfoId"),
     );
-    const output = JSON.parse(await readFile(outputPath!, "utf8")) as {
+    const output = JSON.parse(
+      await readFile(defined(outputPath, "outputPath"), "utf8"),
+    ) as {
       output: {
         sources: Record<
           string,
@@ -178,7 +181,7 @@ describe("VipScore at the source level", () => {
     const source = Object.entries(output.output.sources).find(([name]) =>
       name.endsWith("contracts/VipScore.sol"),
     );
-    return Object.keys(source![1].ast.exportedSymbols);
+    return Object.keys(defined(source, "source")[1].ast.exportedSymbols);
   }
 
   it("exports the reference's events and errors by their bare names, as the reference's file does", async () => {

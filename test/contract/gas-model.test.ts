@@ -15,6 +15,7 @@ import {
 } from "../../tasks/scores/gas-model.js";
 import { EntryCollector } from "../../tasks/scores/entry.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { defined } from "../../tasks/errors.js";
 
 const { ethers } = await network.create();
 
@@ -151,21 +152,24 @@ describe("the gas model of updateScores", () => {
       const predicted = predictGas(
         table,
         addresses.map((_, i) => i),
-        (i) => kinds[i]!,
+        (i) => defined(kinds[i], "kinds[i]"),
       );
       const receipt = await (
         await score.updateScores(1n, addresses, scores, { gasLimit: predicted })
       ).wait();
 
       expect(
-        receipt!.status,
+        defined(receipt, "receipt").status,
         "a batch sent with the predicted gas limit succeeds",
       ).to.equal(1);
       // The fixed part (the stage record's first write, counted always) weighs on small batches only.
-      const slack = Math.max(Number(receipt!.gasUsed) * 0.015, 30_000);
+      const slack = Math.max(
+        Number(defined(receipt, "receipt").gasUsed) * 0.015,
+        30_000,
+      );
       expect(
-        Number(predicted - receipt!.gasUsed),
-        `predicted ${predicted}, used ${receipt!.gasUsed}`,
+        Number(predicted - defined(receipt, "receipt").gasUsed),
+        `predicted ${predicted}, used ${defined(receipt, "receipt").gasUsed}`,
       ).to.be.below(slack);
     });
   }

@@ -7,6 +7,7 @@ import {
   sampleAddresses,
   sampleScores,
 } from "../../scripts/gas/scenarios.js";
+import { defined } from "../../tasks/errors.js";
 
 const { ethers } = await network.create();
 
@@ -45,11 +46,13 @@ describe("VipScore gas ceilings", () => {
     });
     const receipt = await tx.wait();
     expect(receipt?.status).to.equal(1);
-    expect(receipt!.gasUsed).to.be.at.most(TX_GAS_CAP);
+    expect(defined(receipt, "receipt").gasUsed).to.be.at.most(TX_GAS_CAP);
     expect(await score.scoreCount(1n)).to.equal(530n);
     const updateScore = score.interface.getEvent("UpdateScore").topicHash;
     expect(
-      receipt!.logs.filter((log) => log.topics[0] === updateScore),
+      defined(receipt, "receipt").logs.filter(
+        (log) => log.topics[0] === updateScore,
+      ),
     ).to.have.length(530);
   });
 });

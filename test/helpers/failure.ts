@@ -1,6 +1,7 @@
 import { expect } from "chai";
 
 import type { CliResult } from "./hardhat-cli.js";
+import { defined } from "../../tasks/errors.js";
 
 const PLUGIN_ERROR = "Error in community plugin hardhat-vip-score: ";
 
@@ -11,7 +12,7 @@ export function failure(result: CliResult): string {
     .split("\n")
     .find((l) => l.startsWith(PLUGIN_ERROR));
   expect(line, result.output).to.not.equal(undefined);
-  return line!.slice(PLUGIN_ERROR.length);
+  return defined(line, "line").slice(PLUGIN_ERROR.length);
 }
 
 /** The message a promise rejects with; fails the test when it resolves. */

@@ -11,13 +11,14 @@ import { appendFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 import { getBytes, keccak256, SigningKey, computeAddress } from "ethers";
+import { defined } from "../../tasks/errors.js";
 
 const OK = Buffer.from([0x90, 0x00]);
 const INS_NOT_SUPPORTED = Buffer.from([0x6d, 0x00]);
 const DEFAULT_PATH = "m/44'/60'/0'/0/0";
 
 function pathOf(data: Buffer): { path: string; rest: Buffer } {
-  const count = data[0]!;
+  const count = defined(data[0], "data[0]");
   const parts: string[] = [];
   for (let i = 0; i < count; i++) {
     const value = data.readUInt32BE(1 + 4 * i);
@@ -51,9 +52,9 @@ function installFakeLedger(privateKey: string, log: string | undefined): void {
     }
 
     async exchange(apdu: Buffer): Promise<Buffer> {
-      const ins = apdu[1]!;
-      const p1 = apdu[2]!;
-      const data = apdu.subarray(5, 5 + apdu[4]!);
+      const ins = defined(apdu[1], "apdu[1]");
+      const p1 = defined(apdu[2], "apdu[2]");
+      const data = apdu.subarray(5, 5 + defined(apdu[4], "apdu[4]"));
       if (ins === 0x06) {
         this.record("GET_APP_CONFIGURATION");
         return Buffer.concat([Buffer.from([0x01, 1, 10, 0]), OK]);
@@ -84,8 +85,8 @@ function installFakeLedger(privateKey: string, log: string | undefined): void {
         } else if (this.signing !== undefined) {
           this.signing.payload = Buffer.concat([this.signing.payload, data]);
         }
-        const payload = this.signing!.payload;
-        if (payload[0]! >= 0x7f) {
+        const payload = defined(this.signing, "this.signing").payload;
+        if (defined(payload[0], "payload[0]") >= 0x7f) {
           // Legacy transactions carry EIP-155 in v; hardhat-ledger sends typed ones, so none is expected here.
           this.record("SIGN_TRANSACTION legacy (refused)");
           return INS_NOT_SUPPORTED;
@@ -111,7 +112,7 @@ function installFakeLedger(privateKey: string, log: string | undefined): void {
         } else if (this.personal !== undefined) {
           this.personal.message = Buffer.concat([this.personal.message, data]);
         }
-        const personal = this.personal!;
+        const personal = defined(this.personal, "this.personal");
         if (personal.message.length < personal.length) return OK;
         this.record(
           `SIGN_PERSONAL_MESSAGE ${personal.path} ${personal.message.length} bytes`,

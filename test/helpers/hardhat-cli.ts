@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
 import { DEPLOYER_KEY, LEDGER_KEY, OUTSIDER_KEY } from "./keys.js";
+import { defined } from "../../tasks/errors.js";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 /** Hardhat's CLI entry (the package's exports do not expose it to `require.resolve`). */
@@ -48,7 +49,8 @@ export function spawnHardhat(
 ): { child: ChildProcess; result: Promise<CliResult> } {
   const childEnv: Record<string, string> = {};
   for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) {
-    if (process.env[name] !== undefined) childEnv[name] = process.env[name]!;
+    if (process.env[name] !== undefined)
+      childEnv[name] = defined(process.env[name], "process.env[name]");
   }
   for (const [name, value] of Object.entries(env))
     if (value !== undefined) childEnv[name] = value;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect } from "chai";
 
 import { PROJECT_ROOT } from "../helpers/hardhat-cli.js";
+import { defined } from "../../tasks/errors.js";
 
 /** Every .ts file under `dir`. */
 function sources(dir: string): string[] {
@@ -24,8 +25,10 @@ describe("the package's boundaries", () => {
       readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"),
     ) as Record<string, Record<string, string>>;
     const allowed = new Set([
-      ...Object.keys(manifest.dependencies!),
-      ...Object.keys(manifest.peerDependencies!),
+      ...Object.keys(defined(manifest.dependencies, "manifest.dependencies")),
+      ...Object.keys(
+        defined(manifest.peerDependencies, "manifest.peerDependencies"),
+      ),
     ]);
     const offending: string[] = [];
     for (const file of [
@@ -37,7 +40,7 @@ describe("the package's boundaries", () => {
       for (const match of text.matchAll(
         /^(?!import type)(?:import|export)[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)|^import\s+"([^"]+)"/gm,
       )) {
-        const specifier = match[1] ?? match[2] ?? match[3]!;
+        const specifier = match[1] ?? match[2] ?? defined(match[3], "match[3]");
         if (
           specifier.startsWith(".") ||
           specifier.startsWith("node:") ||
@@ -46,7 +49,7 @@ describe("the package's boundaries", () => {
           continue;
         const name = specifier.startsWith("@")
           ? specifier.split("/").slice(0, 2).join("/")
-          : specifier.split("/")[0]!;
+          : defined(specifier.split("/")[0], 'specifier.split("/")[0]');
         if (!allowed.has(name))
           offending.push(`${path.relative(PROJECT_ROOT, file)}: ${specifier}`);
       }

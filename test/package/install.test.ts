@@ -17,6 +17,7 @@ import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
+import { defined } from "../../tasks/errors.js";
 
 const run = promisify(execFile);
 
@@ -75,7 +76,10 @@ describe("the npm package, installed into a brand-new Hardhat project", function
         maxBuffer: 16 * 1024 * 1024,
       },
     );
-    tarball = packed.stdout.trim().split("\n").at(-1)!;
+    tarball = defined(
+      packed.stdout.trim().split("\n").at(-1),
+      'packed.stdout.trim().split("\\n").at(-1)',
+    );
     expect(tarball).to.match(/hardhat-vip-score-\d+\.\d+\.\d+\.tgz$/);
 
     // A new project holding only {"type": "module"} and the README's config. npm installs the tarball and its
@@ -182,7 +186,13 @@ describe("the npm package, installed into a brand-new Hardhat project", function
     expect(deploy.stdout).to.match(
       /^start stage\s+15 \(the base chain's current VIP stage\)$/m,
     );
-    const address = /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)![1]!;
+    const address = defined(
+      defined(
+        /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout),
+        "/VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)",
+      )[1],
+      "defined(/VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.std...",
+    );
     expect(
       existsSync(
         path.join(
@@ -207,10 +217,17 @@ describe("the npm package, installed into a brand-new Hardhat project", function
         "utf8",
       ),
     ) as { bytecode: string };
-    const hash = /^transaction\s+(0x[0-9a-f]{64})$/m.exec(deploy.stdout)![1]!;
-    const creation = (await new JsonRpcProvider(node.url).getTransaction(
-      hash,
-    ))!;
+    const hash = defined(
+      defined(
+        /^transaction\s+(0x[0-9a-f]{64})$/m.exec(deploy.stdout),
+        "/^transaction\\s+(0x[0-9a-f]{64})$/m.exec(deploy.stdout)",
+      )[1],
+      "defined(/^transaction\\s+(0x[0-9a-f]{64})$/m.exec(deploy.s...",
+    );
+    const creation = defined(
+      await new JsonRpcProvider(node.url).getTransaction(hash),
+      "(await new JsonRpcProvider(node.url).getTransaction( hash...",
+    );
     expect(
       creation.data.startsWith(artifact.bytecode),
       "the creation code is this repository's build",

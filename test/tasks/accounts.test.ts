@@ -19,6 +19,7 @@ import {
 } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
+import { defined } from "../../tasks/errors.js";
 
 const TEST_MNEMONIC =
   "test test test test test test test test test test test junk";
@@ -31,7 +32,7 @@ async function withStdin(
   input: string,
 ): Promise<CliResult> {
   const { child, result } = spawnHardhat(args, env);
-  child.stdin!.end(input);
+  defined(child.stdin, "child.stdin").end(input);
   return result;
 }
 

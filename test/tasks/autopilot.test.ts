@@ -30,6 +30,7 @@ import {
   startFaultyRig,
 } from "../helpers/rig.js";
 import { waitFor } from "../helpers/wait.js";
+import { defined } from "../../tasks/errors.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 const INTERVAL = 1_000n;
@@ -149,8 +150,10 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       n <= latest;
       n++
     ) {
-      for (const tx of (await provider.getBlock(n, true))!
-        .prefetchedTransactions) {
+      for (const tx of defined(
+        await provider.getBlock(n, true),
+        "(await provider.getBlock(n, true))",
+      ).prefetchedTransactions) {
         if (tx.to?.toLowerCase() !== contract.toLowerCase()) continue;
         const parsed = score.interface.parseTransaction(tx);
         if (parsed?.name === name) found.push(parsed);
@@ -271,7 +274,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       ["alert", 5],
       ["ok", 5],
     ]);
-    expect(webhook.alerts[1]!.text).to.match(
+    expect(defined(webhook.alerts[1], "webhook.alerts[1]").text).to.match(
       /^finalized in tx 0x[0-9a-f]{64}, block \d+, from .*stage-5\.final\.csv \(3 scores, verified on chain\)$/,
     );
 
@@ -322,13 +325,12 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
           level: "warning",
           stage: 5,
         });
-        expect(webhook.alerts[0]!.text).to.match(
+        expect(defined(webhook.alerts[0], "webhook.alerts[0]").text).to.match(
           /stage 5 ended at 2027-01-15T08:16:40Z on the base chain's clock and its final scores are missing: write .*stage-5\.final\.csv .*The grace ends at 2027-01-15T08:17:40Z$/,
         );
-        expect(Date.parse(webhook.alerts[0]!.at)).to.be.closeTo(
-          Date.now(),
-          60_000,
-        );
+        expect(
+          Date.parse(defined(webhook.alerts[0], "webhook.alerts[0]").at),
+        ).to.be.closeTo(Date.now(), 60_000);
 
         passEnd(31n); // past half the grace on the base chain's clock: the same alert, now at level "alert"
         await waitFor(
@@ -366,7 +368,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
   it("refuses a second autopilot on the same contract at once, naming the first's pid and host", async () => {
     const first = spawnHardhat(args("--poll-interval", "5"), env());
     let firstOut = "";
-    first.child.stdout!.on(
+    defined(first.child.stdout, "first.child.stdout").on(
       "data",
       (chunk: Buffer) => (firstOut += chunk.toString()),
     );
@@ -433,7 +435,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
         120_000,
       );
       expect(webhook.alerts[0]).to.deep.include({ level: "warning", stage: 0 });
-      expect(webhook.alerts[0]!.text).to.match(
+      expect(defined(webhook.alerts[0], "webhook.alerts[0]").text).to.match(
         /^the autopilot cannot start: .*; retrying with backoff$/,
       );
       expect(await finalizations()).to.deep.equal([5n]);
@@ -517,7 +519,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
 
       const again = spawnHardhat(args("--once"), env());
       let out = "";
-      again.child.stdout!.on(
+      defined(again.child.stdout, "again.child.stdout").on(
         "data",
         (chunk: Buffer) => (out += chunk.toString()),
       );
@@ -554,6 +556,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     );
     expect(await provider.getBlockNumber()).to.equal(blockBefore);
     expect(webhook.alerts.map((a) => a.level)).to.deep.equal(["alert"]);
-    expect(webhook.alerts[0]!.text).to.include(`${file}:4:`);
+    expect(defined(webhook.alerts[0], "webhook.alerts[0]").text).to.include(
+      `${file}:4:`,
+    );
   });
 });

@@ -35,6 +35,7 @@ import {
   LEDGER_KEY,
 } from "../helpers/keys.js";
 import { waitFor } from "../helpers/wait.js";
+import { defined } from "../../tasks/errors.js";
 
 const BASE = "interwoven-1";
 const ROLLUP = "rehearsal-1";
@@ -293,12 +294,15 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       "the stand-in chain took it: its EIP-191 signature verified over the exact amino JSON",
     ).to.have.length(1);
     const [transfer] = included;
-    expect(transfer!.msgs.map((m) => m.typeUrl)).to.deep.equal([
-      "/ibc.applications.transfer.v1.MsgTransfer",
-    ]);
-    expect(transfer!.msgs[0]!.full.timeout_timestamp).to.equal(
-      SKIP_TIMEOUT_TIMESTAMP,
-    );
+    expect(
+      defined(transfer, "transfer").msgs.map((m) => m.typeUrl),
+    ).to.deep.equal(["/ibc.applications.transfer.v1.MsgTransfer"]);
+    expect(
+      defined(
+        defined(transfer, "transfer").msgs[0],
+        'defined(transfer, "transfer").msgs[0]',
+      ).full.timeout_timestamp,
+    ).to.equal(SKIP_TIMEOUT_TIMESTAMP);
     expect(
       Number(SKIP_TIMEOUT_TIMESTAMP).toString(),
       "a rounded number would have signed another timeout",
@@ -313,7 +317,11 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     expect(included).to.have.length(1);
     const [deposit] = included;
     expect(
-      deposit!.msgs.map((m) => [m.typeUrl, m.full.bridge_id, m.full.amount]),
+      defined(deposit, "deposit").msgs.map((m) => [
+        m.typeUrl,
+        m.full.bridge_id,
+        m.full.amount,
+      ]),
     ).to.deep.equal([
       [
         "/opinit.ophost.v1.MsgInitiateTokenDeposit",
@@ -321,17 +329,27 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
         { denom: "uinit", amount: AMOUNT.toString() },
       ],
     ]);
-    expect(deposit!.signer).to.equal(OPERATOR.bech32);
-    expect(base.state.chain.accounts[OPERATOR.bech32]!.sequence).to.equal(6n);
+    expect(defined(deposit, "deposit").signer).to.equal(OPERATOR.bech32);
+    expect(
+      defined(
+        base.state.chain.accounts[OPERATOR.bech32],
+        "base.state.chain.accounts[OPERATOR.bech32]",
+      ).sequence,
+    ).to.equal(6n);
     expect(
       router.state.hooks,
       "msgs got a hook that verifies against the rollup's account",
     ).to.deep.equal([{ accepted: true, reason: "" }]);
     expect(
-      rollup.state.chain.accounts[OPERATOR.bech32]!.sequence,
+      defined(
+        rollup.state.chain.accounts[OPERATOR.bech32],
+        "rollup.state.chain.accounts[OPERATOR.bech32]",
+      ).sequence,
       "nothing was sent from the rollup account",
     ).to.equal(0n);
-    expect(router.state.tracked).to.deep.equal({ [deposit!.hash]: 1 });
+    expect(router.state.tracked).to.deep.equal({
+      [defined(deposit, "deposit").hash]: 1,
+    });
     expect(result.stdout).to.match(
       new RegExp(
         `^op hook\\s+call contract 0x\\w+ with 196 bytes of input \\(selector 0x\\w{8}\\), sending 0 of the native token, on ${ROLLUP}$`,
@@ -356,7 +374,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     // 120,000 gas simulated, +40%, at 0.015 uinit: 2,520 uinit.
     expect(result.stdout).to.match(
       new RegExp(
-        `^signed\\s+transaction 1 ${deposit!.hash} \\(account 12, sequence 5, fee 2520 uinit for 168000 gas\\)$`,
+        `^signed\\s+transaction 1 ${defined(deposit, "deposit").hash} \\(account 12, sequence 5, fee 2520 uinit for 168000 gas\\)$`,
         "m",
       ),
     );
@@ -366,24 +384,30 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     expect(again.code, again.output).to.equal(0);
     expect(again.stdout).to.include("resuming");
     expect(base.state.chain.broadcasts, "no second broadcast").to.equal(1);
-    expect(router.state.tracked).to.deep.equal({ [deposit!.hash]: 1 });
+    expect(router.state.tracked).to.deep.equal({
+      [defined(deposit, "deposit").hash]: 1,
+    });
   });
 
   it("moves tokens back: a withdrawal signed and sent on the rollup, where gas is free", async () => {
     const result = await runHardhat(backArgs(DEPLOYER), env);
     expect(result.code, result.output).to.equal(0);
     const [withdrawal] = Object.values(rollup.state.chain.included);
-    expect(withdrawal!.msgs.map((m) => [m.typeUrl, m.full.to])).to.deep.equal([
+    expect(
+      defined(withdrawal, "withdrawal").msgs.map((m) => [m.typeUrl, m.full.to]),
+    ).to.deep.equal([
       ["/opinit.opchild.v1.MsgInitiateTokenWithdrawal", OPERATOR.bech32],
     ]);
     expect(result.stdout).to.match(
       new RegExp(
-        `^signed\\s+transaction 1 ${withdrawal!.hash} \\(account 3, sequence 0, fee none for 168000 gas\\)$`,
+        `^signed\\s+transaction 1 ${defined(withdrawal, "withdrawal").hash} \\(account 3, sequence 0, fee none for 168000 gas\\)$`,
         "m",
       ),
     );
     expect(router.state.hooks, "no hook for this route").to.deep.equal([]);
-    expect(router.state.tracked).to.deep.equal({ [withdrawal!.hash]: 1 });
+    expect(router.state.tracked).to.deep.equal({
+      [defined(withdrawal, "withdrawal").hash]: 1,
+    });
 
     // A transaction the chain takes but that fails in its block: `Tx failed <hash>` with the chain's log, not tracked.
     rollup.state.chain.failNext = {
@@ -391,16 +415,19 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       log: "out of gas in location: WriteFlat; gasWanted: 168000, gasUsed: 170000: out of gas",
     };
     const failed = await runHardhat(backArgs(DEPLOYER, ["--new"]), env);
-    const failedHash = Object.keys(rollup.state.chain.included).find(
-      (h) => h !== withdrawal!.hash,
-    )!;
+    const failedHash = defined(
+      Object.keys(rollup.state.chain.included).find(
+        (h) => h !== defined(withdrawal, "withdrawal").hash,
+      ),
+      "Object.keys(rollup.state.chain.included).find( (h) => h !...",
+    );
     expect(failure(failed)).to.equal(
       `Tx failed ${failedHash}: out of gas in location: WriteFlat; gasWanted: 168000, gasUsed: 170000: out of gas (code 11)`,
     );
     expect(
       router.state.tracked,
       "a failed transaction is not tracked",
-    ).to.deep.equal({ [withdrawal!.hash]: 1 });
+    ).to.deep.equal({ [defined(withdrawal, "withdrawal").hash]: 1 });
   });
 
   it("takes a chain's REST endpoint from the router's chain list when configuration has none, only if the endpoint serves that chain", async () => {
@@ -436,8 +463,10 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       ),
     );
     const [withdrawal] = Object.values(rollup.state.chain.included);
-    expect(withdrawal!.signer).to.equal(OPERATOR.bech32);
-    expect(router.state.tracked).to.deep.equal({ [withdrawal!.hash]: 1 });
+    expect(defined(withdrawal, "withdrawal").signer).to.equal(OPERATOR.bech32);
+    expect(router.state.tracked).to.deep.equal({
+      [defined(withdrawal, "withdrawal").hash]: 1,
+    });
 
     // Configuration wins over the list: with ROLLUP_REST_URL set, the list is not asked.
     router.state.calls = {};
@@ -458,19 +487,28 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     );
     expect(
       included.map(
-        (tx) => (tx.msgs[0]!.full.amount as { amount: string }).amount,
+        (tx) =>
+          (defined(tx.msgs[0], "tx.msgs[0]").full.amount as { amount: string })
+            .amount,
       ),
     ).to.deep.equal(["500000", "500000"]);
-    expect(rollup.state.chain.accounts[OPERATOR.bech32]!.sequence).to.equal(2n);
+    expect(
+      defined(
+        rollup.state.chain.accounts[OPERATOR.bech32],
+        "rollup.state.chain.accounts[OPERATOR.bech32]",
+      ).sequence,
+    ).to.equal(2n);
     expect(router.state.tracked).to.deep.equal({
-      [included[0]!.hash]: 1,
-      [included[1]!.hash]: 1,
+      [defined(included[0], "included[0]").hash]: 1,
+      [defined(included[1], "included[1]").hash]: 1,
     });
     const [records] = await journalRecords();
-    const firstDone = records!.findIndex(
-      (r) => r.type === "done" && r.hash === included[0]!.hash,
+    const firstDone = defined(records, "records").findIndex(
+      (r) =>
+        r.type === "done" &&
+        r.hash === defined(included[0], "included[0]").hash,
     );
-    const secondSigned = records!.findIndex(
+    const secondSigned = defined(records, "records").findIndex(
       (r) => r.type === "cosmos-signed" && r.step === "tx1",
     );
     expect(firstDone, "the first transfer ended").to.be.greaterThan(-1);
@@ -518,7 +556,10 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     const first = await runHardhat(fundArgs(), env);
     expect(failure(first)).to.match(/\/v2\/fungible\/msgs answered HTTP 500/);
     // Meanwhile the rollup account sends a transaction: the journalled hook is stale.
-    rollup.state.chain.accounts[OPERATOR.bech32]!.sequence = 1n;
+    defined(
+      rollup.state.chain.accounts[OPERATOR.bech32],
+      "rollup.state.chain.accounts[OPERATOR.bech32]",
+    ).sequence = 1n;
     const stale = await runHardhat(fundArgs(), env);
     expect(failure(stale)).to.match(
       /answered HTTP 400: invalid op hook: account sequence mismatch, expected 1, got 0: incorrect account sequence/,
@@ -543,7 +584,10 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       accountNumber: 12n,
       sequence: 6n,
     };
-    rollup.state.chain.accounts[OPERATOR.bech32]!.sequence = 2n;
+    defined(
+      rollup.state.chain.accounts[OPERATOR.bech32],
+      "rollup.state.chain.accounts[OPERATOR.bech32]",
+    ).sequence = 2n;
     const moved = await runHardhat(fundArgs(), env);
     expect(failure(moved)).to.equal(
       `the sequence of ${OPERATOR.bech32} on ${ROLLUP} moved from 1 to 2 since the op hook was signed: the hook would fail when the deposit lands. Nothing was sent; run again with --new to sign a new hook`,
@@ -580,15 +624,20 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       "found by its hash: not broadcast a third time",
     ).to.equal(2);
     expect(Object.keys(base.state.chain.included)).to.deep.equal([hash]);
-    expect(base.state.chain.accounts[OPERATOR.bech32]!.sequence).to.equal(6n);
-    expect(router.state.tracked).to.deep.equal({ [hash!]: 1 });
+    expect(
+      defined(
+        base.state.chain.accounts[OPERATOR.bech32],
+        "base.state.chain.accounts[OPERATOR.bech32]",
+      ).sequence,
+    ).to.equal(6n);
+    expect(router.state.tracked).to.deep.equal({ [defined(hash, "hash")]: 1 });
     const [records] = await journalRecords();
     expect(
-      records!.filter((r) => r.type === "hook"),
+      defined(records, "records").filter((r) => r.type === "hook"),
       "one hook, signed once",
     ).to.have.length(1);
     expect(
-      records!.filter((r) => r.type === "cosmos-signed"),
+      defined(records, "records").filter((r) => r.type === "cosmos-signed"),
       "one deposit, signed once",
     ).to.have.length(1);
   });
@@ -606,7 +655,10 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     await killAtBroadcast();
     const [pending] = Object.keys(base.state.chain.mempool);
     expect(pending, "the deposit waits in the mempool").to.be.a("string");
-    rollup.state.chain.accounts[OPERATOR.bech32]!.sequence = 1n; // the hook's account sends something else
+    defined(
+      rollup.state.chain.accounts[OPERATOR.bech32],
+      "rollup.state.chain.accounts[OPERATOR.bech32]",
+    ).sequence = 1n; // the hook's account sends something else
 
     const landed = await runHardhat(fundArgs(), env);
     expect(landed.code, landed.output).to.equal(0);
@@ -618,12 +670,17 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     );
     expect(base.state.chain.broadcasts, "not sent a second time").to.equal(1);
     expect(Object.keys(base.state.chain.included)).to.deep.equal([pending]);
-    expect(router.state.tracked).to.deep.equal({ [pending!]: 1 });
+    expect(router.state.tracked).to.deep.equal({
+      [defined(pending, "pending")]: 1,
+    });
 
     // A deposit lost on its way, and the hook's account moves: after the wait, it is journalled not sent.
     base.state.chain.broadcastMode = "hold-before";
     await killAtBroadcast(["--new"]);
-    rollup.state.chain.accounts[OPERATOR.bech32]!.sequence = 2n;
+    defined(
+      rollup.state.chain.accounts[OPERATOR.bech32],
+      "rollup.state.chain.accounts[OPERATOR.bech32]",
+    ).sequence = 2n;
     const lost = await runHardhat(fundArgs(), env);
     expect(failure(lost)).to.equal(
       `the sequence of ${OPERATOR.bech32} on ${ROLLUP} moved from 1 to 2 since the op hook was signed: the hook would fail when the deposit lands. Nothing was sent; run again with --new to sign a new hook`,
@@ -641,7 +698,12 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       ),
     );
     expect(Object.keys(base.state.chain.included)).to.have.length(2);
-    expect(base.state.chain.accounts[OPERATOR.bech32]!.sequence).to.equal(7n);
+    expect(
+      defined(
+        base.state.chain.accounts[OPERATOR.bech32],
+        "base.state.chain.accounts[OPERATOR.bech32]",
+      ).sequence,
+    ).to.equal(7n);
   });
 
   if (!ledgerInstalled) {
@@ -683,7 +745,12 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       LEDGER.bech32,
       "EIP-191",
     ]);
-    expect(rollup.state.chain.accounts[LEDGER.bech32]!.sequence).to.equal(3n);
+    expect(
+      defined(
+        rollup.state.chain.accounts[LEDGER.bech32],
+        "rollup.state.chain.accounts[LEDGER.bech32]",
+      ).sequence,
+    ).to.equal(3n);
     const device = await readFile(deviceLog, "utf8");
     expect(device).to.match(
       /^SIGN_PERSONAL_MESSAGE m\/44'\/60'\/0'\/0\/0 \d+ bytes$/m,

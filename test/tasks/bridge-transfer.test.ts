@@ -25,6 +25,7 @@ import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import { directProvider } from "../helpers/rig.js";
 import { waitFor } from "../helpers/wait.js";
+import { defined } from "../../tasks/errors.js";
 
 const L2_DENOM =
   "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";
@@ -128,9 +129,13 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       "the approval was exactly the amount, all of it spent",
     ).to.equal(0n);
     expect(await sentBy()).to.equal(nonceBefore + 2); // the approval, then the transaction
-    const hash = /^sent\s+transaction 1 (0x[0-9a-f]{64}), mined$/m.exec(
-      result.stdout,
-    )![1]!;
+    const hash = defined(
+      defined(
+        /^sent\s+transaction 1 (0x[0-9a-f]{64}), mined$/m.exec(result.stdout),
+        "/^sent\\s+transaction 1 (0x[0-9a-f]{64}), mined$/m.exec( r...",
+      )[1],
+      "defined(/^sent\\s+transaction 1 (0x[0-9a-f]{64}), mined$/m...",
+    );
     expect(router.state.tracked).to.deep.equal({ [hash]: 1 });
     expect(result.stdout).to.match(
       new RegExp(
@@ -204,7 +209,10 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     await waitFor(() => Object.values(router.state.polls).some((n) => n >= 3));
     second.child.kill("SIGKILL");
     await second.result.catch(() => undefined);
-    const hash = Object.keys(router.state.tracked)[0]!;
+    const hash = defined(
+      Object.keys(router.state.tracked)[0],
+      "Object.keys(router.state.tracked)[0]",
+    );
     expect(router.state.tracked).to.deep.equal({ [hash]: 1 });
 
     router.state.states = ["STATE_COMPLETED_SUCCESS"];
@@ -217,7 +225,10 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     });
     const [journalFile] = await readdir(path.join(journalDir, "transfers"));
     const journal = (
-      await readFile(path.join(journalDir, "transfers", journalFile!), "utf8")
+      await readFile(
+        path.join(journalDir, "transfers", defined(journalFile, "journalFile")),
+        "utf8",
+      )
     )
       .trim()
       .split("\n")
@@ -322,16 +333,23 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     router.state.holdTrack = false;
     const [journalFile] = await readdir(path.join(journalDir, "transfers"));
     const records = (
-      await readFile(path.join(journalDir, "transfers", journalFile!), "utf8")
+      await readFile(
+        path.join(journalDir, "transfers", defined(journalFile, "journalFile")),
+        "utf8",
+      )
     )
       .trim()
       .split("\n")
       .map(
         (l) => JSON.parse(l) as { type: string; step?: string; hash?: string },
       );
-    const hash = records.find(
-      (r) => r.type === "sent" && r.step === "tx0",
-    )!.hash!;
+    const hash = defined(
+      defined(
+        records.find((r) => r.type === "sent" && r.step === "tx0"),
+        'records.find( (r) => r.type === "sent" && r.step === "tx0...',
+      ).hash,
+      'defined(records.find( (r) => r.type === "sent" && r.step ...',
+    );
     const status = await runHardhat(
       [
         "bridge:status",
@@ -363,7 +381,13 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     expect(result.output).to.match(
       /the routing API stopped tracking 0x\w+ \(STATE_ABANDONED: .*That is not a failure: the transfer may still land\. Check the recipient's balance/,
     );
-    const hash = /tracked\s+(0x[0-9a-f]{64})/.exec(result.stdout)![1]!;
+    const hash = defined(
+      defined(
+        /tracked\s+(0x[0-9a-f]{64})/.exec(result.stdout),
+        "/tracked\\s+(0x[0-9a-f]{64})/.exec(result.stdout)",
+      )[1],
+      "defined(/tracked\\s+(0x[0-9a-f]{64})/.exec(result.stdout),...",
+    );
     router.state.states = ["STATE_COMPLETED_SUCCESS"];
     router.state.polls = {};
     const later = await runHardhat(

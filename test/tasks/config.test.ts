@@ -5,6 +5,7 @@ import { createHardhatRuntimeEnvironment } from "hardhat/hre";
 import vipScorePlugin from "../../tasks/index.js";
 import { json, startServer } from "../../tasks/stand-ins/server.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../tasks/config/constants.js";
+import { defined } from "../../tasks/errors.js";
 
 async function loadError(vip: unknown): Promise<string> {
   try {
@@ -54,8 +55,13 @@ describe("plugin config", () => {
         },
       },
     });
-    const vip = hre.config.networks.rollup!.vip;
-    expect(await vip.l1RestUrl!.get()).to.equal("http://127.0.0.1:1317");
+    const vip = defined(
+      hre.config.networks.rollup,
+      "hre.config.networks.rollup",
+    ).vip;
+    expect(await defined(vip.l1RestUrl, "vip.l1RestUrl").get()).to.equal(
+      "http://127.0.0.1:1317",
+    );
     expect(await vip.vipModuleAddress.get()).to.equal(
       MAINNET_VIP_MODULE_ADDRESS,
     );

@@ -31,6 +31,7 @@ import {
 } from "../../tasks/stand-ins/l1-rest.js";
 import { rejection } from "../helpers/failure.js";
 import { DEPLOYER, DEPLOYER_KEY, OUTSIDER_KEY } from "../helpers/keys.js";
+import { defined } from "../../tasks/errors.js";
 
 const SIGNER = accountAddresses(DEPLOYER, "test");
 const account = { ...SIGNER, signer: new Wallet(DEPLOYER_KEY) };
@@ -62,13 +63,19 @@ const hookCall = () => ({
 
 /** The 64-byte signature in a transaction, and the address it recovers to over `signedText` (EIP-191). */
 function signerOver(txBytes: Uint8Array, signedText: string): string {
-  const signature = TxRaw.decode(txBytes).signatures[0]!;
+  const signature = defined(
+    TxRaw.decode(txBytes).signatures[0],
+    "TxRaw.decode(txBytes).signatures[0]",
+  );
   const r = hexlify(signature.subarray(0, 32));
   const s = hexlify(signature.subarray(32));
   const candidates = [27, 28].map((v) =>
     recoverAddress(hashMessage(signedText), { r, s, v }),
   );
-  return candidates.find((a) => a === DEPLOYER) ?? candidates[0]!;
+  return (
+    candidates.find((a) => a === DEPLOYER) ??
+    defined(candidates[0], "candidates[0]")
+  );
 }
 
 describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain stand-in's verification", () => {
@@ -237,8 +244,8 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
     it("refuses, in the chain's shape, a tampered signature, another chain id, another account number and a stale sequence", async () => {
       const tampered = await signDeposit();
       const raw = TxRaw.decode(tampered.txBytes);
-      const signature = raw.signatures[0]!;
-      signature[10] = signature[10]! ^ 1;
+      const signature = defined(raw.signatures[0], "raw.signatures[0]");
+      signature[10] = defined(signature[10], "signature[10]") ^ 1;
       const cases: [Uint8Array, number, RegExp][] = [
         [
           TxRaw.encode(raw).finish(),
@@ -267,7 +274,10 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
         expect(answer.log).to.match(log);
       }
       expect(
-        chain.state.chain.accounts[SIGNER.bech32]!.sequence,
+        defined(
+          chain.state.chain.accounts[SIGNER.bech32],
+          "chain.state.chain.accounts[SIGNER.bech32]",
+        ).sequence,
         "nothing was taken",
       ).to.equal(5n);
       expect(Object.keys(chain.state.chain.included)).to.deep.equal([]);
@@ -364,7 +374,10 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
       ).to.throw(TxRejection, "account sequence mismatch, expected 5, got 7");
 
       // Another transaction from the account after the hook was signed: the hook is stale, and the re-check says so.
-      chain.state.chain.accounts[SIGNER.bech32]!.sequence = 6n;
+      defined(
+        chain.state.chain.accounts[SIGNER.bech32],
+        "chain.state.chain.accounts[SIGNER.bech32]",
+      ).sequence = 6n;
       expect(() =>
         verifySignedOpHook(elsewhere.signedOpHook.hook, lookup),
       ).to.throw(TxRejection, "account sequence mismatch, expected 6, got 5");

@@ -15,6 +15,7 @@ import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { directProvider } from "../helpers/rig.js";
 import { DEPLOYER_KEY, LEDGER_ADDRESS, LEDGER_KEY } from "../helpers/keys.js";
+import { defined } from "../../tasks/errors.js";
 
 const FAKE_DEVICE = path.join(
   PROJECT_ROOT,
@@ -78,7 +79,13 @@ describe("signing with a Ledger", () => {
       START_STAGE: "3",
     });
     expect(deploy.code, deploy.output).to.equal(0);
-    const address = /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)![1]!;
+    const address = defined(
+      defined(
+        /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout),
+        "/VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)",
+      )[1],
+      "defined(/VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.std...",
+    );
     const provider = directProvider(node);
     const admin = VipScore__factory.connect(
       address,
@@ -111,10 +118,19 @@ describe("signing with a Ledger", () => {
     expect(finalize.code, finalize.output).to.equal(0);
     expect(finalize.stdout).to.match(/^open stage\s+4$/m);
 
-    const hash = /in tx (0x[0-9a-f]{64})/.exec(finalize.stdout)![1]!;
-    expect((await provider.getTransaction(hash))!.from).to.equal(
-      LEDGER_ADDRESS,
+    const hash = defined(
+      defined(
+        /in tx (0x[0-9a-f]{64})/.exec(finalize.stdout),
+        "/in tx (0x[0-9a-f]{64})/.exec(finalize.stdout)",
+      )[1],
+      'defined(/in tx (0x[0-9a-f]{64})/.exec(finalize.stdout), "...',
     );
+    expect(
+      defined(
+        await provider.getTransaction(hash),
+        "(await provider.getTransaction(hash))",
+      ).from,
+    ).to.equal(LEDGER_ADDRESS);
     expect(await admin.openStage()).to.equal(4n);
     expect((await admin.stages(3n)).totalScore).to.be.greaterThan(0n);
 
@@ -122,7 +138,10 @@ describe("signing with a Ledger", () => {
     // Every batch of the 1,000-address sample, then the finalization: each an EIP-1559 transaction signed on
     // the device. (The derivation path may come from hardhat-ledger's cache, so GET_ADDRESS is not always asked.)
     const batches = Number(
-      /^sent\s+1,000 addresses in (\d+) batch\(es\)/m.exec(update.stdout)![1],
+      defined(
+        /^sent\s+1,000 addresses in (\d+) batch\(es\)/m.exec(update.stdout),
+        "/^sent\\s+1,000 addresses in (\\d+) batch\\(es\\)/m.exec(upda...",
+      )[1],
     );
     expect(batches).to.be.greaterThan(1);
     const signed = requests.filter(

@@ -23,6 +23,7 @@ import { failure } from "../helpers/failure.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { directProvider } from "../helpers/rig.js";
 import { DEPLOYER_KEY, OUTSIDER, OUTSIDER_KEY } from "../helpers/keys.js";
+import { defined } from "../../tasks/errors.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 
@@ -175,20 +176,21 @@ describe("operator tasks refuse bad input and broken peers", () => {
         reads.map((task) => onRollup(task, noKey)),
       );
       for (const [i, result] of results.entries()) {
-        expect(result.output, reads[i]!.join(" ")).not.to.match(
-          /PRIVATE_KEY|HHE7/,
-        );
+        expect(
+          result.output,
+          defined(reads[i], "reads[i]").join(" "),
+        ).not.to.match(/PRIVATE_KEY|HHE7/);
         // scores:verify fails on its own account here: stage 5 holds none of the sample's scores.
         if (i < 3)
           expect(
             result.code,
-            `${reads[i]!.join(" ")}: ${result.output}`,
+            `${defined(reads[i], "reads[i]").join(" ")}: ${result.output}`,
           ).to.equal(0);
       }
-      expect(results[3]!.output).to.match(
+      expect(defined(results[3], "results[3]").output).to.match(
         /stage 5 on chain differs from .*sample-scores\.csv in [\d,]+ score\(s\)/,
       );
-      expect(results[1]!.stdout).to.match(
+      expect(defined(results[1], "results[1]").stdout).to.match(
         new RegExp(`^EVM chain id\\s+${node.chainId}\\b`, "m"),
       );
       const sending = await sendsNothing(

@@ -18,6 +18,7 @@ import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { directProvider } from "../helpers/rig.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
+import { defined } from "../../tasks/errors.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 
@@ -90,7 +91,13 @@ describe("the operator flow on a hardhat node over HTTP", () => {
     expect(deploy.stdout).to.match(
       /^start stage\s+15 \(the base chain's current VIP stage\)$/m,
     );
-    const address = /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)![1]!;
+    const address = defined(
+      defined(
+        /VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout),
+        "/VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.stdout)",
+      )[1],
+      "defined(/VipScore at (0x[0-9a-fA-F]{40})/.exec(deploy.std...",
+    );
     expect(deploy.stdout).to.match(/^transaction\s+0x[0-9a-f]{64}$/m);
     expect(deploy.stdout).to.include(
       `journal               ${path.join(PROJECT_ROOT, "ignition", "deployments", `chain-${node.chainId}`)}`,

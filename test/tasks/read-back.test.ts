@@ -14,6 +14,7 @@ import {
   compareWithChain,
 } from "../../tasks/scores/read-back.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
+import { defined } from "../../tasks/errors.js";
 
 const { ethers } = await network.create();
 
@@ -77,10 +78,10 @@ describe("reading a stage back", () => {
     await write(
       score,
       3n,
-      [addresses[1500]!, stranger, zeroStranger],
+      [defined(addresses[1500], "addresses[1500]"), stranger, zeroStranger],
       [7n, 3n, 0n],
     );
-    const table = tableOf((i) => scores[i]!);
+    const table = tableOf((i) => defined(scores[i], "scores[i]"));
 
     const differences = await compareWithChain(score, 3n, table);
 
@@ -108,7 +109,7 @@ describe("reading a stage back", () => {
       await compareWithChain(
         score,
         3n,
-        tableOf((i) => scores[i]!),
+        tableOf((i) => defined(scores[i], "scores[i]")),
       ),
     ).to.deep.equal([]);
   });
@@ -127,7 +128,7 @@ describe("reading a stage back", () => {
     const comparison = new ChainComparison(
       counted,
       3n,
-      tableOf((i) => scores[i]!),
+      tableOf((i) => defined(scores[i], "scores[i]")),
     );
     comparison.check(0, 1500); // read in the background: a full reader call is queued
     comparison.check(1000, 2000); // overlapping: entries already queued are not read again
@@ -160,7 +161,7 @@ describe("reading a stage back", () => {
       await compareWithChain(
         refusing,
         3n,
-        tableOf((i) => scores[i]!),
+        tableOf((i) => defined(scores[i], "scores[i]")),
       ),
     ).to.deep.equal([
       { address: addresses[0], line: 2, expected: scores[0], actual: 7n },
@@ -175,13 +176,13 @@ describe("reading a stage back", () => {
       await entryKinds(
         refusing,
         3n,
-        tableOf((i) => scores[i]!),
+        tableOf((i) => defined(scores[i], "scores[i]")),
       ),
     ).to.deep.equal(
       await entryKinds(
         score,
         3n,
-        tableOf((i) => scores[i]!),
+        tableOf((i) => defined(scores[i], "scores[i]")),
       ),
     );
     expect(refused, "reader calls tried and refused").to.be.greaterThan(0);
@@ -194,7 +195,11 @@ describe("reading a stage back", () => {
     const kinds = await entryKinds(
       score,
       3n,
-      tableOf((i) => (i < 1000 ? scores[i]! : scores[i]! + 1n)),
+      tableOf((i) =>
+        i < 1000
+          ? defined(scores[i], "scores[i]")
+          : defined(scores[i], "scores[i]") + 1n,
+      ),
     );
     expect(kinds.slice(0, 1000).every((k: number) => k === SAME)).to.equal(
       true,

@@ -22,6 +22,7 @@ import type { TransferRecord } from "../../tasks/transfer/records.js";
 import { viewStatus } from "../../tasks/transfer/status.js";
 import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
+import { defined } from "../../tasks/errors.js";
 
 const CORPUS = path.join(PROJECT_ROOT, "test", "corpus", "router");
 
@@ -89,9 +90,10 @@ describe("the routing API as the published documents allow it to answer (test/co
     );
   const journalled = async (): Promise<{ type: string; state?: string }[]> => {
     const dir = path.join(journalDir, "transfers");
-    const file = (await readdir(dir)).find((f) =>
-      f.includes(HASH.toLowerCase()),
-    )!;
+    const file = defined(
+      (await readdir(dir)).find((f) => f.includes(HASH.toLowerCase())),
+      "(await readdir(dir)).find((f) => f.includes(HASH.toLowerC...",
+    );
     const records = (await readFile(path.join(dir, file), "utf8"))
       .trim()
       .split("\n")
@@ -272,15 +274,18 @@ describe("the routing API as the published documents allow it to answer (test/co
             "--network",
             "rollup",
             "--from-chain",
-            answer.source_asset_chain_id!,
+            defined(
+              answer.source_asset_chain_id,
+              "answer.source_asset_chain_id",
+            ),
             "--from-denom",
-            answer.source_asset_denom!,
+            defined(answer.source_asset_denom, "answer.source_asset_denom"),
             "--to-chain",
-            answer.dest_asset_chain_id!,
+            defined(answer.dest_asset_chain_id, "answer.dest_asset_chain_id"),
             "--to-denom",
-            answer.dest_asset_denom!,
+            defined(answer.dest_asset_denom, "answer.dest_asset_denom"),
             "--amount",
-            answer.amount_in!,
+            defined(answer.amount_in, "answer.amount_in"),
           ],
           env(),
         );
@@ -337,11 +342,13 @@ describe("the routing API as the published documents allow it to answer (test/co
   it("msgs: Skip's IBC MsgTransfer keeps its timeout_timestamp to the last digit; Initia's empty example is refused by name", async () => {
     serve("POST /v2/fungible/msgs", "skip.v2-fungible-msgs.200");
     const skip = await client.msgs({} as never);
-    const tx = skip.txs[0]!;
+    const tx = defined(skip.txs[0], "skip.txs[0]");
     expect("cosmos_tx" in tx).to.equal(true);
-    const msg = (
-      tx as { cosmos_tx: { msgs: { msg_type_url: string; msg: string }[] } }
-    ).cosmos_tx.msgs[0]!;
+    const msg = defined(
+      (tx as { cosmos_tx: { msgs: { msg_type_url: string; msg: string }[] } })
+        .cosmos_tx.msgs[0],
+      "( tx as { cosmos_tx: { msgs: { msg_type_url: string; msg:...",
+    );
     expect(
       checkMsg(msg, "transaction 1, message 1").full.timeout_timestamp,
     ).to.equal("1688663426558649000");

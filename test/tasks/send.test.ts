@@ -24,6 +24,7 @@ import { SAME } from "../../tasks/scores/gas-model.js";
 import { readScoreFile } from "../../tasks/scores/read.js";
 import { compareWithChain } from "../../tasks/scores/read-back.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { defined } from "../../tasks/errors.js";
 
 // A node that mines failing transactions instead of refusing them, as a rollup node does.
 const { ethers } = await network.create({
@@ -69,7 +70,7 @@ describe("sending contract calls", () => {
   it("stops a push at a batch mined with a failed receipt: Tx failed <hash>, recorded in the journal", async () => {
     const [operator, other] = await ethers.getSigners();
     const score = await deployVipScore(ethers, 5n);
-    await (await score.addAllowList(other!.address)).wait();
+    await (await score.addAllowList(defined(other, "other").address)).wait();
     const dir = await mkdtemp(path.join(tmpdir(), "vip-failed-receipt-"));
     try {
       const file = path.join(dir, "scores.csv");
@@ -90,7 +91,7 @@ describe("sending contract calls", () => {
         chainId: "31337",
         contract: await score.getAddress(),
         stage: "5",
-        signer: operator!.address,
+        signer: defined(operator, "operator").address,
         file,
         sha256: scores.sha256,
         entries: 20,
@@ -106,7 +107,7 @@ describe("sending contract calls", () => {
       const push = pushScores(
         {
           score,
-          signer: operator!,
+          signer: defined(operator, "operator"),
           provider: ethers.provider,
           table: scores.table,
           journal,
@@ -120,10 +121,11 @@ describe("sending contract calls", () => {
       while (!journal.records.some((r) => r.type === "sent"))
         await new Promise((resolve) => setTimeout(resolve, 20));
       const fees = await ethers.provider.getFeeData();
-      await score.connect(other!).finalizeStage(5n, {
+      await score.connect(defined(other, "other")).finalizeStage(5n, {
         gasLimit: 100_000n,
-        maxFeePerGas: fees.maxFeePerGas! * 3n,
-        maxPriorityFeePerGas: fees.maxFeePerGas! * 2n,
+        maxFeePerGas: defined(fees.maxFeePerGas, "fees.maxFeePerGas") * 3n,
+        maxPriorityFeePerGas:
+          defined(fees.maxFeePerGas, "fees.maxFeePerGas") * 2n,
       });
       await ethers.provider.send("evm_mine", []);
       await ethers.provider.send("evm_setAutomine", [true]);
@@ -151,7 +153,7 @@ describe("sending contract calls", () => {
       const { scores, journal } = await pushSetup(
         dir,
         score,
-        operator!.address,
+        defined(operator, "operator").address,
         sampleAddresses(200, "short"),
       );
       const warnings: string[] = [];
@@ -163,7 +165,7 @@ describe("sending contract calls", () => {
       const report = await pushScores(
         {
           score,
-          signer: operator!,
+          signer: defined(operator, "operator"),
           provider: ethers.provider,
           table: scores.table,
           journal,
@@ -197,8 +199,8 @@ describe("sending contract calls", () => {
       const [failed, landed] = journal.records.filter(
         (r) => r.type === "confirmed" && r.batch === 1,
       ) as ConfirmedRecord[];
-      expect(failed!.status).to.equal(0);
-      expect(landed!.status).to.equal(1);
+      expect(defined(failed, "failed").status).to.equal(0);
+      expect(defined(landed, "landed").status).to.equal(1);
       expect(journal.records.find((r) => r.type === "dropped")).to.deep.include(
         { batch: 1 },
       );
@@ -228,7 +230,7 @@ describe("sending contract calls", () => {
       const { scores, journal } = await pushSetup(
         dir,
         score,
-        operator!.address,
+        defined(operator, "operator").address,
         addresses,
       );
       // What a killed run left: the first batch confirmed, the second mined out of gas, then the kill.
@@ -238,7 +240,7 @@ describe("sending contract calls", () => {
       ];
       for (const [batch, { start, end, gasLimit }] of batches.entries()) {
         const nonce = await ethers.provider.getTransactionCount(
-          operator!.address,
+          defined(operator, "operator").address,
           "pending",
         );
         const tx = await score.updateScores(
@@ -247,7 +249,10 @@ describe("sending contract calls", () => {
           Array.from({ length: end - start }, (_, i) => BigInt(start + i + 1)),
           { gasLimit, nonce },
         );
-        const receipt = (await ethers.provider.getTransactionReceipt(tx.hash))!;
+        const receipt = defined(
+          await ethers.provider.getTransactionReceipt(tx.hash),
+          "(await ethers.provider.getTransactionReceipt(tx.hash))",
+        );
         await journal.append(
           { type: "batch", batch, start, end, gasLimit: gasLimit.toString() },
           { type: "sending", batch, nonce },
@@ -264,14 +269,14 @@ describe("sending contract calls", () => {
       }
       expect((journal.records.at(-1) as ConfirmedRecord).status).to.equal(0);
       const nonceBefore = await ethers.provider.getTransactionCount(
-        operator!.address,
+        defined(operator, "operator").address,
       );
 
       const resumed = await Journal.open(journal.path);
       const report = await pushScores(
         {
           score,
-          signer: operator!,
+          signer: defined(operator, "operator"),
           provider: ethers.provider,
           table: scores.table,
           journal: resumed,
@@ -288,7 +293,9 @@ describe("sending contract calls", () => {
 
       expect(report.outOfGas).to.equal(1);
       expect(
-        await ethers.provider.getTransactionCount(operator!.address),
+        await ethers.provider.getTransactionCount(
+          defined(operator, "operator").address,
+        ),
       ).to.equal(nonceBefore + 1);
       expect(resumed.records.slice(-4).map((r) => r.type)).to.deep.equal([
         "dropped",
@@ -314,9 +321,15 @@ describe("sending contract calls", () => {
       message = (error as Error).message;
     }
     const block = await ethers.provider.getBlock("latest");
-    const hash = block!.transactions[0]!;
+    const hash = defined(
+      defined(block, "block").transactions[0],
+      'defined(block, "block").transactions[0]',
+    );
     expect(
-      (await ethers.provider.getTransactionReceipt(hash))!.status,
+      defined(
+        await ethers.provider.getTransactionReceipt(hash),
+        "(await ethers.provider.getTransactionReceipt(hash))",
+      ).status,
     ).to.equal(0);
     expect(message).to.match(new RegExp(`^Tx failed ${hash}`));
   });

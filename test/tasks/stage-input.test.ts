@@ -10,6 +10,7 @@ import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import { deployVipScore, directProvider } from "../helpers/rig.js";
+import { defined } from "../../tasks/errors.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 
@@ -46,8 +47,8 @@ describe("what a stage holds: one input per stage, skipping what is on chain, ve
     // The sample with its first ten scores raised by one.
     const lines = (await readFile(SAMPLE, "utf8")).trimEnd().split("\n");
     for (let i = 1; i <= 10; i++) {
-      const [addr, value] = lines[i]!.split(",");
-      lines[i] = `${addr},${BigInt(value!) + 1n}`;
+      const [addr, value] = defined(lines[i], "lines[i]").split(",");
+      lines[i] = `${addr},${BigInt(defined(value, "value")) + 1n}`;
     }
     changed = path.join(scratch, "changed.csv");
     await writeFile(changed, lines.join("\n") + "\n");
@@ -126,9 +127,15 @@ describe("what a stage holds: one input per stage, skipping what is on chain, ve
     expect(ok.stdout).to.match(/^verified\s+1,000 scores on chain equal /m);
 
     const [line2] = (await readFile(changed, "utf8")).split("\n").slice(1, 2);
-    const [victim] = line2!.split(",");
+    const [victim] = defined(line2, "line2").split(",");
     const stranger = "0x00000000000000000000000000000000000000aa";
-    await (await score.updateScores(4n, [victim!, stranger], [7n, 3n])).wait();
+    await (
+      await score.updateScores(
+        4n,
+        [defined(victim, "victim"), stranger],
+        [7n, 3n],
+      )
+    ).wait();
 
     const bad = await run(["scores:verify", "--stage", "4", "--file", changed]);
     expect(bad.code).to.not.equal(0);

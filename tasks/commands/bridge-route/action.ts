@@ -4,7 +4,7 @@ import { describeRoute } from "../../transfer/describe.js";
 import { selectedNetwork } from "../../network/connect.js";
 import { routerFor } from "../../transfer/router.js";
 import { routeRequestSchema } from "../../clients/router.js";
-import { VipError } from "../../errors.js";
+import { VipError, defined } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
 
 interface BridgeRouteArgs {
@@ -36,7 +36,7 @@ const action: NewTaskActionFunction<BridgeRouteArgs> = async (args, hre) => {
       dest_asset_denom: "--to-denom",
       amount_in: "--amount",
     };
-    const issue = checked.error.issues[0]!;
+    const issue = defined(checked.error.issues[0], "checked.error.issues[0]");
     const name = option[String(issue.path[0])] ?? String(issue.path[0]);
     throw new VipError(
       issue.code === "invalid_type"

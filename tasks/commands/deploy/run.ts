@@ -26,7 +26,7 @@ import {
   deploymentTransaction,
   PACKAGED_ARTIFACTS_ONLY,
 } from "../../contract/deployment.js";
-import { VipError } from "../../errors.js";
+import { VipError, defined } from "../../errors.js";
 import type { Connection } from "../../network/connect.js";
 import { field, formatNumber, type Output } from "../../output.js";
 import { ensureFunds } from "../../signer/funds.js";
@@ -140,7 +140,12 @@ async function deployModule(
     defaultSender: accounts[0],
   });
   if (result.type === DeploymentResultType.SUCCESSFUL_DEPLOYMENT)
-    return getAddress(result.contracts[IGNITION_FUTURE_ID]!.address);
+    return getAddress(
+      defined(
+        result.contracts[IGNITION_FUTURE_ID],
+        "result.contracts[IGNITION_FUTURE_ID]",
+      ).address,
+    );
   throw new Error(describeFailedDeployment(result));
 }
 
@@ -186,7 +191,7 @@ async function ensureDeployFunds(
 ): Promise<void> {
   const provider = connection.ethers.provider;
   const [deployer] = await connection.ethers.getSigners();
-  const from = await deployer!.getAddress();
+  const from = await defined(deployer, "deployer").getAddress();
   const transaction = await new VipScore__factory().getDeployTransaction(
     startStage,
   );

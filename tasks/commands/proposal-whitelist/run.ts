@@ -8,7 +8,7 @@ import {
   fetchVipStage,
 } from "../../clients/l1-rest.js";
 import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
-import { firstLine, VipError } from "../../errors.js";
+import { firstLine, VipError, defined } from "../../errors.js";
 import { requiredOption } from "../../options.js";
 import { field, type Output } from "../../output.js";
 import { deriveBridgeAddress } from "../../proposal/bridge-address.js";
@@ -192,7 +192,9 @@ export async function runWhitelistProposal(
   out.line(
     "vip::register will be called with (decoded from the proposal's bytes):",
   );
-  for (const line of describeRegisterArgs(proposal.messages[0]!.args))
+  for (const line of describeRegisterArgs(
+    defined(proposal.messages[0], "proposal.messages[0]").args,
+  ))
     out.line(`  ${line}`);
   out.line(field("written", outPath));
   out.line(

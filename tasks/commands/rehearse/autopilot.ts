@@ -10,6 +10,7 @@ import { runAutopilot } from "../../autopilot/run.js";
 import { DEFAULT_GRACE_SECONDS } from "../../autopilot/schedule.js";
 import { field, type Output } from "../../output.js";
 import type { L1RestState } from "../../stand-ins/l1-rest.js";
+import { defined } from "../../errors.js";
 
 /**
  * stage:autopilot as a service runs it, one pass at a time: before the open stage's end on the stand-in base
@@ -34,7 +35,9 @@ export async function rehearseAutopilot(
       path.join(scoresDir, `stage-${stage}.final.csv`),
       `address,score\n${addresses[0]},40\n${addresses[1]},2\n`,
     );
-    const chainId = (await signer.provider!.getNetwork()).chainId;
+    const chainId = (
+      await defined(signer.provider, "signer.provider").getNetwork()
+    ).chainId;
     const pass = () =>
       runAutopilot(
         {

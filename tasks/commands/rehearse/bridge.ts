@@ -7,7 +7,7 @@ import {
   TestToken__factory,
 } from "../../../types/ethers-contracts/index.js";
 import { RouterClient } from "../../clients/router.js";
-import { VipError } from "../../errors.js";
+import { VipError, defined } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import type { Connection } from "../../network/connect.js";
 import { field, type Output } from "../../output.js";
@@ -145,7 +145,7 @@ export async function rehearseFunding(
   out.line(
     field(
       "base chain took",
-      `${deposits.length} deposit, signed ${deposits.map((tx) => tx.mode).join(", ")}; the rollup account's sequence is still ${rollup.accounts[signer.bech32]!.sequence}, as the hook needs`,
+      `${deposits.length} deposit, signed ${deposits.map((tx) => tx.mode).join(", ")}; the rollup account's sequence is still ${defined(rollup.accounts[signer.bech32], "rollup.accounts[signer.bech32]").sequence}, as the hook needs`,
     ),
   );
 }

@@ -4,6 +4,7 @@ import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import { finalizeOnce } from "../../contract/finalize.js";
 import { finalizeJournalPath } from "../../journal/journal.js";
 import { field, formatNumber, type Output } from "../../output.js";
+import { defined } from "../../errors.js";
 
 /**
  * Finalizes the open stage after the same preflight as `scores:update`, journalled so that a run killed
@@ -16,7 +17,9 @@ export async function runFinalize(
   journalDir: string,
   out: Output,
 ): Promise<bigint> {
-  const chainId = (await signer.provider!.getNetwork()).chainId;
+  const chainId = (
+    await defined(signer.provider, "signer.provider").getNetwork()
+  ).chainId;
   const journal = finalizeJournalPath(
     journalDir,
     chainId,
