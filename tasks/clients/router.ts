@@ -207,14 +207,17 @@ export type MsgsTx =
       operations_indices?: number[] | null;
     };
 
-export const msgsResponseSchema = z
-  .object({
+const msgsResponseFields = z.object({
+  min_amount_out: amount.nullish(),
+  estimated_fees: z.array(feeSchema).nullish(),
+});
+export const msgsResponseSchema = msgsResponseFields
+  .extend({
     txs: z.array(msgsTxSchema).min(1, "must hold at least one transaction"),
-    min_amount_out: amount.nullish(),
-    estimated_fees: z.array(feeSchema).nullish(),
   })
   .passthrough();
-export type MsgsResponse = Omit<z.infer<typeof msgsResponseSchema>, "txs"> & {
+// Omit over the passthrough type would lose the known fields to its index signature.
+export type MsgsResponse = z.infer<typeof msgsResponseFields> & {
   txs: MsgsTx[];
 };
 
@@ -356,12 +359,7 @@ export class RouterClient {
   }
 
   msgs(request: MsgsRequest): Promise<MsgsResponse> {
-    return this.#call(
-      "POST",
-      "/v2/fungible/msgs",
-      request,
-      msgsResponseSchema,
-    ) as Promise<MsgsResponse>;
+    return this.#call("POST", "/v2/fungible/msgs", request, msgsResponseSchema);
   }
 
   track(txHash: string, chainId: string): Promise<TrackResponse> {

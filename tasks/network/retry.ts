@@ -29,7 +29,8 @@ export function isTransient(error: unknown): boolean {
     e !== undefined && e !== null && depth < 6;
     depth++
   ) {
-    const text = `${(e as { code?: unknown }).code ?? ""} ${e instanceof Error ? e.message : String(e)}`;
+    const code = (e as { code?: unknown }).code;
+    const text = `${typeof code === "string" || typeof code === "number" ? code : ""} ${e instanceof Error ? e.message : typeof e === "string" ? e : ""}`;
     if (
       /revert|execution reverted|invalid (argument|params)|nonce too low|insufficient funds/i.test(
         text,

@@ -85,9 +85,9 @@ export function whitelistProposal(
  */
 export function describeRegisterArgs(encoded: string[]): string[] {
   const bytes = (i: number) => Buffer.from(encoded[i] ?? "", "base64");
-  const operator = bcs.address().parse(bytes(0)) as string;
-  const bridgeAddress = bcs.address().parse(bytes(2)) as string;
-  const vmType = BigInt(bcs.u64().parse(bytes(7)) as string | number | bigint);
+  const operator = bcs.address().parse(bytes(0));
+  const bridgeAddress = bcs.address().parse(bytes(2));
+  const vmType = BigInt(bcs.u64().parse(bytes(7)));
   return [
     `operator                 ${AccAddress.fromHex(`0x${operator.slice(-40)}`)} (0x${operator.slice(-40)}): receives the operator rewards`,
     `bridge id                ${bcs.u64().parse(bytes(1))}`,

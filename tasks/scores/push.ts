@@ -1,3 +1,4 @@
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 import type { HardhatEthersProvider } from "@nomicfoundation/hardhat-ethers/types";
 import { type Signer, toQuantity } from "ethers";
 
@@ -242,7 +243,7 @@ export async function pushScores(
       ] as const) {
         const value = overrides[key];
         if (value !== undefined && value !== null)
-          fields[key] = toQuantity(value as bigint);
+          fields[key] = toQuantity(value);
       }
       feeCache = { at: Date.now(), fees: fields };
     }
@@ -458,7 +459,11 @@ export async function pushScores(
     watcher.stop();
     await journal.flush();
   }
-  if (failure !== undefined) throw failure;
+  if (failure !== undefined) {
+    // What a send or receipt raised: always an Error, which ensureError proves before rethrowing.
+    ensureError(failure);
+    throw failure;
+  }
   return report;
 }
 

@@ -23,6 +23,9 @@ interface Fee {
 
 const text = (value: unknown) =>
   typeof value === "string" && value !== "" ? value : undefined;
+// The spec leaves a bridge id untyped: examples send a string, a number is as plain.
+const idText = (value: unknown) =>
+  typeof value === "number" ? String(value) : text(value);
 
 function assetName(asset: unknown, fallback?: string): string | undefined {
   if (typeof asset !== "object" || asset === null) return fallback;
@@ -59,10 +62,10 @@ function hopFee(
 
 /** The fees a hop's bridge or venue charges, by the fields each operation kind has in Skip's schema. */
 function feesOf(kind: string, body: Record<string, unknown>): Fee[] {
-  const relayQuote = (body.smart_relay_fee_quote ?? undefined) as
-    { fee_amount?: unknown; fee_denom?: unknown } | undefined;
+  const relayQuote = body.smart_relay_fee_quote as
+    { fee_amount?: unknown; fee_denom?: unknown } | null | undefined;
   const relay =
-    relayQuote === undefined
+    relayQuote === undefined || relayQuote === null
       ? []
       : hopFee(
           "smart relay fee",
@@ -147,7 +150,7 @@ function hopText(kind: string, body: Record<string, unknown>): string {
     case "transfer":
       return `IBC ${text(body.port) ?? "transfer"}/${text(body.channel) ?? "?"}: ${path}`;
     case "op_init_transfer":
-      return `OPinit bridge ${String(body.op_init_bridge_id ?? "?")}: ${path}`;
+      return `OPinit bridge ${idText(body.op_init_bridge_id) ?? "?"}: ${path}`;
     case "swap":
       return `swap on ${venues(body)}: ${from} → ${to}, ${denoms}`;
     case "evm_swap":

@@ -24,8 +24,7 @@ export function outcomeOf(state: string | undefined): Outcome {
       return "success";
     case "STATE_COMPLETED_ERROR":
     case "STATE_PENDING_ERROR":
-    // In no enum, but Initia's document names it as a terminal state.
-    case "STATE_FAILED":
+    case "STATE_FAILED": // In no enum, but Initia's document names it terminal.
       return "failure";
     case "STATE_ABANDONED":
       return "abandoned";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 
 import { expect } from "chai";
-import hre from "hardhat";
+import { artifacts } from "hardhat";
 import { defined } from "../../tasks/errors.js";
 
 /**
@@ -72,7 +72,7 @@ function signature(entry: AbiEntry): string {
 
 describe("VipScore ABI", () => {
   it("contains every function, event and error of the reference, with the same signature", async () => {
-    const artifact = await hre.artifacts.readArtifact("VipScore");
+    const artifact = await artifacts.readArtifact("VipScore");
     const compiled = new Set((artifact.abi as AbiEntry[]).map(signature));
     const missing = REFERENCE.filter((s) => !compiled.has(s));
     expect(missing, `missing or changed:\n${missing.join("\n")}`).to.deep.equal(
@@ -81,7 +81,7 @@ describe("VipScore ABI", () => {
   });
 
   it("takes the start stage as its only constructor argument", async () => {
-    const artifact = await hre.artifacts.readArtifact("VipScore");
+    const artifact = await artifacts.readArtifact("VipScore");
     const constructor = (artifact.abi as AbiEntry[]).find(
       (e) => e.type === "constructor",
     );
@@ -164,8 +164,8 @@ const FORGE_STD_GLOBALS = [
 describe("VipScore at the source level", () => {
   /** The names a whole-file `import "src/VipScore.sol"` brings into scope, from the compiler's own AST. */
   async function exportedSymbols(): Promise<string[]> {
-    const artifact = await hre.artifacts.readArtifact("VipScore");
-    const outputPath = await hre.artifacts.getBuildInfoOutputPath(
+    const artifact = await artifacts.readArtifact("VipScore");
+    const outputPath = await artifacts.getBuildInfoOutputPath(
       defined(artifact.buildInfoId, "artifact.buildInfoId"),
     );
     const output = JSON.parse(

@@ -29,9 +29,14 @@ function pathOf(data: Buffer): { path: string; rest: Buffer } {
 
 /** Installs the fake device; the Ledger packages are loaded only here, when a test asks for the device. */
 function installFakeLedger(privateKey: string, log: string | undefined): void {
-  const require = createRequire(import.meta.url);
+  // Resolved from hardhat-ledger itself: the very classes it loads, not copies a dependency of ours would pin.
+  const require = createRequire(
+    import.meta.resolve("@nomicfoundation/hardhat-ledger"),
+  );
+  /* eslint-disable import/no-extraneous-dependencies -- hardhat-ledger's own dependencies, by design */
   const Transport = require("@ledgerhq/hw-transport").default;
   const NodeHidTransport = require("@ledgerhq/hw-transport-node-hid").default;
+  /* eslint-enable import/no-extraneous-dependencies */
 
   class FakeEthereumApp extends Transport {
     key: SigningKey;

@@ -70,59 +70,68 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     (request: IncomingMessage, response: ServerResponse) => {
       let body = "";
       request.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      request.on("end", async () => {
-        let method = "";
-        try {
-          const parsed = JSON.parse(body) as
-            { method?: string } | { method?: string }[];
-          method =
-            (Array.isArray(parsed) ? parsed[0]?.method : parsed.method) ?? "";
-        } catch {
-          // not JSON-RPC: forwarded as is
-        }
-        seen[method] = (seen[method] ?? 0) + 1;
-        const rule = rules.find((r) => {
-          if (r.method !== method) return false;
-          const count = matched.get(r) ?? 0;
-          return count < (r.after ?? 0) + r.times;
-        });
-        let fault: Fault | undefined;
-        if (rule !== undefined) {
-          const count = (matched.get(rule) ?? 0) + 1;
-          matched.set(rule, count);
-          if (count > (rule.after ?? 0)) fault = rule.fault;
-        }
-        if (fault !== undefined) injected[fault] = (injected[fault] ?? 0) + 1;
-        try {
-          if (fault === "reset") return request.socket.destroy();
-          if (fault === "429" || fault === "503") {
-            response.writeHead(Number(fault), { "content-type": "text/plain" });
-            return response.end(
-              fault === "429" ? "Too Many Requests" : "Service Unavailable",
-            );
-          }
-          if (fault === "hold-request") {
-            onHeld();
-            return; // never forwarded, never answered
-          }
-          if (fault === "slow")
-            await new Promise((resolve) =>
-              setTimeout(resolve, rule?.delayMs ?? 1000),
-            );
-          const answer = await forward(body);
-          if (fault === "lose-answer") return request.socket.destroy();
-          if (fault === "hold-answer") {
-            onHeld();
-            return; // the node acted; the answer never comes
-          }
-          response.writeHead(answer.status, {
-            "content-type": "application/json",
-          });
-          response.end(answer.text);
-        } catch {
-          request.socket.destroy();
-        }
-      });
+      // Every fault is caught inside: the stream never sees a rejection.
+      request.on(
+        "end",
+        () =>
+          void (async () => {
+            let method = "";
+            try {
+              const parsed = JSON.parse(body) as
+                { method?: string } | { method?: string }[];
+              method =
+                (Array.isArray(parsed) ? parsed[0]?.method : parsed.method) ??
+                "";
+            } catch {
+              // not JSON-RPC: forwarded as is
+            }
+            seen[method] = (seen[method] ?? 0) + 1;
+            const rule = rules.find((r) => {
+              if (r.method !== method) return false;
+              const count = matched.get(r) ?? 0;
+              return count < (r.after ?? 0) + r.times;
+            });
+            let fault: Fault | undefined;
+            if (rule !== undefined) {
+              const count = (matched.get(rule) ?? 0) + 1;
+              matched.set(rule, count);
+              if (count > (rule.after ?? 0)) fault = rule.fault;
+            }
+            if (fault !== undefined)
+              injected[fault] = (injected[fault] ?? 0) + 1;
+            try {
+              if (fault === "reset") return request.socket.destroy();
+              if (fault === "429" || fault === "503") {
+                response.writeHead(Number(fault), {
+                  "content-type": "text/plain",
+                });
+                return response.end(
+                  fault === "429" ? "Too Many Requests" : "Service Unavailable",
+                );
+              }
+              if (fault === "hold-request") {
+                onHeld();
+                return; // never forwarded, never answered
+              }
+              if (fault === "slow")
+                await new Promise((resolve) =>
+                  setTimeout(resolve, rule?.delayMs ?? 1000),
+                );
+              const answer = await forward(body);
+              if (fault === "lose-answer") return request.socket.destroy();
+              if (fault === "hold-answer") {
+                onHeld();
+                return; // the node acted; the answer never comes
+              }
+              response.writeHead(answer.status, {
+                "content-type": "application/json",
+              });
+              response.end(answer.text);
+            } catch {
+              request.socket.destroy();
+            }
+          })(),
+      );
     },
   );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -325,7 +325,7 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
         sequence: 5,
         chainId: "interwoven-1",
         signMode: SignMode.SIGN_MODE_DIRECT,
-      } as never);
+      });
       const answer = await broadcastTx(chain.url, signed.toBytes());
       expect(answer.code, answer.log).to.equal(0);
       expect(chain.state.chain.included[answer.hash]?.mode).to.equal("DIRECT");
