@@ -1,37 +1,15 @@
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
+import { findClosestPackageRoot } from "@nomicfoundation/hardhat-utils/package";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { PLUGIN_ID } from "../errors.js";
-
-let root: string | undefined;
-
 /**
- * The folder of this package (its package.json): this repository when it runs from source, or
- * `node_modules/hardhat-vip-score` in a project that installed it. Files the tasks ship with are read from
- * here, never from the user's project root.
+ * A file this package ships (e.g. `scripts/sample-scores.csv`), read from the package's own folder: this
+ * repository when it runs from source, `node_modules/hardhat-vip-score` in a project that installed it;
+ * never from the user's project root.
  */
-function packageRoot(): string {
-  if (root !== undefined) return root;
-  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, "package.json");
-    if (
-      existsSync(manifest) &&
-      (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name ===
-        PLUGIN_ID
-    )
-      return (root = dir);
-    if (path.dirname(dir) === dir)
-      throw new Error(
-        `the ${PLUGIN_ID} package's package.json was not found above ${import.meta.dirname}`,
-      );
-  }
-}
-
-/** A file this package ships (e.g. `scripts/sample-scores.csv`). */
-export function packageFile(...segments: string[]): string {
-  return path.join(packageRoot(), ...segments);
+export async function packageFile(...segments: string[]): Promise<string> {
+  return path.join(await findClosestPackageRoot(import.meta.url), ...segments);
 }
 
 /**

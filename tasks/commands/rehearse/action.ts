@@ -50,7 +50,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
         "nothing was sent. Run `npx hardhat rehearse` without --network (or with an edr-simulated network)",
     );
   }
-  const file = args.file ?? packageFile("scripts", "sample-scores.csv");
+  const file = args.file ?? (await packageFile("scripts", "sample-scores.csv"));
   const cometbft = await startCometBftStandIn({ network: COSMOS_CHAIN_ID });
   const baseChain = await startL1RestStandIn({ stage: PROGRAM_STAGE });
   const rollupRest = await startRollupRestStandIn({ bridgeId: 16n });

@@ -27,7 +27,7 @@ export async function rehearseRegistryEntry(
   out: Output,
 ): Promise<void> {
   const input = await readRegistryInput(
-    packageFile("scripts", "examples", "registry-input.json"),
+    await packageFile("scripts", "examples", "registry-input.json"),
   );
   const [chainId, abci, bridge] = await Promise.all([
     fetchCosmosChainId(standIns.cometBftUrl),
