@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import type { Signer } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import {
   fetchChainTime,
   fetchVipProgram,
@@ -102,7 +103,7 @@ export async function runAutopilot(
       return { finalized, ...(blocked === undefined ? {} : { blocked }) };
     }
     // Until stopped: SIGINT and SIGTERM end the process (the action gives the lock back first).
-    await new Promise((resolve) => setTimeout(resolve, sleepSeconds * 1000));
+    await sleep(sleepSeconds);
   }
 }
 

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 
+import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { readScoreFile, type ScoreFile } from "../scores/read.js";
 
 /** `stage-<N>.csv`: the stage's scores so far, rewritten by the operator's scoring job while the stage runs. */
@@ -39,8 +40,6 @@ export async function readStageFile(
     if (age >= SETTLE_MS && key === (previous ?? key))
       return readScoreFile(file, options);
     previous = key;
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.max(100, SETTLE_MS - age)),
-    );
+    await sleep(Math.max(100, SETTLE_MS - age) / 1000);
   }
 }

@@ -1,5 +1,4 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { writeJsonFileAtomically } from "../files/json.js";
 
 /** What `--status-file` holds after every poll: enough for a dashboard or a person to see what is due when. */
 export interface AutopilotStatus {
@@ -36,8 +35,5 @@ export async function writeStatus(
   file: string,
   status: AutopilotStatus,
 ): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(status, null, 2) + "\n");
-  await rename(temporary, file);
+  await writeJsonFileAtomically(file, status);
 }

@@ -1,6 +1,7 @@
 import type { Provider, Signer, TransactionReceipt } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { firstLine, VipError, defined } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import { Journal } from "../journal/journal.js";
@@ -214,6 +215,6 @@ async function awaitReceipt(
         `finalization ${hash} was not mined within ${timeoutMs / 1000} s: run again to resume (it is not sent twice)`,
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
+    await sleep((options.pollMs ?? 500) / 1000);
   }
 }

@@ -1,7 +1,8 @@
-import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import path from "node:path";
 
 import { VipError } from "../errors.js";
+import { writeJsonFileAtomically } from "../files/json.js";
 import type { RegistryEntry } from "./entry.js";
 import type { EntryFiles, EntryPlace } from "./validate.js";
 
@@ -86,9 +87,7 @@ export async function writeEntry(
     }
   }
   for (const [file, content] of targets) {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(`${file}.tmp`, JSON.stringify(content, null, 2) + "\n");
-    await rename(`${file}.tmp`, file);
+    await writeJsonFileAtomically(file, content);
   }
   return targets.map(([file]) => file);
 }

@@ -1,3 +1,4 @@
+import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import {
   accountInfo,
   broadcastTx,
@@ -40,8 +41,6 @@ export interface CosmosContext {
   /** How long to wait for a broadcast transaction to be in a block. */
   inclusionTimeoutMs: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs one `cosmos_tx` of a route exactly once across restarts: it is signed (fee simulated, account number
@@ -322,7 +321,7 @@ async function pollTx(
   for (;;) {
     const found = await getTx(restUrl, hash);
     if (found !== undefined || Date.now() > deadline) return found;
-    await sleep(pollMs);
+    await sleep(pollMs / 1000);
   }
 }
 

@@ -1,3 +1,4 @@
+import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { RouterError, type RouterClient } from "../clients/router.js";
 import { firstLine, VipError, defined } from "../errors.js";
 import type { Journal } from "../journal/journal.js";
@@ -15,8 +16,6 @@ export interface FollowOptions {
   /** How long a 404 right after tracking counts as "not indexed yet", in ms. */
   notIndexedMs?: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A 404 that means "not seen yet" (Skip's status answers "tx not found"), as opposed to one that will never
@@ -81,7 +80,7 @@ export async function trackOnce(
           `tracking ${hash} failed: ${firstLine(error)}. The transaction is sent; run \`bridge:status --tx ${hash} --chain ${chainId}\` to follow it`,
         );
       }
-      await sleep(Math.min(1_000 * attempt, 5_000));
+      await sleep(Math.min(attempt, 5));
     }
   }
 }
@@ -181,8 +180,8 @@ export async function followToTheEnd(
       );
     }
     await sleep(
-      options.pollMs ??
-        pollInterval(Date.now() - start, options.estimatedSeconds),
+      (options.pollMs ??
+        pollInterval(Date.now() - start, options.estimatedSeconds)) / 1000,
     );
   }
 }

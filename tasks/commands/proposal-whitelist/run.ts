@@ -1,4 +1,4 @@
-import { access, rename, writeFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import {
@@ -9,6 +9,7 @@ import {
 } from "../../clients/l1-rest.js";
 import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
 import { firstLine, VipError, defined } from "../../errors.js";
+import { writeJsonFileAtomically } from "../../files/json.js";
 import { requiredOption } from "../../options.js";
 import { field, type Output } from "../../output.js";
 import { deriveBridgeAddress } from "../../proposal/bridge-address.js";
@@ -172,9 +173,7 @@ export async function runWhitelistProposal(
     },
     { title, summary, metadata, deposit },
   );
-  const temporary = `${outPath}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(proposal, null, 2) + "\n");
-  await rename(temporary, outPath);
+  await writeJsonFileAtomically(outPath, proposal);
 
   out.line(
     field(

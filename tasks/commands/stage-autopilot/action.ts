@@ -3,6 +3,7 @@ import path from "node:path";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { describeEndpoint } from "../../clients/http.js";
 import { type AlertSink, alertSink } from "../../autopilot/alerts.js";
 import { acquireLock, lockPath } from "../../autopilot/lock.js";
@@ -185,9 +186,7 @@ async function startUp(
         await alerts.drain(15_000);
         throw error;
       }
-      await new Promise((resolve) =>
-        setTimeout(resolve, backoffSeconds(attempt, pollSeconds) * 1000),
-      );
+      await sleep(backoffSeconds(attempt, pollSeconds));
     }
   }
 }

@@ -1,0 +1,14 @@
+import { move, writeUtf8File } from "@nomicfoundation/hardhat-utils/fs";
+
+/**
+ * Writes `value` as indented JSON to a temporary file beside `file`, then renames it over `file`: a reader
+ * (or a run killed half-way) sees the old file or the new one, never half of one. Creates the folder.
+ */
+export async function writeJsonFileAtomically(
+  file: string,
+  value: unknown,
+): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeUtf8File(temporary, JSON.stringify(value, null, 2) + "\n");
+  await move(temporary, file);
+}
