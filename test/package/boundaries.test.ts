@@ -7,53 +7,96 @@ import { expect } from "chai";
 import { PROJECT_ROOT } from "../helpers/hardhat-cli.js";
 import { defined } from "../../tasks/errors.js";
 
-/** Every .ts file under `dir`. */
-function sources(dir: string): string[] {
+/** Every file under `dir` whose name ends with `extension`. */
+function sources(dir: string, extension: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = path.join(dir, name);
     return statSync(file).isDirectory()
-      ? sources(file)
-      : file.endsWith(".ts")
+      ? sources(file, extension)
+      : file.endsWith(extension)
         ? [file]
         : [];
   });
 }
 
+interface Manifest {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+const manifest = JSON.parse(
+  readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"),
+) as Manifest;
+
+/** The npm package a specifier names, or undefined for a relative path or a Node built-in. */
+function packageName(specifier: string): string | undefined {
+  if (
+    specifier.startsWith(".") ||
+    specifier.startsWith("node:") ||
+    builtinModules.includes(specifier)
+  )
+    return undefined;
+  const parts = specifier.split("/");
+  return specifier.startsWith("@")
+    ? parts.slice(0, 2).join("/")
+    : defined(parts[0], "parts[0]");
+}
+
+/** Each run-time import of the package's code: TypeScript that loads code, and Solidity it ships. */
+function runtimeImports(): { file: string; specifier: string }[] {
+  const found: { file: string; specifier: string }[] = [];
+  const scan = (files: string[], pattern: RegExp) => {
+    for (const file of files)
+      for (const match of readFileSync(file, "utf8").matchAll(pattern)) {
+        const specifier = match.slice(1).find((group) => group !== undefined);
+        found.push({
+          file: path.relative(PROJECT_ROOT, file),
+          specifier: defined(specifier, "the import's specifier"),
+        });
+      }
+  };
+  // Static and dynamic imports that load code (type-only imports vanish at build time).
+  scan(
+    [
+      ...sources(path.join(PROJECT_ROOT, "tasks"), ".ts"),
+      ...sources(path.join(PROJECT_ROOT, "ignition", "modules"), ".ts"),
+    ],
+    /^(?!import type)(?:import|export)[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)|^import\s+"([^"]+)"/gm,
+  );
+  scan(
+    sources(path.join(PROJECT_ROOT, "contracts"), ".sol"),
+    /^import\s+(?:[^;]*?from\s+)?"([^"]+)"/gm,
+  );
+  return found;
+}
+
 describe("the package's boundaries", () => {
   it("imports at run time only its dependencies and peers: a devDependency would be missing in a user's project", () => {
-    const manifest = JSON.parse(
-      readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"),
-    ) as Record<string, Record<string, string>>;
     const allowed = new Set([
-      ...Object.keys(defined(manifest.dependencies, "manifest.dependencies")),
-      ...Object.keys(
-        defined(manifest.peerDependencies, "manifest.peerDependencies"),
-      ),
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
     ]);
-    const offending: string[] = [];
-    for (const file of [
-      ...sources(path.join(PROJECT_ROOT, "tasks")),
-      ...sources(path.join(PROJECT_ROOT, "ignition", "modules")),
-    ]) {
-      const text = readFileSync(file, "utf8");
-      // Static and dynamic imports that load code (type-only imports vanish at build time).
-      for (const match of text.matchAll(
-        /^(?!import type)(?:import|export)[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)|^import\s+"([^"]+)"/gm,
-      )) {
-        const specifier = match[1] ?? match[2] ?? defined(match[3], "match[3]");
-        if (
-          specifier.startsWith(".") ||
-          specifier.startsWith("node:") ||
-          builtinModules.includes(specifier)
-        )
-          continue;
-        const name = specifier.startsWith("@")
-          ? specifier.split("/").slice(0, 2).join("/")
-          : defined(specifier.split("/")[0], 'specifier.split("/")[0]');
-        if (!allowed.has(name))
-          offending.push(`${path.relative(PROJECT_ROOT, file)}: ${specifier}`);
-      }
-    }
+    const offending = runtimeImports()
+      .filter(({ specifier }) => {
+        const name = packageName(specifier);
+        return name !== undefined && !allowed.has(name);
+      })
+      .map(({ file, specifier }) => `${file}: ${specifier}`);
     expect(offending).to.deep.equal([]);
+  });
+
+  it("imports every dependency and every required peer it declares: nothing is installed for nothing", () => {
+    const imported = new Set(
+      runtimeImports().map(({ specifier }) => packageName(specifier)),
+    );
+    const requiredPeers = Object.keys(manifest.peerDependencies ?? {}).filter(
+      (name) => manifest.peerDependenciesMeta?.[name]?.optional !== true,
+    );
+    const unused = [
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...requiredPeers,
+    ].filter((name) => !imported.has(name));
+    expect(unused).to.deep.equal([]);
   });
 });
