@@ -5,6 +5,11 @@ import { definePlugin } from "hardhat/plugins";
 import { ArgumentType } from "hardhat/types/arguments";
 
 import "./type-extensions.js";
+// The `vip` network settings, for projects that build their config in code.
+export type {
+  VipNetworkConfig,
+  VipNetworkUserConfig,
+} from "./type-extensions.js";
 import { PLUGIN_ID } from "./errors.js";
 
 const contractOption = {

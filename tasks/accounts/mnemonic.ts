@@ -3,7 +3,7 @@ import { HDNodeWallet, Mnemonic, randomBytes, wordlists } from "ethers";
 import { VipError, defined } from "../errors.js";
 
 /** minitiad's path for eth_secp256k1 keys (coin type 60), the first account. */
-export const DERIVATION_PATH = "m/44'/60'/0'/0/0";
+const DERIVATION_PATH = "m/44'/60'/0'/0/0";
 
 /** The account a BIP39 mnemonic gives at DERIVATION_PATH. Refusals say what is wrong, echoing no word. */
 export function accountFromMnemonic(phrase: string): HDNodeWallet {

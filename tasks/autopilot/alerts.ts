@@ -5,7 +5,7 @@ import { defined } from "../errors.js";
 export type AlertLevel = "alert" | "warning" | "ok";
 
 /** What a webhook receives, as JSON. */
-export interface AlertBody {
+interface AlertBody {
   level: AlertLevel;
   stage: number;
   text: string;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { VipError } from "../errors.js";
 
 /** Who holds an autopilot lock. */
-export interface LockOwner {
+interface LockOwner {
   pid: number;
   host: string;
   since: string;

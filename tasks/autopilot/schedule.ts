@@ -2,7 +2,7 @@ import type { VipProgram } from "../clients/l1-rest.js";
 import { formatDuration, formatUnixTime } from "../output.js";
 
 /** How the end of the contract's open stage is known from the program's `ModuleStore`. */
-export type EndBasis =
+type EndBasis =
   /** The open stage is the program's current stage: its `stage_end_time`. */
   | "current"
   /** The program is past the open stage: it has ended (its end is derived from the back-to-back windows). */

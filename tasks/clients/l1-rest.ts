@@ -25,7 +25,7 @@ const moduleStore = z.object({
   }),
 });
 
-export function moduleStorePath(moduleAddress: string): string {
+function moduleStorePath(moduleAddress: string): string {
   const structTag = `${moduleAddress}::vip::ModuleStore`;
   return `/initia/move/v1/accounts/${moduleAddress}/resources/by_struct_tag?struct_tag=${encodeURIComponent(structTag)}`;
 }

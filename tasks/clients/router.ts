@@ -20,14 +20,14 @@ const chainId = z.string().min(1);
  * One hop: a one-key wrapper (`transfer`, `op_init_transfer`, `swap`, …) plus the hop's transaction index and
  * amounts, which Skip's own route example leaves out. Operations go back to `msgs` verbatim.
  */
-export const operationSchema = z
+const operationSchema = z
   .object({
     tx_index: z.number().int().nonnegative().optional(),
     amount_in: amount.optional(),
     amount_out: amount.optional(),
   })
   .passthrough();
-export type Operation = z.infer<typeof operationSchema>;
+type Operation = z.infer<typeof operationSchema>;
 
 const assetSchema = z
   .object({
@@ -97,17 +97,17 @@ export const routeSchema = z
   .passthrough();
 export type Route = z.infer<typeof routeSchema>;
 
-export const opHookRequestSchema = z.object({
-  source_address: z.string().min(1),
-  source_asset_chain_id: chainId,
-  source_asset_denom: z.string().min(1),
-  dest_address: z.string().startsWith("init1", "must be an init1… address"),
-  dest_asset_chain_id: chainId,
-  dest_asset_denom: z.string().min(1),
-});
-export type OpHookRequest = z.infer<typeof opHookRequestSchema>;
+/** `POST /op-hook`: `dest_address` is the rollup account's `init1…` address. */
+export interface OpHookRequest {
+  source_address: string;
+  source_asset_chain_id: string;
+  source_asset_denom: string;
+  dest_address: string;
+  dest_asset_chain_id: string;
+  dest_asset_denom: string;
+}
 
-export const opHookResponseSchema = z
+const opHookResponseSchema = z
   .object({
     chain_id: chainId,
     hook: z
@@ -183,7 +183,7 @@ const cosmosTxSchema = z
 export type CosmosTx = z.infer<typeof cosmosTxSchema>;
 
 const indices = { operations_indices: z.array(z.number().int()).nullish() };
-export const msgsTxSchema = z.union([
+const msgsTxSchema = z.union([
   z.object({ evm_tx: evmTxSchema, ...indices }).passthrough(),
   z.object({ cosmos_tx: cosmosTxSchema, ...indices }).passthrough(),
   z
@@ -211,7 +211,7 @@ const msgsResponseFields = z.object({
   min_amount_out: amount.nullish(),
   estimated_fees: z.array(feeSchema).nullish(),
 });
-export const msgsResponseSchema = msgsResponseFields
+const msgsResponseSchema = msgsResponseFields
   .extend({
     txs: z.array(msgsTxSchema).min(1, "must hold at least one transaction"),
   })
@@ -221,7 +221,7 @@ export type MsgsResponse = z.infer<typeof msgsResponseFields> & {
   txs: MsgsTx[];
 };
 
-export const trackResponseSchema = z
+const trackResponseSchema = z
   .object({
     tx_hash: z.string().nullish(),
     explorer_link: z.string().nullish(),
@@ -247,7 +247,7 @@ const statusErrorSchema = z
 /** A hop as status reports it: Skip's one-key wrapper (`ibc_transfer`, …), or Initia's flat `{src_chain_id, dst_chain_id, state}`. */
 const hopSchema = z.record(z.unknown());
 
-export const transferStatusSchema = z
+const transferStatusSchema = z
   .object({
     state: z.string().nullish(),
     transfer_sequence: z.array(hopSchema).nullish(),
@@ -259,14 +259,13 @@ export const transferStatusSchema = z
     error: statusErrorSchema.nullish(),
   })
   .passthrough();
-export type TransferStatus = z.infer<typeof transferStatusSchema>;
 
 /**
  * `GET /v2/tx/status`: the overall `state` and a flat (deprecated) `transfer_sequence` at the top, and, per
  * transfer the transaction started, `transfers[]`. Either may be missing or empty in answers the documents
  * allow (Skip's own examples carry no top-level state; Initia's carries `transfers: []`).
  */
-export const statusResponseSchema = z
+const statusResponseSchema = z
   .object({
     transfers: z.array(transferStatusSchema).nullish(),
     state: z.string().nullish(),
@@ -286,7 +285,7 @@ export type StatusResponse = z.infer<typeof statusResponseSchema>;
  * `GET /v2/info/chains`. Skip's chain entries carry no endpoints; Initia's router adds each chain's `rpc` and
  * `rest` (interwovenkit reads them as `RouterChainJson`), which is all this client needs of the list.
  */
-export const chainsResponseSchema = z.object({
+const chainsResponseSchema = z.object({
   chains: z.array(
     z
       .object({ chain_id: z.string().nullish(), rest: z.string().nullish() })

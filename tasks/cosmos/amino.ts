@@ -101,7 +101,7 @@ const RULES: Record<string, MessageRule> = {
 };
 
 /** The message types this tool can sign. */
-export const SIGNABLE_TYPES = Object.keys(RULES);
+const SIGNABLE_TYPES = Object.keys(RULES);
 
 /** One message checked against its type's rules: every field present, with its proto default where absent. */
 export interface CheckedMsg {
@@ -155,7 +155,7 @@ function parseLossless(text: string): unknown {
 }
 
 /** Like `checkMsg`, for a message value already parsed (e.g. decoded from a transaction). */
-export function checkValue(
+function checkValue(
   typeUrl: string,
   value: unknown,
   where: string,

@@ -3,7 +3,7 @@ import { mkdir, open, readFile, rename } from "node:fs/promises";
 import path from "node:path";
 
 /** The first record: what this journal is the journal of. */
-export interface StartRecord {
+interface StartRecord {
   type: "start";
   chainId: string;
   contract: string;
@@ -26,13 +26,13 @@ export interface BatchRecord {
 }
 
 /** Written before the transaction is broadcast: if the process dies now, the nonce finds it again. */
-export interface SendingRecord {
+interface SendingRecord {
   type: "sending";
   batch: number;
   nonce: number;
 }
 
-export interface SentRecord {
+interface SentRecord {
   type: "sent";
   batch: number;
   nonce: number;
@@ -49,13 +49,13 @@ export interface ConfirmedRecord {
 }
 
 /** The batch's transaction will not be mined (never broadcast, or replaced): it is sent again. */
-export interface DroppedRecord {
+interface DroppedRecord {
   type: "dropped";
   batch: number;
   reason: string;
 }
 
-export interface VerifiedRecord {
+interface VerifiedRecord {
   type: "verified";
   differences: number;
   at: string;

@@ -1,7 +1,7 @@
 import type { JournalRecord } from "./journal.js";
 import { defined } from "../errors.js";
 
-export type BatchState =
+type BatchState =
   | { status: "planned" }
   | { status: "sending"; nonce: number }
   | { status: "sent"; nonce: number; hash: string }

@@ -7,7 +7,7 @@ import type { RegistryEntry } from "./entry.js";
 import type { EntryFiles, EntryPlace } from "./validate.js";
 
 /** The three paths of an entry in a registry checkout. */
-export function entryPaths(
+function entryPaths(
   registryDir: string,
   networkFolder: string,
   chainName: string,

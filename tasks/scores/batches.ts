@@ -7,7 +7,7 @@ import { BatchGas, type EntryKind } from "./gas-model.js";
 import type { ScoreTable } from "./table.js";
 
 /** The per-transaction gas cap of chains with EIP-7825 (Osaka), Hardhat's simulated network among them. */
-export const TX_GAS_CAP = 16_777_216n;
+const TX_GAS_CAP = 16_777_216n;
 
 export interface GasLimits {
   /** What one transaction may use: the lower of the block gas limit and the per-transaction cap. */

@@ -7,16 +7,16 @@ export interface ScoreProblem {
   message: string;
 }
 
-export const MAX_UINT64 = 2n ** 64n - 1n;
+const MAX_UINT64 = 2n ** 64n - 1n;
 
 /** Problems kept to report; past this, only the count grows, so a broken million-line file stays small. */
-export const KEPT_PROBLEMS = 1000;
+const KEPT_PROBLEMS = 1000;
 
 /**
  * The address as 20 bytes, or what is wrong with `raw`. All-lowercase and all-uppercase hex carry no
  * checksum and are accepted; mixed case must match EIP-55 (the only case that costs a keccak).
  */
-export function checkAddress(
+function checkAddress(
   raw: string,
 ): { bytes: Uint8Array } | { problem: string } {
   const text = raw.trim();
@@ -38,9 +38,7 @@ export function checkAddress(
 }
 
 /** The score as a uint64, or what is wrong with `raw`. */
-export function checkScore(
-  raw: string,
-): { score: bigint } | { problem: string } {
+function checkScore(raw: string): { score: bigint } | { problem: string } {
   const text = raw.trim();
   if (text === "") return { problem: "score is empty" };
   if (/^-\s*\d/.test(text)) return { problem: `score ${text} is negative` };

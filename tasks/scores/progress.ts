@@ -2,7 +2,7 @@ import { SingleBar } from "cli-progress";
 
 import { formatNumber, type Output } from "../output.js";
 
-export interface ProgressState {
+interface ProgressState {
   addresses: number;
   batches: number;
   gasUsed: bigint;

@@ -63,7 +63,7 @@ export interface PushReport {
 }
 
 /** Batches in flight when none is given: enough to fill the block being built and the next one. */
-export function defaultInFlight(limits: GasLimits): number {
+function defaultInFlight(limits: GasLimits): number {
   return Math.max(2, 2 * limits.perBlock);
 }
 

@@ -2,7 +2,7 @@ import { json, startServer, type StandInServer } from "./server.js";
 import { defined } from "../errors.js";
 
 /** How the stand-in answers: as a healthy node, or with one of the failures a client must report. */
-export type CometBftMode =
+type CometBftMode =
   "ok" | "not-json" | "rpc-error" | "missing-field" | "http-error";
 
 export interface CometBftState {

@@ -7,7 +7,7 @@ import { json } from "./server.js";
 import { defined } from "../errors.js";
 
 /** A transaction the stand-in took into a block. */
-export interface IncludedTx {
+interface IncludedTx {
   hash: string;
   height: bigint;
   code: number;

@@ -7,7 +7,7 @@ import {
 } from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
 
-export type L1RestMode =
+type L1RestMode =
   "ok" | "not-found" | "not-json" | "missing-field" | "bad-move-resource";
 
 export interface L1RestState {

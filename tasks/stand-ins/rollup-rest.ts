@@ -7,7 +7,7 @@ import {
 } from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
 
-export type RollupRestMode = "ok" | "http-error" | "missing-field";
+type RollupRestMode = "ok" | "http-error" | "missing-field";
 
 export interface RollupRestState {
   bridgeId: bigint;

@@ -30,13 +30,12 @@ export interface StandInRoute {
 }
 
 /** The contract the stand-in's op hook calls on the rollup (minievm's ERC-20 wrapper, in the real router). */
-export const HOOK_CONTRACT = "0x4f06c4d5f5d8e2f2e3b3c4a1a2b3c4d5e6f70819";
+const HOOK_CONTRACT = "0x4f06c4d5f5d8e2f2e3b3c4a1a2b3c4d5e6f70819";
 
 /** How `msgs` may misbehave, for the refusals a client must make. */
-export type MsgsFault = "none" | "wrong-chain" | "wrong-signer";
+type MsgsFault = "none" | "wrong-chain" | "wrong-signer";
 
-export type RouterFault =
-  "none" | "429" | "500" | "drop" | "malformed" | "hold";
+type RouterFault = "none" | "429" | "500" | "drop" | "malformed" | "hold";
 
 export interface RouterState {
   routes: StandInRoute[];

@@ -36,7 +36,7 @@ export function outcomeOf(state: string | undefined): Outcome {
 }
 
 /** One hop as the tracker reports it. */
-export interface HopView {
+interface HopView {
   kind: string;
   from?: string;
   to?: string;

@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
  * - `hold-request`: keeps the request without forwarding, until the client goes away;
  * - `hold-answer`: forwards, then keeps the answer, until the client goes away.
  */
-export type Fault =
+type Fault =
   | "reset"
   | "429"
   | "503"
@@ -23,7 +23,7 @@ export type Fault =
   | "hold-request"
   | "hold-answer";
 
-export interface FaultRule {
+interface FaultRule {
   method: string;
   fault: Fault;
   /** How many matching requests it applies to (Infinity: all). */

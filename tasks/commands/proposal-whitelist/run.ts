@@ -20,7 +20,7 @@ import {
 } from "../../proposal/whitelist.js";
 import { accountAddresses } from "../../signer/addresses.js";
 
-export const MAINNET_CHAIN_ID = "interwoven-1";
+const MAINNET_CHAIN_ID = "interwoven-1";
 /** The deposit in Initia's docs, used only when the base chain's gov params cannot be read. */
 const FALLBACK_DEPOSIT = "100000000uinit";
 

@@ -3,7 +3,7 @@ import { VipError } from "../../errors.js";
 import { field, type Output } from "../../output.js";
 import { cliVersion, findOnPath, sameVersion } from "./node-cli.js";
 
-export const NODE_CLI = "minitiad";
+const NODE_CLI = "minitiad";
 
 /**
  * Reads the rollup's version (`abci_info`) and, when the node CLI is on PATH, checks that it matches:
