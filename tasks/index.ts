@@ -211,6 +211,12 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       )
       .addOption(
         textOption(
+          "listen",
+          "Serve /healthz and /metrics (Prometheus) on a port, or host:port (a port alone binds 127.0.0.1)",
+        ),
+      )
+      .addOption(
+        textOption(
           "journalDir",
           "Where journals and the autopilot's lock are kept (default: vip-journal/ in the project)",
         ),

@@ -21,8 +21,8 @@ export interface AlertSink {
 
 export interface AlertOptions {
   webhookUrl?: string;
-  /** Where the lines go (stderr). */
-  write: (line: string) => void;
+  /** Where the lines go: an `ok` is news, not a warning. */
+  write: (line: string, level: AlertLevel) => void;
   /** Retries of one post (with backoff); the work never waits for them. */
   retries?: number;
   minDelayMs?: number;
@@ -60,7 +60,7 @@ export function alertSink(options: AlertOptions): AlertSink {
   };
   return {
     raise(level, stage, text) {
-      options.write(`autopilot ${level}: stage ${stage}: ${text}`);
+      options.write(`autopilot ${level}: stage ${stage}: ${text}`, level);
       if (options.webhookUrl === undefined) return;
       const body: AlertBody = {
         level,
@@ -72,6 +72,7 @@ export function alertSink(options: AlertOptions): AlertSink {
         .catch(() =>
           options.write(
             `autopilot warning: the alert webhook at ${describeEndpoint(defined(options.webhookUrl, "options.webhookUrl"), "")} did not take an alert (stage ${stage}, ${level})`,
+            "warning",
           ),
         )
         .finally(() => inFlight.delete(sent));

@@ -18,6 +18,7 @@ import { field, formatUnixTime as iso, type Output } from "../output.js";
 import { ScoreFileError, type ScoreFile } from "../scores/read.js";
 import { verifyScores } from "../scores/verify.js";
 import type { AlertLevel, AlertSink } from "./alerts.js";
+import type { AutopilotMonitor, Endpoint } from "./monitor.js";
 import { finalScoreFile, liveScoreFile, readStageFile } from "./score-files.js";
 import {
   backoffSeconds,
@@ -46,6 +47,8 @@ export interface AutopilotContext {
   chainId: bigint;
   out: Output;
   alerts: AlertSink;
+  /** With `--listen`: the metrics and the health check the autopilot feeds. */
+  monitor?: AutopilotMonitor;
 }
 
 /** What one pass found and did. */
@@ -90,6 +93,16 @@ export async function runAutopilot(
     const pass = await runPass(ctx, options, status, memory);
     finalized.push(...pass.finalized);
     failures = pass.failed === undefined ? 0 : failures + 1;
+    ctx.monitor?.polled(
+      {
+        openStage: pass.timing?.stage,
+        endTime: pass.timing?.endTime,
+        secondsLeft: pass.timing?.secondsLeft,
+        failed: pass.failed,
+        finalized: pass.finalized,
+      },
+      status.lastError,
+    );
     const sleepSeconds =
       pass.failed !== undefined
         ? backoffSeconds(failures, options.pollSeconds)
@@ -120,6 +133,10 @@ async function runPass(
     let chainTime: bigint;
     let openStage: bigint;
     try {
+      const failedAt = (endpoint: Endpoint) => (error: unknown) => {
+        ctx.monitor?.readFailed(endpoint);
+        throw error;
+      };
       [program, chainTime] = await Promise.all([
         withRetry(
           "reading the VIP program",
@@ -131,8 +148,10 @@ async function runPass(
           () => fetchChainTime(options.l1RestUrl),
           { retries: 3 },
         ),
-      ]);
-      openStage = await ctx.score.openStage();
+      ]).catch(failedAt("base-chain-rest"));
+      openStage = await ctx.score
+        .openStage()
+        .catch(failedAt("rollup-json-rpc"));
     } catch (error) {
       const text = `cannot tell what is due: ${firstLine(error)}. Retrying with backoff; check the base chain's REST endpoint (L1_REST_URL) and the rollup's JSON-RPC (JSON_RPC_URL)`;
       const stage = memory.lastTiming?.stage ?? 0n;
@@ -304,13 +323,13 @@ async function pushLiveScores(
  * A score file to the stage as `scores:update --replace --skip-unchanged` pushes it: only the entries the
  * chain does not hold yet, journalled, read back whole. A new content replaces the stage's earlier journal.
  */
-function pushFile(
+async function pushFile(
   ctx: AutopilotContext,
   options: AutopilotOptions,
   file: ScoreFile,
   stage: bigint,
-): Promise<unknown> {
-  return runScoresUpdate(
+): Promise<void> {
+  const report = await runScoresUpdate(
     ctx.score,
     ctx.signer,
     file,
@@ -325,6 +344,7 @@ function pushFile(
     },
     ctx.out,
   );
+  ctx.monitor?.pushed(report.addresses);
 }
 
 function blocked(

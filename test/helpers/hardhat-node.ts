@@ -78,7 +78,8 @@ export async function startHardhatNode(
   };
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();

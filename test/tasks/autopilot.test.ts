@@ -4,6 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import type { JsonRpcProvider } from "ethers";
 
 import {
@@ -29,6 +30,7 @@ import {
   type FaultyRig,
   startFaultyRig,
 } from "../helpers/rig.js";
+import { freePort } from "../helpers/hardhat-node.js";
 import { waitFor } from "../helpers/wait.js";
 import { defined } from "../../tasks/errors.js";
 
@@ -422,6 +424,124 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       await waitFor(() => webhook.alerts.some((a) => a.level === "ok"), 60_000);
       expect(await finalizations()).to.deep.equal([5n]);
     });
+  });
+
+  it("serves /healthz and /metrics while it runs: Prometheus' text format; 503 after three failed polls, 200 again", async () => {
+    await write("stage-5.csv", [
+      [A, 2n],
+      [B, 3n],
+    ]);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const health = async () => {
+      const answer = await fetch(`${base}/healthz`);
+      return {
+        status: answer.status,
+        body: (await answer.json()) as Record<string, unknown>,
+      };
+    };
+    const metrics = async () => {
+      const answer = await fetch(`${base}/metrics`);
+      expect(answer.headers.get("content-type")).to.match(
+        /^text\/plain; version=0\.0\.4/,
+      );
+      const families = parsePrometheusTextFormat(await answer.text());
+      const value = (name: string, labels: Record<string, string> = {}) => {
+        const family = families.find((f) => f.name === name);
+        const sample = family?.metrics.find((m) =>
+          Object.entries(labels).every(([k, v]) => m.labels?.[k] === v),
+        );
+        return sample?.value === undefined ? undefined : Number(sample.value);
+      };
+      return { families, value };
+    };
+    const result = await whileRunning(
+      ["--poll-interval", "1", "--listen", String(port)],
+      async () => {
+        // Live scores pushed: the open stage, its end and the count are exported.
+        await waitFor(
+          async () =>
+            (await metrics().catch(() => undefined))?.value(
+              "vip_autopilot_scores_pushed_total",
+            ) === 2,
+          90_000,
+        );
+        const scraped = await metrics();
+        expect(scraped.value("vip_autopilot_open_stage")).to.equal(5);
+        expect(
+          scraped.value("vip_autopilot_open_stage_end_timestamp_seconds"),
+        ).to.equal(Number(start + INTERVAL));
+        expect(
+          scraped.value("vip_autopilot_open_stage_seconds_until_due"),
+        ).to.be.within(1, Number(INTERVAL));
+        expect(scraped.value("vip_autopilot_last_push_timestamp_seconds"))
+          .to.be.a("number")
+          .and.above(0);
+        expect(
+          scraped.value("vip_autopilot_alerts_total", { level: "alert" }),
+        ).to.equal(0);
+        expect(
+          scraped.value("vip_autopilot_rpc_errors_total", {
+            endpoint: "base-chain-rest",
+          }),
+        ).to.equal(0);
+        expect(
+          scraped.families.find(
+            (f) => f.name === "vip_autopilot_scores_pushed_total",
+          )?.type,
+        ).to.equal("COUNTER");
+        const up = await health();
+        expect(up.status).to.equal(200);
+        expect(up.body).to.include({
+          healthy: true,
+          openStage: "5",
+          failedPollsInARow: 0,
+        });
+        // Nothing secret in either answer: no key, no webhook URL.
+        const everything =
+          JSON.stringify(up.body) + JSON.stringify(scraped.families);
+        expect(everything).not.to.include(DEPLOYER_KEY.slice(2));
+        expect(everything).not.to.include(webhook.url);
+
+        // The base chain goes away: 503 with the reason after three failed polls, errors counted by endpoint.
+        baseChain.state.offline = true;
+        await waitFor(async () => (await health()).status === 503, 120_000);
+        const down = await health();
+        expect(down.body.failedPollsInARow).to.be.at.least(3);
+        expect(down.body.reason).to.match(
+          /^\d+ polls failed in a row: cannot tell what is due/,
+        );
+        expect(
+          (await metrics()).value("vip_autopilot_rpc_errors_total", {
+            endpoint: "base-chain-rest",
+          }),
+        ).to.be.at.least(3);
+
+        // It returns: 200 again, and the stage is finalized after its end as ever.
+        baseChain.state.offline = false;
+        await waitFor(async () => (await health()).status === 200, 60_000);
+        await write("stage-5.final.csv", [
+          [A, 2n],
+          [B, 3n],
+        ]);
+        passEnd();
+        await waitFor(
+          async () =>
+            (await metrics()).value("vip_autopilot_last_finalized_stage") === 5,
+          60_000,
+        );
+        expect((await health()).body.lastFinalizedStage).to.equal("5");
+        expect(
+          (await metrics()).value("vip_autopilot_alerts_total", {
+            level: "ok",
+          }),
+        ).to.equal(1);
+      },
+    );
+    // The finalization is news, not a warning.
+    expect(result.stdout).to.match(/autopilot ok: stage 5: finalized/);
+    expect(result.stderr).not.to.match(/autopilot ok/);
+    expect(await finalizations()).to.deep.equal([5n]);
   });
 
   it("waits for a rollup it cannot reach at start, alerting, then does its work", async () => {

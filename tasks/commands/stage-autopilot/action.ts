@@ -1,14 +1,17 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { describeEndpoint } from "../../clients/http.js";
 import { type AlertSink, alertSink } from "../../autopilot/alerts.js";
 import { acquireLock, lockPath } from "../../autopilot/lock.js";
+import { AutopilotMonitor } from "../../autopilot/monitor.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { backoffSeconds } from "../../autopilot/schedule.js";
+import { type Service, startService } from "../../autopilot/service.js";
 import { vipModuleAddress, vipUrl } from "../../config/settings.js";
 import {
   type ContractContext,
@@ -32,6 +35,7 @@ interface AutopilotArgs {
   grace: string;
   webhook?: string;
   statusFile?: string;
+  listen?: string;
   journalDir?: string;
   contract?: string;
   deploymentId?: string;
@@ -63,7 +67,69 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
   );
 
   const out = stamped(consoleOutput);
-  const alerts = alertSink({ webhookUrl, write: (line) => out.warn(line) });
+  const monitor =
+    args.listen === undefined ? undefined : new AutopilotMonitor();
+  const alerts = alertSink({
+    webhookUrl,
+    write: (line, level) => {
+      monitor?.alerted(level);
+      if (level === "ok") out.line(line);
+      else out.warn(line);
+    },
+  });
+  // Listening before the rollup is reached: a service that waits for it is watched while it waits.
+  const service: Service | undefined =
+    args.listen === undefined || monitor === undefined
+      ? undefined
+      : await startService(args.listen, monitor);
+  try {
+    await watch(args, hre, {
+      out,
+      alerts,
+      monitor,
+      service,
+      scoresDir,
+      pollSeconds,
+      graceSeconds,
+      webhookUrl,
+      journalDir,
+      statusFile,
+    });
+  } finally {
+    await service?.close();
+  }
+};
+
+interface Watch {
+  out: Output;
+  alerts: AlertSink;
+  monitor: AutopilotMonitor | undefined;
+  service: Service | undefined;
+  scoresDir: string;
+  pollSeconds: number;
+  graceSeconds: bigint;
+  webhookUrl: string | undefined;
+  journalDir: string;
+  statusFile: string;
+}
+
+/** From the contract to the autopilot's end: the lock is held, and given back on a signal. */
+async function watch(
+  args: AutopilotArgs,
+  hre: HardhatRuntimeEnvironment,
+  {
+    out,
+    alerts,
+    monitor,
+    service,
+    scoresDir,
+    pollSeconds,
+    graceSeconds,
+    webhookUrl,
+    journalDir,
+    statusFile,
+  }: Watch,
+): Promise<void> {
   const { connection, operator, score, chainId } = await startUp(
     () => contractContext(hre, args),
     args.once,
@@ -122,8 +188,12 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
       ),
     );
     out.line(field("status", statusFile));
+    if (service !== undefined)
+      out.line(
+        field("listening", `http://${service.address}/healthz and /metrics`),
+      );
     const report = await runAutopilot(
-      { score, signer: operator.signer, chainId, out, alerts },
+      { score, signer: operator.signer, chainId, out, alerts, monitor },
       {
         scoresDir,
         once: args.once,
@@ -151,7 +221,7 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
     process.off("SIGTERM", onSignal);
     await lock.release();
   }
-};
+}
 
 /**
  * The contract and its signer. A rollup that cannot be reached is waited for, with backoff and an alert (a

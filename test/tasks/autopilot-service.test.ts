@@ -1,0 +1,31 @@
+import { expect } from "chai";
+
+import { parseListen } from "../../tasks/autopilot/service.js";
+
+describe("stage:autopilot --listen", () => {
+  it("binds 127.0.0.1 for a port alone, and the host it is told otherwise", () => {
+    expect(parseListen("9464")).to.deep.equal({
+      host: "127.0.0.1",
+      port: 9464,
+    });
+    expect(parseListen("0.0.0.0:9464")).to.deep.equal({
+      host: "0.0.0.0",
+      port: 9464,
+    });
+    expect(parseListen("[::1]:9464")).to.deep.equal({
+      host: "::1",
+      port: 9464,
+    });
+    expect(parseListen("localhost:0")).to.deep.equal({
+      host: "localhost",
+      port: 0,
+    });
+  });
+
+  it("refuses what is not a port, naming the option and an example", () => {
+    for (const bad of ["", "http://127.0.0.1:9464", "9464x", "70000", "host:"])
+      expect(() => parseListen(bad)).to.throw(
+        /^--listen .* is not a port or host:port \(e\.g\. --listen 9464/,
+      );
+  });
+});
