@@ -15,7 +15,10 @@ export interface Service {
  * service is reachable from elsewhere only when the operator says so (`0.0.0.0:9464`).
  */
 export function parseListen(raw: string): { host: string; port: number } {
-  const match = /^(?:(.+):)?(\d{1,5})$/.exec(raw.trim());
+  // A host name, an IPv4 address or a bracketed IPv6 one; never a URL.
+  const match = /^(?:([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):)?(\d{1,5})$/.exec(
+    raw.trim(),
+  );
   const port = Number(match?.[2]);
   if (match === null || port > 65_535)
     throw new VipError(

@@ -11,7 +11,15 @@ import { appendFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 import { getBytes, keccak256, SigningKey, computeAddress } from "ethers";
-import { defined } from "../../tasks/errors.js";
+
+/**
+ * Node loads this file alone (`--import`, type stripping only), where `../../tasks/errors.js` does not
+ * resolve to its .ts source: so a local check instead of the package's `defined`.
+ */
+function defined<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`fake Ledger: ${what} is missing`);
+  return value;
+}
 
 const OK = Buffer.from([0x90, 0x00]);
 const INS_NOT_SUPPORTED = Buffer.from([0x6d, 0x00]);
