@@ -25,6 +25,8 @@ export interface PollView {
   openStage?: bigint;
   endTime?: bigint;
   secondsLeft?: bigint;
+  /** Half the grace has passed since its end, and it is not finalized. */
+  atRisk?: boolean;
   failed?: string;
   finalized: bigint[];
 }
@@ -39,6 +41,7 @@ export class AutopilotMonitor {
   readonly #openStage: Gauge;
   readonly #openStageEnd: Gauge;
   readonly #secondsUntilDue: Gauge;
+  readonly #atRisk: Gauge;
   readonly #lastFinalizedStage: Gauge;
   readonly #lastPush: Gauge;
   readonly #lastFinalize: Gauge;
@@ -60,6 +63,10 @@ export class AutopilotMonitor {
     this.#secondsUntilDue = gauge(
       "open_stage_seconds_until_due",
       "Seconds until the open stage ends on the base chain's clock (negative: overdue)",
+    );
+    this.#atRisk = gauge(
+      "open_stage_at_risk",
+      "1 once half the grace has passed since the open stage's end (it is not finalized yet), else 0",
     );
     this.#lastFinalizedStage = gauge(
       "last_finalized_stage",
@@ -133,6 +140,7 @@ export class AutopilotMonitor {
       this.#secondsUntilDue.set(Number(view.secondsLeft));
       health.secondsUntilDue = view.secondsLeft.toString();
     }
+    if (view.atRisk !== undefined) this.#atRisk.set(view.atRisk ? 1 : 0);
     const lastFinalized = view.finalized.at(-1);
     if (lastFinalized !== undefined) {
       this.#lastFinalizedStage.set(Number(lastFinalized));

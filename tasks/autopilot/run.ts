@@ -98,6 +98,7 @@ export async function runAutopilot(
         openStage: pass.timing?.stage,
         endTime: pass.timing?.endTime,
         secondsLeft: pass.timing?.secondsLeft,
+        atRisk: pass.timing?.atRisk,
         failed: pass.failed,
         finalized: pass.finalized,
       },

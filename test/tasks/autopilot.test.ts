@@ -468,6 +468,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
         );
         const scraped = await metrics();
         expect(scraped.value("vip_autopilot_open_stage")).to.equal(5);
+        expect(scraped.value("vip_autopilot_open_stage_at_risk")).to.equal(0);
         expect(
           scraped.value("vip_autopilot_open_stage_end_timestamp_seconds"),
         ).to.equal(Number(start + INTERVAL));
