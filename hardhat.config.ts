@@ -6,11 +6,12 @@ import { configVariable, defineConfig } from "hardhat/config";
 import { MAINNET_VIP_MODULE_ADDRESS } from "./tasks/config/constants.js";
 import vipScorePlugin from "./tasks/index.js";
 
-// solc-js from the pinned npm package: nothing is downloaded at build time. Hardhat needs an absolute path.
+// solc-js from the pinned npm package: nothing is downloaded at build time.
+// Hardhat needs an absolute path.
 const solcJsPath = createRequire(import.meta.url).resolve("solc/soljson.js");
 
-// Both profiles carry the same settings: tests and Ignition deployments (which use `production`)
-// must run the same bytecode.
+// Both profiles carry the same settings: tests and Ignition deployments (which
+// use `production`) must run the same bytecode.
 const compiler = {
   version: "0.8.30",
   path: solcJsPath,
@@ -21,8 +22,9 @@ const compiler = {
   },
 };
 
-// Ledger support is an optional dependency: its USB module compiles against libusb and libudev, which the
-// set-up script installs where it can. Without it, every other path works and LEDGER_ACCOUNT is refused.
+// Ledger support is an optional dependency: its USB module compiles against
+// libusb and libudev, which the set-up script installs where it can. Without
+// it, every other path works and LEDGER_ACCOUNT is refused.
 const hardhatLedger = await import("@nomicfoundation/hardhat-ledger").then(
   (module) => module.default,
   () => undefined,
@@ -48,10 +50,12 @@ export default defineConfig({
     },
   },
   test: {
-    // Task tests start a node and run the CLI in child processes: seconds per test, not milliseconds.
+    // Task tests start a node and run the CLI in child processes: seconds per
+    // test, not milliseconds.
     mocha: { timeout: 180_000 },
     solidity: {
-      // Bounded so the suite stays in minutes on a 2-core CI machine; raise locally for deeper campaigns.
+      // Bounded so the suite stays in minutes on a 2-core CI machine; raise
+      // locally for deeper campaigns.
       fuzz: { runs: 256 },
       invariant: { runs: 48, depth: 40 },
     },
@@ -63,8 +67,9 @@ export default defineConfig({
     },
   },
   networks: {
-    // The rollup. Every value is read when a task needs it, from the environment or Hardhat's keystore
-    // (`npx hardhat keystore set PRIVATE_KEY`); with LEDGER_ACCOUNT set, the Ledger signs instead.
+    // The rollup. Every value is read when a task needs it, from the
+    // environment or Hardhat's keystore (`npx hardhat keystore set
+    // PRIVATE_KEY`); with LEDGER_ACCOUNT set, the Ledger signs instead.
     rollup: {
       type: "http",
       url: configVariable("JSON_RPC_URL"),

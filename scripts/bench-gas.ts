@@ -1,6 +1,7 @@
 /**
- * Gas benchmark of the scoring contract on Hardhat's simulated network (deterministic: the figures do not
- * drift with machine load). Run with `npm run bench:gas`.
+ * Gas benchmark of the scoring contract on Hardhat's simulated network
+ * (deterministic: the figures do not drift with machine load). Run with `npm
+ * run bench:gas`.
  */
 import { network } from "hardhat";
 
@@ -12,7 +13,10 @@ import {
 } from "./gas/scenarios.js";
 import { defined } from "../tasks/errors.js";
 
-/** The reference contract's figures, measured on the same network and compiler (shared/notes/facts.md §2). */
+/**
+ * The reference contract's figures, measured on the same network and compiler
+ * (shared/notes/facts.md §2).
+ */
 const REFERENCE: Record<string, Record<number, bigint>> = {
   deploy: { 0: 1_902_213n },
   "updateScores, new addresses": { 100: 52_636n, 300: 52_407n },
@@ -66,9 +70,11 @@ console.log(line(header));
 console.log(widths.map((w) => "-".repeat(w)).join("  "));
 for (const row of table) console.log(line(row));
 
-// The largest batch of new addresses one transaction can carry under the per-transaction cap.
+// The largest batch of new addresses one transaction can carry under the
+// per-transaction cap.
 const score = await deployVipScore(ethers, 1n);
-// Past the cap the node refuses to estimate at all, which also means "does not fit".
+// Past the cap the node refuses to estimate at all, which also means "does not
+// fit".
 const fits = async (n: number) =>
   score.updateScores
     .estimateGas(1n, sampleAddresses(n, "cap"), sampleScores(n, "cap"))

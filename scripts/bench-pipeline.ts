@@ -1,15 +1,18 @@
 /**
- * Sending benchmark: pushes BENCH_ADDRESSES (100,000) fresh addresses to a local `npx hardhat node` over HTTP
- * three times, each to a new contract on the same node in the same run:
+ * Sending benchmark: pushes BENCH_ADDRESSES (100,000) fresh addresses to a
+ * local `npx hardhat node` over HTTP three times, each to a new contract on the
+ * same node in the same run:
  * - a perfect client: every batch pre-signed with a fixed gas limit and an explicit nonce before the clock
  *   starts, all sent raw at once (one JSON-RPC batch), one wait for the last receipt; what the node can take;
  * - `scores:update` as the task runs it (pre-flight, journal, the push, the read-back of every score), with
  *   its default batches in flight (BENCH_IN_FLIGHT to set another);
  * - the same with one batch in flight (send and wait).
- * For each: chain-side throughput (the gas of the blocks holding the push over the time those blocks took to
- * appear, timed from the node's own "Mined block" lines, so measuring adds no requests) and the whole time,
- * both as ratios to the perfect client's. The node mines a block every BENCH_BLOCK_MS (500, a rollup's pace)
- * with a BENCH_BLOCK_GAS block gas limit (150,000,000). Run with `npm run bench:pipeline`.
+ * For each: chain-side throughput (the gas of the blocks holding the push over
+ * the time those blocks took to appear, timed from the node's own "Mined block"
+ * lines, so measuring adds no requests) and the whole time, both as ratios to
+ * the perfect client's. The node mines a block every BENCH_BLOCK_MS (500, a
+ * rollup's pace) with a BENCH_BLOCK_GAS block gas limit (150,000,000). Run with
+ * `npm run bench:pipeline`.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -36,7 +39,8 @@ const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 500);
 const BLOCK_GAS = BigInt(process.env.BENCH_BLOCK_GAS ?? 150_000_000);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 0);
 
-// The command's own lines, on stderr, each with the seconds since its run started: where the time goes.
+// The command's own lines, on stderr, each with the seconds since its run
+// started: where the time goes.
 let runStarted = performance.now();
 const stamp = () =>
   `[${((performance.now() - runStarted) / 1000).toFixed(1).padStart(5)} s] `;
@@ -46,7 +50,8 @@ const quiet: Output = {
 };
 const dir = await mkdtemp(path.join(tmpdir(), "vip-bench-pipeline-"));
 
-// When each block appeared, from the node's log: no polling, so the measurement costs the node nothing.
+// When each block appeared, from the node's log: no polling, so the measurement
+// costs the node nothing.
 const minedAt = new Map<number, number>();
 let partial = "";
 const node = await startHardhatNode({
@@ -70,9 +75,15 @@ interface Row {
   inFlight: string;
   batches: number;
   gas: bigint;
-  /** From the first request to the last receipt (perfect client) or the whole command (scores:update). */
+  /**
+   * From the first request to the last receipt (perfect client) or the whole
+   * command (scores:update).
+   */
   seconds: number;
-  /** The blocks that hold the push: their gas over the time from the block before the first to the last. */
+  /**
+   * The blocks that hold the push: their gas over the time from the block
+   * before the first to the last.
+   */
   chainSeconds: number;
   chainBlocks: number;
 }
@@ -107,7 +118,10 @@ try {
     return score;
   };
 
-  /** The push's blocks: those from `fromBlock` holding transactions to the contract. */
+  /**
+   * The push's blocks: those from `fromBlock` holding transactions to the
+   * contract.
+   */
   const chainSide = async (score: VipScore, fromBlock: number) => {
     const contract = (await score.getAddress()).toLowerCase();
     const latest = await provider.getBlockNumber();
@@ -148,7 +162,8 @@ try {
         cacheTimeout: -1,
       }),
     );
-    // Batches as large as fit a block's share exactly (found by estimating before the clock starts).
+    // Batches as large as fit a block's share exactly (found by estimating
+    // before the clock starts).
     const estimate = (n: number, from = 0) => {
       const { addresses, scores } = scoreFile.table.slice(from, from + n);
       return score.updateScores.estimateGas(1n, addresses, scores);
@@ -186,7 +201,8 @@ try {
           to: await score.getAddress(),
           data,
           gasLimit: limits.target,
-          // Full blocks raise the base fee 12.5% a block: a fee cap far above it keeps every batch includable.
+          // Full blocks raise the base fee 12.5% a block: a fee cap far above
+          // it keeps every batch includable.
           maxFeePerGas:
             defined(block.baseFeePerGas, "block.baseFeePerGas") * 40n +
             2_000_000_000n,

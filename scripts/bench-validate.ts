@@ -1,7 +1,9 @@
 /**
- * Validation benchmark: reads score files of 100,000 and 1,000,000 rows (checksummed addresses, the
- * costliest case) the way `scores:update` does, each in a fresh process, and prints rows per second and
- * peak RSS beside the RSS of a process that only loads the modules. Run with `npm run bench:validate`.
+ * Validation benchmark: reads score files of 100,000 and 1,000,000 rows
+ * (checksummed addresses, the costliest case) the way `scores:update` does,
+ * each in a fresh process, and prints rows per second and peak RSS beside the
+ * RSS of a process that only loads the modules. Run with `npm run
+ * bench:validate`.
  */
 import { execFileSync } from "node:child_process";
 import { createWriteStream } from "node:fs";

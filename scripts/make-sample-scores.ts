@@ -1,6 +1,7 @@
 /**
- * Writes a sample score file: `npm run sample-scores -- [count] [file]` (default 1000 rows to
- * scripts/sample-scores.csv). Addresses are derived from a fixed seed, so the file is reproducible.
+ * Writes a sample score file: `npm run sample-scores -- [count] [file]`
+ * (default 1000 rows to scripts/sample-scores.csv). Addresses are derived from
+ * a fixed seed, so the file is reproducible.
  */
 import { writeFile } from "node:fs/promises";
 

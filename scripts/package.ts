@@ -1,5 +1,6 @@
 /**
- * `npm run package`: builds the plugin into an npm tarball and prints the tarball's path on its last line.
+ * `npm run package`: builds the plugin into an npm tarball and prints the
+ * tarball's path on its last line.
  *
  * 1. `hardhat build`: the contract's artifacts and the TypeChain bindings the tasks import;
  * 2. `tsc -p tsconfig.build.json`: tasks/, types/ and ignition/modules/ as JavaScript with declarations under

@@ -43,7 +43,10 @@ const fileOption = {
   defaultValue: undefined,
 } as const;
 
-/** An optional text option; the action says when a required one is missing and what it must be. */
+/**
+ * An optional text option; the action says when a required one is missing and
+ * what it must be.
+ */
 function textOption(name: string, description: string) {
   return {
     name,
@@ -54,14 +57,16 @@ function textOption(name: string, description: string) {
 }
 
 /**
- * The VIP scoring plugin: operator tasks for a rollup's scoring contract. Tasks are declared here and their
- * actions imported lazily, as in Hardhat's own plugins, so `npx hardhat --help` loads none of them.
+ * The VIP scoring plugin: operator tasks for a rollup's scoring contract. Tasks
+ * are declared here and their actions imported lazily, as in Hardhat's own
+ * plugins, so `npx hardhat --help` loads none of them.
  */
 const vipScorePlugin: HardhatPlugin = definePlugin({
   id: PLUGIN_ID,
   npmPackage: PLUGIN_ID,
-  // What the tasks build on: `connection.ethers` (signers, contracts) and the keystore (keys by name). Ignition
-  // is not among them: its engine is a plain dependency, so a project on viem keeps its own Ignition extension.
+  // What the tasks build on: `connection.ethers` (signers, contracts) and the
+  // keystore (keys by name). Ignition is not among them: its engine is a plain
+  // dependency, so a project on viem keeps its own Ignition extension.
   dependencies: () => [
     import("@nomicfoundation/hardhat-ethers"),
     import("@nomicfoundation/hardhat-keystore"),
@@ -239,7 +244,8 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .setAction(() => import("./commands/rehearse/action.js"))
       .build(),
 
-    // --- Onboarding: accounts, the registry entry, the whitelist proposal -------------------------
+    // --- Onboarding: accounts, the registry entry, the whitelist proposal
+    // -------------------------
     task(
       "accounts",
       "Show the signing account (0x… and init1…) and its balances; or create, recover or name one",
@@ -362,7 +368,8 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .setAction(() => import("./commands/proposal-whitelist/action.js"))
       .build(),
 
-    // --- Moving tokens: the routing API ------------------------------------------------------------
+    // --- Moving tokens: the routing API
+    // ------------------------------------------------------------
     task(
       "bridge:route",
       "Ask the routing API for a route and print it: amounts, hops, transactions, duration, fees, warnings, op hook",

@@ -1,6 +1,9 @@
 import { VipError } from "./errors.js";
 
-/** A required option's trimmed value; missing or blank, an error that names it and says what it takes. */
+/**
+ * A required option's trimmed value; missing or blank, an error that names it
+ * and says what it takes.
+ */
 export function requiredOption(
   value: string | undefined,
   option: string,
@@ -11,7 +14,10 @@ export function requiredOption(
   return value.trim();
 }
 
-/** An optional duration in seconds (decimals allowed) as milliseconds; anything else names the option. */
+/**
+ * An optional duration in seconds (decimals allowed) as milliseconds; anything
+ * else names the option.
+ */
 export function optionalSeconds(
   value: string | undefined,
   option: string,

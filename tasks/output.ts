@@ -1,4 +1,7 @@
-/** Where a task reports: lines to stdout, warnings to stderr. Tasks print; clients and helpers never do. */
+/**
+ * Where a task reports: lines to stdout, warnings to stderr. Tasks print;
+ * clients and helpers never do.
+ */
 export interface Output {
   line(text: string): void;
   warn(text: string): void;
@@ -14,12 +17,18 @@ export function field(label: string, value: string | bigint | number): string {
   return `${label.padEnd(22)}${String(value)}`;
 }
 
-/** Unix seconds as an ISO time, without the milliseconds chain clocks never have. */
+/**
+ * Unix seconds as an ISO time, without the milliseconds chain clocks never
+ * have.
+ */
 export function formatUnixTime(seconds: bigint): string {
   return new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z");
 }
 
-/** A span of seconds as a person reads it: "42 s", "1 min 30 s", "10 min", "2 h 5 min", "3 d 4 h" (its sign dropped). */
+/**
+ * A span of seconds as a person reads it: "42 s", "1 min 30 s", "10 min", "2 h
+ * 5 min", "3 d 4 h" (its sign dropped).
+ */
 export function formatDuration(value: number | bigint): string {
   const seconds = Math.abs(Number(value));
   if (seconds < 60) return `${seconds} s`;

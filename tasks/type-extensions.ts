@@ -6,22 +6,34 @@ import type {
 
 /** What the plugin adds to a network's config, under `vip`. */
 export interface VipNetworkUserConfig {
-  /** The rollup's CometBFT RPC endpoint (abci_info, status), e.g. `configVariable("ROLLUP_RPC_URL")`. */
+  /**
+   * The rollup's CometBFT RPC endpoint (abci_info, status), e.g.
+   * `configVariable("ROLLUP_RPC_URL")`.
+   */
   rollupRpcUrl?: string | ConfigurationVariable;
   /** The base chain's REST endpoint, e.g. `configVariable("L1_REST_URL")`. */
   l1RestUrl?: string | ConfigurationVariable;
   /** The VIP module's address on the base chain; defaults to mainnet's. */
   vipModuleAddress?: string | ConfigurationVariable;
-  /** The rollup's Cosmos REST endpoint (bridge info, balances, accounts), e.g. `configVariable("ROLLUP_REST_URL")`. */
+  /**
+   * The rollup's Cosmos REST endpoint (bridge info, balances, accounts), e.g.
+   * `configVariable("ROLLUP_REST_URL")`.
+   */
   rollupRestUrl?: string | ConfigurationVariable;
   /** The routing API's base URL, e.g. `configVariable("ROUTER_URL")`. */
   routerUrl?: string | ConfigurationVariable;
-  /** The routing API's key, sent as the `authorization` header; optional, never printed. */
+  /**
+   * The routing API's key, sent as the `authorization` header; optional, never
+   * printed.
+   */
   routerApiKey?: string | ConfigurationVariable;
 }
 
 export interface VipNetworkConfig {
-  /** Whether the user's config gave this network a `vip` block: only those networks are the plugin's to touch. */
+  /**
+   * Whether the user's config gave this network a `vip` block: only those
+   * networks are the plugin's to touch.
+   */
   configured: boolean;
   rollupRpcUrl?: ResolvedConfigurationVariable;
   l1RestUrl?: ResolvedConfigurationVariable;

@@ -7,8 +7,8 @@ import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 import { defined } from "../../tasks/errors.js";
 
 /**
- * Deterministic pseudo-random addresses and scores (entries `from` to `from + count`): gas depends on
- * calldata bytes, so runs must repeat exactly.
+ * Deterministic pseudo-random addresses and scores (entries `from` to `from +
+ * count`): gas depends on calldata bytes, so runs must repeat exactly.
  */
 export function sampleAddresses(
   count: number,
@@ -72,8 +72,9 @@ export async function deployVipScore(
 }
 
 /**
- * The scenarios of the gas table: a batch of `size` fresh addresses, the same addresses again with new scores,
- * for each size, then `finalizeStage`. Each size runs on its own contract so no batch warms another's slots.
+ * The scenarios of the gas table: a batch of `size` fresh addresses, the same
+ * addresses again with new scores, for each size, then `finalizeStage`. Each
+ * size runs on its own contract so no batch warms another's slots.
  */
 export async function measureGas(
   ethers: HardhatEthers,

@@ -4,10 +4,11 @@ import type { UserInterruptionHooks } from "hardhat/types/hooks";
 import { VipError } from "../errors.js";
 
 /**
- * Stores `secret` in Hardhat's keystore under `name` by running hardhat-keystore's own `keystore set`, with
- * the value handed to its secret prompt by a hook handler instead of typed: the secret never reaches a
- * terminal, an argument or a file in clear. The keystore's password prompts still go to the operator
- * (none for the development keystore).
+ * Stores `secret` in Hardhat's keystore under `name` by running
+ * hardhat-keystore's own `keystore set`, with the value handed to its secret
+ * prompt by a hook handler instead of typed: the secret never reaches a
+ * terminal, an argument or a file in clear. The keystore's password prompts
+ * still go to the operator (none for the development keystore).
  */
 export async function storeInKeystore(
   hre: HardhatRuntimeEnvironment,
@@ -37,7 +38,8 @@ export async function storeInKeystore(
   } finally {
     hre.hooks.unregisterHandlers("userInterruptions", handlers);
   }
-  // `keystore set` reports a bad name or an existing key by setting the exit code, not by throwing.
+  // `keystore set` reports a bad name or an existing key by setting the exit
+  // code, not by throwing.
   if (process.exitCode === 1 && exitCodeBefore !== 1) {
     process.exitCode = exitCodeBefore;
     throw new VipError(

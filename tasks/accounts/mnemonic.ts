@@ -5,7 +5,10 @@ import { VipError, defined } from "../errors.js";
 /** minitiad's path for eth_secp256k1 keys (coin type 60), the first account. */
 const DERIVATION_PATH = "m/44'/60'/0'/0/0";
 
-/** The account a BIP39 mnemonic gives at DERIVATION_PATH. Refusals say what is wrong, echoing no word. */
+/**
+ * The account a BIP39 mnemonic gives at DERIVATION_PATH. Refusals say what is
+ * wrong, echoing no word.
+ */
 export function accountFromMnemonic(phrase: string): HDNodeWallet {
   const words = phrase
     .trim()
@@ -32,7 +35,10 @@ export function accountFromMnemonic(phrase: string): HDNodeWallet {
   return HDNodeWallet.fromPhrase(words.join(" "), undefined, DERIVATION_PATH);
 }
 
-/** A new 24-word mnemonic from 32 bytes of the system's entropy, and its account. */
+/**
+ * A new 24-word mnemonic from 32 bytes of the system's entropy, and its
+ * account.
+ */
 export function newAccount(): { phrase: string; account: HDNodeWallet } {
   const mnemonic = Mnemonic.fromEntropy(randomBytes(32));
   return {
@@ -41,7 +47,10 @@ export function newAccount(): { phrase: string; account: HDNodeWallet } {
   };
 }
 
-/** All of standard input, for a mnemonic piped in (never an argument: arguments land in shell history). */
+/**
+ * All of standard input, for a mnemonic piped in (never an argument: arguments
+ * land in shell history).
+ */
 export async function readStdin(): Promise<string> {
   let text = "";
   process.stdin.setEncoding("utf8");

@@ -13,7 +13,10 @@ interface AlertBody {
 }
 
 export interface AlertSink {
-  /** Writes the line to stderr at once and posts it to the webhook in the background; never throws, never waits. */
+  /**
+   * Writes the line to stderr at once and posts it to the webhook in the
+   * background; never throws, never waits.
+   */
   raise(level: AlertLevel, stage: bigint, text: string): void;
   /** Waits for the posts still in flight, at most `timeoutMs`. */
   drain(timeoutMs: number): Promise<void>;
@@ -29,9 +32,11 @@ export interface AlertOptions {
 }
 
 /**
- * Alerts: a line on stderr and, with a webhook, a POST of `{level, stage, text, at}`. A webhook that fails is
- * retried in the background and then reported on stderr by its origin only: webhook URLs (Slack's, Discord's)
- * carry their secret in the path. Texts come from the autopilot's own messages, which never hold a key.
+ * Alerts: a line on stderr and, with a webhook, a POST of `{level, stage, text,
+ * at}`. A webhook that fails is retried in the background and then reported on
+ * stderr by its origin only: webhook URLs (Slack's, Discord's) carry their
+ * secret in the path. Texts come from the autopilot's own messages, which never
+ * hold a key.
  */
 export function alertSink(options: AlertOptions): AlertSink {
   const inFlight = new Set<Promise<void>>();
@@ -46,7 +51,8 @@ export function alertSink(options: AlertOptions): AlertSink {
           body: JSON.stringify(body),
           signal: AbortSignal.timeout(10_000),
         });
-        // Drain the body so the connection is released; its content says nothing the status does not.
+        // Drain the body so the connection is released; its content says
+        // nothing the status does not.
         await response.arrayBuffer().catch(() => undefined);
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
       },

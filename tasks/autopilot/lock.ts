@@ -32,9 +32,10 @@ export function lockPath(
 }
 
 /**
- * Takes the lock of one contract's autopilot, created atomically (`O_EXCL`), so a second autopilot on the same
- * contract refuses at once, naming the first. A lock left by a process that no longer runs on this host (one
- * killed with SIGKILL) is taken over; a lock from another host is never guessed about.
+ * Takes the lock of one contract's autopilot, created atomically (`O_EXCL`), so
+ * a second autopilot on the same contract refuses at once, naming the first. A
+ * lock left by a process that no longer runs on this host (one killed with
+ * SIGKILL) is taken over; a lock from another host is never guessed about.
  */
 export async function acquireLock(
   file: string,
@@ -70,8 +71,9 @@ export async function acquireLock(
           "Stop it first; if it is gone (its host was lost), delete the lock file",
       );
     }
-    // Its owner is dead (or the file is torn): take it over through O_EXCL again. (Two autopilots starting over
-    // the same stale lock within the same milliseconds could both pass; a service manager starts one.)
+    // Its owner is dead (or the file is torn): take it over through O_EXCL
+    // again. (Two autopilots starting over the same stale lock within the same
+    // milliseconds could both pass; a service manager starts one.)
     await unlink(file).catch(() => undefined);
   }
   throw new VipError(
@@ -93,7 +95,8 @@ async function readOwner(file: string): Promise<LockOwner | undefined> {
       };
     }
   } catch {
-    // Unreadable or torn (a kill mid-write): nobody can be named, so it is stale.
+    // Unreadable or torn (a kill mid-write): nobody can be named, so it is
+    // stale.
   }
   return undefined;
 }

@@ -2,13 +2,18 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
 import type { AlertLevel } from "./alerts.js";
 
-/** Which external system a failed read went to: the label of `rpc_errors_total`. */
+/**
+ * Which external system a failed read went to: the label of `rpc_errors_total`.
+ */
 export type Endpoint = "base-chain-rest" | "rollup-json-rpc";
 
 /** Polls that fail in a row before `/healthz` answers 503. */
 const UNHEALTHY_AFTER_FAILED_POLLS = 3;
 
-/** What `/healthz` answers, as JSON: enough to see what is due when, and what went wrong last. */
+/**
+ * What `/healthz` answers, as JSON: enough to see what is due when, and what
+ * went wrong last.
+ */
 export interface Health {
   healthy: boolean;
   reason?: string;
@@ -20,7 +25,10 @@ export interface Health {
   failedPollsInARow: number;
 }
 
-/** What one poll saw of the open stage; undefined fields were not learnt (the poll failed first). */
+/**
+ * What one poll saw of the open stage; undefined fields were not learnt (the
+ * poll failed first).
+ */
 export interface PollView {
   openStage?: bigint;
   endTime?: bigint;
@@ -32,9 +40,10 @@ export interface PollView {
 }
 
 /**
- * The autopilot's signs of life for Prometheus and a health check: a registry of its own (never the
- * process-wide default, so two autopilots in one process or a user's own metrics do not collide), fed by
- * the autopilot's events. Nothing secret goes in: stages, times, counts and endpoint kinds, never URLs.
+ * The autopilot's signs of life for Prometheus and a health check: a registry
+ * of its own (never the process-wide default, so two autopilots in one process
+ * or a user's own metrics do not collide), fed by the autopilot's events.
+ * Nothing secret goes in: stages, times, counts and endpoint kinds, never URLs.
  */
 export class AutopilotMonitor {
   readonly registry = new Registry();
@@ -101,7 +110,8 @@ export class AutopilotMonitor {
       labelNames: ["endpoint"],
       registers,
     });
-    // Every level and endpoint from the start: a rate over a series that appears late misses its first rise.
+    // Every level and endpoint from the start: a rate over a series that
+    // appears late misses its first rise.
     for (const level of ["alert", "warning", "ok"])
       this.#alerts.inc({ level }, 0);
     for (const endpoint of ["base-chain-rest", "rollup-json-rpc"])
@@ -112,7 +122,10 @@ export class AutopilotMonitor {
     });
   }
 
-  /** After every poll: the open stage and its clock, or the failure; `healthy` turns false after three. */
+  /**
+   * After every poll: the open stage and its clock, or the failure; `healthy`
+   * turns false after three.
+   */
   polled(view: PollView, lastError: Health["lastError"]): void {
     const failedPollsInARow =
       view.failed === undefined ? 0 : this.#health.failedPollsInARow + 1;

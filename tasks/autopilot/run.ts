@@ -68,11 +68,13 @@ export interface AutopilotReport {
 }
 
 /**
- * The stage autopilot. Each pass reads the program's clock and the base chain's time, decides from them
- * alone whether the contract's open stage is due (`openStageTiming`), and then either pushes the live score
- * file (only entries that differ) or, once the stage has ended, pushes the final file, verifies every score
- * on chain against it, and finalizes; stages that fell due while it was down are caught up in order, each
- * from its own final file. Everything it sends goes through the same journalled code as `scores:update` and
+ * The stage autopilot. Each pass reads the program's clock and the base chain's
+ * time, decides from them alone whether the contract's open stage is due
+ * (`openStageTiming`), and then either pushes the live score file (only entries
+ * that differ) or, once the stage has ended, pushes the final file, verifies
+ * every score on chain against it, and finalizes; stages that fell due while it
+ * was down are caught up in order, each from its own final file. Everything it
+ * sends goes through the same journalled code as `scores:update` and
  * `stage:finalize`, so a kill at any moment resumes exactly.
  */
 export async function runAutopilot(
@@ -116,12 +118,16 @@ export async function runAutopilot(
       const blocked = pass.failed ?? pass.blocked;
       return { finalized, ...(blocked === undefined ? {} : { blocked }) };
     }
-    // Until stopped: SIGINT and SIGTERM end the process (the action gives the lock back first).
+    // Until stopped: SIGINT and SIGTERM end the process (the action gives the
+    // lock back first).
     await sleep(sleepSeconds);
   }
 }
 
-/** One pass: read the clocks, then act on the open stage until nothing more can be done now. */
+/**
+ * One pass: read the clocks, then act on the open stage until nothing more can
+ * be done now.
+ */
 async function runPass(
   ctx: AutopilotContext,
   options: AutopilotOptions,
@@ -199,7 +205,10 @@ async function runPass(
   }
 }
 
-/** Pushes the final file of a due stage, verifies it, and finalizes; returns why not when it cannot. */
+/**
+ * Pushes the final file of a due stage, verifies it, and finalizes; returns why
+ * not when it cannot.
+ */
 async function finalizeDueStage(
   ctx: AutopilotContext,
   options: AutopilotOptions,
@@ -231,7 +240,8 @@ async function finalizeDueStage(
     if (final.table.length > 0) {
       await pushFile(ctx, options, final, stage);
     } else {
-      // Nothing to push; the chain must hold nothing either (an address scored earlier must be listed with 0).
+      // Nothing to push; the chain must hold nothing either (an address scored
+      // earlier must be listed with 0).
       await verifyScores(ctx.score, stage, final, out);
     }
     const journal = finalizeJournalPath(
@@ -271,7 +281,10 @@ async function finalizeDueStage(
   }
 }
 
-/** Pushes the live file of a running stage when its content changed: only the entries that differ. */
+/**
+ * Pushes the live file of a running stage when its content changed: only the
+ * entries that differ.
+ */
 async function pushLiveScores(
   ctx: AutopilotContext,
   options: AutopilotOptions,
@@ -321,8 +334,9 @@ async function pushLiveScores(
 }
 
 /**
- * A score file to the stage as `scores:update --replace --skip-unchanged` pushes it: only the entries the
- * chain does not hold yet, journalled, read back whole. A new content replaces the stage's earlier journal.
+ * A score file to the stage as `scores:update --replace --skip-unchanged`
+ * pushes it: only the entries the chain does not hold yet, journalled, read
+ * back whole. A new content replaces the stage's earlier journal.
  */
 async function pushFile(
   ctx: AutopilotContext,
@@ -388,8 +402,9 @@ function describeClocks(
 }
 
 /**
- * What the autopilot remembers between passes: which alerts are standing (so a standing one repeats at a
- * bounded rate, and an `ok` can follow once it is resolved), the live file last pushed, the last timing.
+ * What the autopilot remembers between passes: which alerts are standing (so a
+ * standing one repeats at a bounded rate, and an `ok` can follow once it is
+ * resolved), the live file last pushed, the last timing.
  */
 class PassMemory {
   readonly #standing = new Map<string, number>();
@@ -399,7 +414,8 @@ class PassMemory {
   lastAnnounced?: string;
 
   constructor(graceSeconds: bigint, pollSeconds: number) {
-    // A standing alert repeats a dozen times across the grace, never more often than the autopilot polls.
+    // A standing alert repeats a dozen times across the grace, never more often
+    // than the autopilot polls.
     this.#repeatMs = Math.max(
       pollSeconds * 1000,
       (Number(graceSeconds) * 1000) / 12,
@@ -420,7 +436,10 @@ class PassMemory {
     alerts.raise(level, stage, text);
   }
 
-  /** Forgets the standing alerts of `kind` (for `stage`, or any), so the next one is raised at once. */
+  /**
+   * Forgets the standing alerts of `kind` (for `stage`, or any), so the next
+   * one is raised at once.
+   */
   resolve(kind: string, stage?: bigint): void {
     for (const key of [...this.#standing.keys()]) {
       const [keyStage, keyKind] = key.split(":");
@@ -448,7 +467,10 @@ async function saveStatus(
   }
 }
 
-/** A multi-line message (a list of problems) as one line: an alert is one line on stderr and one JSON string. */
+/**
+ * A multi-line message (a list of problems) as one line: an alert is one line
+ * on stderr and one JSON string.
+ */
 function oneLine(message: string): string {
   return message.replace(/:\n\s*/g, ": ").replace(/\n\s*/g, "; ");
 }

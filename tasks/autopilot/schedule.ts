@@ -1,16 +1,28 @@
 import type { VipProgram } from "../clients/l1-rest.js";
 import { formatDuration, formatUnixTime } from "../output.js";
 
-/** How the end of the contract's open stage is known from the program's `ModuleStore`. */
+/**
+ * How the end of the contract's open stage is known from the program's
+ * `ModuleStore`.
+ */
 type EndBasis =
   /** The open stage is the program's current stage: its `stage_end_time`. */
   | "current"
-  /** The program is past the open stage: it has ended (its end is derived from the back-to-back windows). */
+  /**
+   * The program is past the open stage: it has ended (its end is derived from
+   * the back-to-back windows).
+   */
   | "past"
-  /** The open stage is ahead of the program's counter (the agent has not advanced it yet): projected by the interval. */
+  /**
+   * The open stage is ahead of the program's counter (the agent has not
+   * advanced it yet): projected by the interval.
+   */
   | "projected";
 
-/** Initia's docs have asked operators to finalize within an hour of a stage's end. */
+/**
+ * Initia's docs have asked operators to finalize within an hour of a stage's
+ * end.
+ */
 export const DEFAULT_GRACE_SECONDS = 3_600n;
 
 /** Where the contract's open stage stands on the base chain's clock. */
@@ -19,7 +31,10 @@ export interface OpenStageTiming {
   /** Unix seconds, on the base chain's clock. */
   endTime: bigint;
   basis: EndBasis;
-  /** Whether the stage has ended on the base chain's clock: its final scores may be pushed and it may be finalized. */
+  /**
+   * Whether the stage has ended on the base chain's clock: its final scores may
+   * be pushed and it may be finalized.
+   */
   due: boolean;
   /** Seconds until the end (negative once it has passed). */
   secondsLeft: bigint;
@@ -30,11 +45,14 @@ export interface OpenStageTiming {
 }
 
 /**
- * When the contract's open stage ends, and whether it is due, from the program's clock alone. The VIP agent's
- * `fund_reward_script` keeps the windows back to back (start = previous end, end = start + interval) however
- * late it runs, so a stage's end is known for stages behind and ahead of the program's counter too.
+ * When the contract's open stage ends, and whether it is due, from the
+ * program's clock alone. The VIP agent's `fund_reward_script` keeps the windows
+ * back to back (start = previous end, end = start + interval) however late it
+ * runs, so a stage's end is known for stages behind and ahead of the program's
+ * counter too.
  *
- * A pure function of its inputs (no clock, no I/O): the autopilot's every decision goes through it.
+ * A pure function of its inputs (no clock, no I/O): the autopilot's every
+ * decision goes through it.
  */
 export function openStageTiming(
   program: VipProgram,
@@ -58,8 +76,9 @@ export function openStageTiming(
       (openStage - program.stage) * program.stageInterval;
     basis = "projected";
   }
-  // A program past the open stage means the stage is over whatever the arithmetic says (the interval may have
-  // changed since); otherwise only the chain's clock reaching the end makes it due.
+  // A program past the open stage means the stage is over whatever the
+  // arithmetic says (the interval may have changed since); otherwise only the
+  // chain's clock reaching the end makes it due.
   const due = basis === "past" || chainTime >= endTime;
   const overdue = chainTime - endTime;
   return {
@@ -73,14 +92,18 @@ export function openStageTiming(
   };
 }
 
-/** The wait after `failures` failed passes in a row: 2, 4, 8 … seconds, never longer than the poll interval. */
+/**
+ * The wait after `failures` failed passes in a row: 2, 4, 8 … seconds, never
+ * longer than the poll interval.
+ */
 export function backoffSeconds(failures: number, pollSeconds: number): number {
   return Math.min(pollSeconds, 2 ** Math.min(failures, 10));
 }
 
 /**
- * How long to sleep before the next poll, in seconds: the poll interval, but no later than the open stage's
- * end (so a stage is acted on within seconds of ending), and at least a second.
+ * How long to sleep before the next poll, in seconds: the poll interval, but no
+ * later than the open stage's end (so a stage is acted on within seconds of
+ * ending), and at least a second.
  */
 export function nextPollSeconds(
   timing: OpenStageTiming | undefined,
@@ -91,7 +114,10 @@ export function nextPollSeconds(
   return Math.max(1, Math.min(pollSeconds, untilEnd));
 }
 
-/** The open stage's end and what it means now, in one line: "… (in 3 h 2 min)" or "… (ended 5 min ago: due)". */
+/**
+ * The open stage's end and what it means now, in one line: "… (in 3 h 2 min)"
+ * or "… (ended 5 min ago: due)".
+ */
 export function describeTiming(timing: OpenStageTiming): string {
   const end = formatUnixTime(timing.endTime);
   const basis =

@@ -4,23 +4,34 @@ import path from "node:path";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { readScoreFile, type ScoreFile } from "../scores/read.js";
 
-/** `stage-<N>.csv`: the stage's scores so far, rewritten by the operator's scoring job while the stage runs. */
+/**
+ * `stage-<N>.csv`: the stage's scores so far, rewritten by the operator's
+ * scoring job while the stage runs.
+ */
 export function liveScoreFile(dir: string, stage: bigint): string {
   return path.join(dir, `stage-${stage}.csv`);
 }
 
-/** `stage-<N>.final.csv`: the stage's final scores, written once the stage is over; the only file a stage is finalized from. */
+/**
+ * `stage-<N>.final.csv`: the stage's final scores, written once the stage is
+ * over; the only file a stage is finalized from.
+ */
 export function finalScoreFile(dir: string, stage: bigint): string {
   return path.join(dir, `stage-${stage}.final.csv`);
 }
 
-/** A file younger than this may still be being written (by a job that does not write and rename). */
+/**
+ * A file younger than this may still be being written (by a job that does not
+ * write and rename).
+ */
 const SETTLE_MS = 2_000;
 
 /**
- * The validated score file at `file`, or undefined when there is none. A file modified within the last two
- * seconds is read only once it has stopped changing, so a job writing it in place is not read half-way.
- * A bad file throws `ScoreFileError` (every problem with its line); nothing is ever pushed from it.
+ * The validated score file at `file`, or undefined when there is none. A file
+ * modified within the last two seconds is read only once it has stopped
+ * changing, so a job writing it in place is not read half-way. A bad file
+ * throws `ScoreFileError` (every problem with its line); nothing is ever pushed
+ * from it.
  */
 export async function readStageFile(
   file: string,

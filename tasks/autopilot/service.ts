@@ -11,8 +11,9 @@ export interface Service {
 }
 
 /**
- * `--listen`: a port alone, or `host:port`. A port alone binds 127.0.0.1: the answers are harmless, but a
- * service is reachable from elsewhere only when the operator says so (`0.0.0.0:9464`).
+ * `--listen`: a port alone, or `host:port`. A port alone binds 127.0.0.1: the
+ * answers are harmless, but a service is reachable from elsewhere only when the
+ * operator says so (`0.0.0.0:9464`).
  */
 export function parseListen(raw: string): { host: string; port: number } {
   // A host name, an IPv4 address or a bracketed IPv6 one; never a URL.
@@ -29,8 +30,9 @@ export function parseListen(raw: string): { host: string; port: number } {
 }
 
 /**
- * Serves `/healthz` (200 while polls succeed, 503 with the reason after three failed polls in a row; a JSON
- * body either way) and `/metrics` (Prometheus' text format). Anything else is a 404; only GET and HEAD.
+ * Serves `/healthz` (200 while polls succeed, 503 with the reason after three
+ * failed polls in a row; a JSON body either way) and `/metrics` (Prometheus'
+ * text format). Anything else is a 404; only GET and HEAD.
  */
 export async function startService(
   listen: string,

@@ -1,6 +1,9 @@
 import { writeJsonFileAtomically } from "../files/json.js";
 
-/** What `--status-file` holds after every poll: enough for a dashboard or a person to see what is due when. */
+/**
+ * What `--status-file` holds after every poll: enough for a dashboard or a
+ * person to see what is due when.
+ */
 export interface AutopilotStatus {
   updatedAt: string;
   pid: number;
@@ -30,7 +33,10 @@ export interface AutopilotStatus {
   lastError?: { at: string; text: string };
 }
 
-/** Rewrites the status file whole (write, then rename), so a reader never sees half of it. */
+/**
+ * Rewrites the status file whole (write, then rename), so a reader never sees
+ * half of it.
+ */
 export async function writeStatus(
   file: string,
   status: AutopilotStatus,

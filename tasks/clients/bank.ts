@@ -8,7 +8,10 @@ const balancesAnswer = z.object({
   ),
 });
 
-/** An account's coins on any Cosmos chain's REST API (`GET /cosmos/bank/v1beta1/balances/{address}`). */
+/**
+ * An account's coins on any Cosmos chain's REST API (`GET
+ * /cosmos/bank/v1beta1/balances/{address}`).
+ */
 export async function fetchBalances(
   restUrl: string,
   bech32: string,

@@ -36,7 +36,10 @@ const statusAnswer = z.object({
   result: z.object({ node_info: z.object({ network: z.string().min(1) }) }),
 });
 
-/** `POST {rpc}/abci_info`: the application name, version, height and app hash the rollup reports. */
+/**
+ * `POST {rpc}/abci_info`: the application name, version, height and app hash
+ * the rollup reports.
+ */
 export async function fetchAbciInfo(rpcUrl: string): Promise<AbciInfo> {
   const answer = await callCometBft(rpcUrl, "abci_info");
   const { response } = expectShape(
@@ -52,7 +55,10 @@ export async function fetchAbciInfo(rpcUrl: string): Promise<AbciInfo> {
   };
 }
 
-/** `POST {rpc}/status`: the rollup's Cosmos chain id (`result.node_info.network`). */
+/**
+ * `POST {rpc}/status`: the rollup's Cosmos chain id
+ * (`result.node_info.network`).
+ */
 export async function fetchCosmosChainId(rpcUrl: string): Promise<string> {
   const answer = await callCometBft(rpcUrl, "status");
   return expectShape(

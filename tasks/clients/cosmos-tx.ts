@@ -4,14 +4,18 @@ import { VipError, defined } from "../errors.js";
 import { withRetry } from "../network/retry.js";
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
 
-// A Cosmos chain's REST API (the base chain or a rollup), for transactions: accounts, simulation, gas
-// prices, broadcast and lookup by hash. Read-only calls are retried on transport failures; a broadcast is
-// sent once (sending the same signed bytes again is harmless, and the caller decides when to).
+// A Cosmos chain's REST API (the base chain or a rollup), for transactions:
+// accounts, simulation, gas prices, broadcast and lookup by hash. Read-only
+// calls are retried on transport failures; a broadcast is sent once (sending
+// the same signed bytes again is harmless, and the caller decides when to).
 
 const u64 = z.string().regex(/^\d+$/, "must be a u64 as a decimal string");
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, "must be a decimal number");
 
-/** An account's number and next sequence on a chain, as `account_info` reports them. */
+/**
+ * An account's number and next sequence on a chain, as `account_info` reports
+ * them.
+ */
 export interface AccountState {
   accountNumber: bigint;
   sequence: bigint;
@@ -23,7 +27,10 @@ const accountInfoAnswer = z.object({
     .passthrough(),
 });
 
-/** `GET /cosmos/auth/v1beta1/account_info/{address}`: the account's number and next sequence; undefined if the chain has no such account yet. */
+/**
+ * `GET /cosmos/auth/v1beta1/account_info/{address}`: the account's number and
+ * next sequence; undefined if the chain has no such account yet.
+ */
 export async function accountInfo(
   restUrl: string,
   bech32: string,
@@ -45,7 +52,10 @@ export async function accountInfo(
   };
 }
 
-/** What a chain says of a transaction: its result code (0 is success), log, and the block that holds it. */
+/**
+ * What a chain says of a transaction: its result code (0 is success), log, and
+ * the block that holds it.
+ */
 export interface TxResult {
   hash: string;
   code: number;
@@ -63,7 +73,10 @@ const txResponse = z
   })
   .passthrough();
 
-/** `POST /cosmos/tx/v1beta1/txs` in sync mode: the chain's check of the transaction (code 0: in the mempool). */
+/**
+ * `POST /cosmos/tx/v1beta1/txs` in sync mode: the chain's check of the
+ * transaction (code 0: in the mempool).
+ */
 export async function broadcastTx(
   restUrl: string,
   txBytes: Uint8Array,
@@ -89,7 +102,10 @@ export async function broadcastTx(
   };
 }
 
-/** `GET /cosmos/tx/v1beta1/txs/{hash}`: the transaction once it is in a block; undefined while it is not. */
+/**
+ * `GET /cosmos/tx/v1beta1/txs/{hash}`: the transaction once it is in a block;
+ * undefined while it is not.
+ */
 export async function getTx(
   restUrl: string,
   hash: string,
@@ -115,7 +131,10 @@ export async function getTx(
   };
 }
 
-/** `POST /cosmos/tx/v1beta1/simulate`: the gas the transaction uses; a refusal (insufficient funds, a bad message) fails with the chain's message. */
+/**
+ * `POST /cosmos/tx/v1beta1/simulate`: the gas the transaction uses; a refusal
+ * (insufficient funds, a bad message) fails with the chain's message.
+ */
 export async function simulateTx(
   restUrl: string,
   txBytes: Uint8Array,
@@ -142,8 +161,10 @@ export interface GasPrice {
 }
 
 /**
- * The chain's gas prices: Initia's `GET /initia/tx/v1/gas_prices` where the chain has it, else the node's
- * `minimum_gas_price` (`GET /cosmos/base/node/v1beta1/config`, e.g. "0.15uinit,0.01l2/…"); empty when free.
+ * The chain's gas prices: Initia's `GET /initia/tx/v1/gas_prices` where the
+ * chain has it, else the node's `minimum_gas_price` (`GET
+ * /cosmos/base/node/v1beta1/config`, e.g. "0.15uinit,0.01l2/…"); empty when
+ * free.
  */
 export async function gasPrices(restUrl: string): Promise<GasPrice[]> {
   const initia = await withRetry(
@@ -190,7 +211,10 @@ export async function gasPrices(restUrl: string): Promise<GasPrice[]> {
     });
 }
 
-/** `GET /cosmos/base/tendermint/v1beta1/node_info`: the chain id the endpoint serves. */
+/**
+ * `GET /cosmos/base/tendermint/v1beta1/node_info`: the chain id the endpoint
+ * serves.
+ */
 export async function restChainId(restUrl: string): Promise<string> {
   const path = "/cosmos/base/tendermint/v1beta1/node_info";
   const answer = await withRetry(`GET ${describeEndpoint(restUrl, path)}`, () =>

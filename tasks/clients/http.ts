@@ -5,8 +5,9 @@ import { VipError, defined } from "../errors.js";
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 /**
- * How an endpoint is named in messages: scheme, host and the path this tool appended, never the configured
- * URL's own path, query or credentials, which commonly hold API keys.
+ * How an endpoint is named in messages: scheme, host and the path this tool
+ * appended, never the configured URL's own path, query or credentials, which
+ * commonly hold API keys.
  */
 export function describeEndpoint(baseUrl: string, path: string): string {
   try {
@@ -16,7 +17,10 @@ export function describeEndpoint(baseUrl: string, path: string): string {
   }
 }
 
-/** `baseUrl` joined with `path`, keeping any path the base URL already has (e.g. a gateway prefix). */
+/**
+ * `baseUrl` joined with `path`, keeping any path the base URL already has (e.g.
+ * a gateway prefix).
+ */
 export function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, "") + path;
 }
@@ -25,13 +29,17 @@ export interface JsonRequest {
   method: "GET" | "POST";
   body?: unknown;
   timeoutMs?: number;
-  /** HTTP statuses that mean "there is no such thing (yet)": answered as undefined instead of failing (e.g. [404]). */
+  /**
+   * HTTP statuses that mean "there is no such thing (yet)": answered as
+   * undefined instead of failing (e.g. [404]).
+   */
   undefinedFor?: number[];
 }
 
 /**
- * Sends one HTTP request and returns the parsed JSON body. Every failure names the endpoint and what went
- * wrong: unreachable, timed out, an HTTP error status (with the start of the body), or a body that is not JSON.
+ * Sends one HTTP request and returns the parsed JSON body. Every failure names
+ * the endpoint and what went wrong: unreachable, timed out, an HTTP error
+ * status (with the start of the body), or a body that is not JSON.
  */
 export async function requestJson(
   baseUrl: string,
@@ -74,7 +82,10 @@ export async function requestJson(
   }
 }
 
-/** Checks `value` against `schema`; a mismatch names the first field that is missing or wrong. */
+/**
+ * Checks `value` against `schema`; a mismatch names the first field that is
+ * missing or wrong.
+ */
 export function expectShape<T>(
   schema: z.ZodType<T>,
   value: unknown,
@@ -96,7 +107,10 @@ function errorCode(error: Error): string | undefined {
   return typeof cause?.code === "string" ? cause.code : undefined;
 }
 
-/** A chain's or gateway's error body said briefly: the `message` of a Cosmos `{code, message, details}` body, else its start. */
+/**
+ * A chain's or gateway's error body said briefly: the `message` of a Cosmos
+ * `{code, message, details}` body, else its start.
+ */
 function errorMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { message?: unknown };

@@ -3,7 +3,10 @@ import { z } from "zod";
 import { VipError, defined } from "../errors.js";
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
 
-/** The VIP program's current stage, from the base chain's `vip::ModuleStore` resource. */
+/**
+ * The VIP program's current stage, from the base chain's `vip::ModuleStore`
+ * resource.
+ */
 export interface VipStage {
   stage: bigint;
   stageStartTime?: bigint;
@@ -30,7 +33,10 @@ function moduleStorePath(moduleAddress: string): string {
   return `/initia/move/v1/accounts/${moduleAddress}/resources/by_struct_tag?struct_tag=${encodeURIComponent(structTag)}`;
 }
 
-/** `GET {rest}/initia/move/v1/accounts/<module>/resources/by_struct_tag?struct_tag=<module>::vip::ModuleStore`. */
+/**
+ * `GET
+ * {rest}/initia/move/v1/accounts/<module>/resources/by_struct_tag?struct_tag=<module>::vip::ModuleStore`.
+ */
 export async function fetchVipStage(
   restUrl: string,
   moduleAddress: string,
@@ -92,7 +98,10 @@ export async function fetchVipStage(
   };
 }
 
-/** The program's clock as `vip::ModuleStore` keeps it: every field the stage schedule needs. */
+/**
+ * The program's clock as `vip::ModuleStore` keeps it: every field the stage
+ * schedule needs.
+ */
 export interface VipProgram {
   stage: bigint;
   stageStartTime: bigint;
@@ -100,7 +109,10 @@ export interface VipProgram {
   stageInterval: bigint;
 }
 
-/** Like `fetchVipStage`, but every time field is required: a schedule cannot be kept without them. */
+/**
+ * Like `fetchVipStage`, but every time field is required: a schedule cannot be
+ * kept without them.
+ */
 export async function fetchVipProgram(
   restUrl: string,
   moduleAddress: string,
@@ -134,9 +146,10 @@ const latestBlockAnswer = z.object({
 });
 
 /**
- * The base chain's time: its latest block's time (`GET /cosmos/base/tendermint/v1beta1/blocks/latest` →
- * `block.header.time`, RFC 3339 with up to nanoseconds), in Unix seconds. The program's stages end by this
- * clock, never by the local one.
+ * The base chain's time: its latest block's time (`GET
+ * /cosmos/base/tendermint/v1beta1/blocks/latest` → `block.header.time`, RFC
+ * 3339 with up to nanoseconds), in Unix seconds. The program's stages end by
+ * this clock, never by the local one.
  */
 export async function fetchChainTime(restUrl: string): Promise<bigint> {
   const path = "/cosmos/base/tendermint/v1beta1/blocks/latest";
@@ -154,7 +167,10 @@ export async function fetchChainTime(restUrl: string): Promise<bigint> {
   return seconds;
 }
 
-/** Whole Unix seconds of an RFC 3339 time; the fraction (CometBFT writes nanoseconds) is cut, not rounded. */
+/**
+ * Whole Unix seconds of an RFC 3339 time; the fraction (CometBFT writes
+ * nanoseconds) is cut, not rounded.
+ */
 function rfc3339Seconds(text: string): bigint | undefined {
   const match =
     /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/i.exec(
@@ -171,8 +187,9 @@ const viewAnswer = z.object({ data: z.string() });
 const bridgeInfos = z.array(z.object({ bridge_id: u64 }).passthrough());
 
 /**
- * The bridges the VIP program already has (`vip::get_bridge_infos`, a view function): a proposal for one of
- * them would be refused by the chain, after the vote.
+ * The bridges the VIP program already has (`vip::get_bridge_infos`, a view
+ * function): a proposal for one of them would be refused by the chain, after
+ * the vote.
  */
 export async function fetchRegisteredBridgeIds(
   restUrl: string,
@@ -214,7 +231,10 @@ const moduleAnswer = z.object({
   module: z.object({ module_name: z.literal("vip") }),
 });
 
-/** Checks that the VIP module answers at `moduleAddress` (`GET …/accounts/<address>/modules/vip`). */
+/**
+ * Checks that the VIP module answers at `moduleAddress` (`GET
+ * …/accounts/<address>/modules/vip`).
+ */
 export async function checkVipModule(
   restUrl: string,
   moduleAddress: string,
@@ -246,7 +266,10 @@ const govParamsAnswer = z.object({
   params: z.object({ min_deposit: z.array(coin).min(1) }),
 });
 
-/** The deposit a proposal needs to enter its voting period (`GET /initia/gov/v1/params` → `min_deposit`), as coins text. */
+/**
+ * The deposit a proposal needs to enter its voting period (`GET
+ * /initia/gov/v1/params` → `min_deposit`), as coins text.
+ */
 export async function fetchMinDeposit(restUrl: string): Promise<string> {
   const path = "/initia/gov/v1/params";
   const { params } = expectShape(

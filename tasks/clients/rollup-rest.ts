@@ -2,7 +2,10 @@ import { z } from "zod";
 
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
 
-/** The rollup's OPinit bridge to the base chain, as its opchild module reports it. */
+/**
+ * The rollup's OPinit bridge to the base chain, as its opchild module reports
+ * it.
+ */
 export interface BridgeInfo {
   bridgeId: bigint;
   /** The bridge's account on the base chain (init1…, 32 bytes). */

@@ -4,12 +4,13 @@ import { firstLine, VipError, defined } from "../errors.js";
 import { isTransient, withRetry } from "../network/retry.js";
 import { describeEndpoint, joinUrl } from "./http.js";
 
-// The routing API: Skip Go API v2, extended by Initia's router with /op-hook. Every answer is checked on
-// arrival against what the two published OpenAPI documents allow (Skip's docs/swagger.yml, Initia's
-// router-api/openapi.yaml): fields this client does not know pass through, fields it does not need are
-// optional, null where a document allows null. Only what a send cannot do without is required, and its
-// absence is an error naming the endpoint and the field's path (test/corpus/router/ replays the documents'
-// own examples).
+// The routing API: Skip Go API v2, extended by Initia's router with /op-hook.
+// Every answer is checked on arrival against what the two published OpenAPI
+// documents allow (Skip's docs/swagger.yml, Initia's router-api/openapi.yaml):
+// fields this client does not know pass through, fields it does not need are
+// optional, null where a document allows null. Only what a send cannot do
+// without is required, and its absence is an error naming the endpoint and the
+// field's path (test/corpus/router/ replays the documents' own examples).
 
 const amount = z
   .string()
@@ -17,8 +18,9 @@ const amount = z
 const chainId = z.string().min(1);
 
 /**
- * One hop: a one-key wrapper (`transfer`, `op_init_transfer`, `swap`, …) plus the hop's transaction index and
- * amounts, which Skip's own route example leaves out. Operations go back to `msgs` verbatim.
+ * One hop: a one-key wrapper (`transfer`, `op_init_transfer`, `swap`, …) plus
+ * the hop's transaction index and amounts, which Skip's own route example
+ * leaves out. Operations go back to `msgs` verbatim.
  */
 const operationSchema = z
   .object({
@@ -39,7 +41,10 @@ const assetSchema = z
   .passthrough();
 export type FeeAsset = z.infer<typeof assetSchema>;
 
-/** `estimated_fees[]`: Skip's `Fee` (with `fee_type`, `fee_behavior`), or Initia's (without `fee_type`). */
+/**
+ * `estimated_fees[]`: Skip's `Fee` (with `fee_type`, `fee_behavior`), or
+ * Initia's (without `fee_type`).
+ */
 const feeSchema = z
   .object({
     fee_type: z.string().nullish(),
@@ -61,7 +66,10 @@ export const routeRequestSchema = z.object({
   dest_asset_denom: z.string().min(1),
   dest_asset_chain_id: chainId,
   amount_in: amount,
-  /** Initia's: force the OPinit (optimistic) withdrawal from a rollup instead of a faster bridge. */
+  /**
+   * Initia's: force the OPinit (optimistic) withdrawal from a rollup instead of
+   * a faster bridge.
+   */
   is_op_withdraw: z.boolean().optional(),
 });
 export type RouteRequest = z.infer<typeof routeRequestSchema>;
@@ -77,7 +85,10 @@ export const routeSchema = z
     dest_asset_chain_id: chainId,
     operations: z.array(operationSchema),
     chain_ids: z.array(chainId).optional(),
-    /** Needed to send (`address_list` follows it); `msgs` refuses a route without it, naming it. */
+    /**
+     * Needed to send (`address_list` follows it); `msgs` refuses a route
+     * without it, naming it.
+     */
     required_chain_addresses: z.array(chainId).optional(),
     txs_required: z.number().int().nonnegative().optional(),
     /** Older answers lack it: polling then keeps a steady pace. */
@@ -121,7 +132,10 @@ const opHookResponseSchema = z
   .passthrough();
 export type OpHookResponse = z.infer<typeof opHookResponseSchema>;
 
-/** The signed hook `msgs` carries for a route with `required_op_hook`: the signer and base64 Tx bytes. */
+/**
+ * The signed hook `msgs` carries for a route with `required_op_hook`: the
+ * signer and base64 Tx bytes.
+ */
 export interface SignedOpHook {
   signer: string;
   hook: string;
@@ -216,7 +230,8 @@ const msgsResponseSchema = msgsResponseFields
     txs: z.array(msgsTxSchema).min(1, "must hold at least one transaction"),
   })
   .passthrough();
-// Omit over the passthrough type would lose the known fields to its index signature.
+// Omit over the passthrough type would lose the known fields to its index
+// signature.
 export type MsgsResponse = z.infer<typeof msgsResponseFields> & {
   txs: MsgsTx[];
 };
@@ -229,7 +244,10 @@ const trackResponseSchema = z
   .passthrough();
 export type TrackResponse = z.infer<typeof trackResponseSchema>;
 
-/** Where the assets of a transfer are, or will be: `amount` is nullable, and absent from real successful statuses. */
+/**
+ * Where the assets of a transfer are, or will be: `amount` is nullable, and
+ * absent from real successful statuses.
+ */
 const releaseSchema = z
   .object({
     chain_id: z.string().nullish(),
@@ -244,7 +262,10 @@ const statusErrorSchema = z
   .object({ type: z.string().nullish(), message: z.string().nullish() })
   .passthrough();
 
-/** A hop as status reports it: Skip's one-key wrapper (`ibc_transfer`, …), or Initia's flat `{src_chain_id, dst_chain_id, state}`. */
+/**
+ * A hop as status reports it: Skip's one-key wrapper (`ibc_transfer`, …), or
+ * Initia's flat `{src_chain_id, dst_chain_id, state}`.
+ */
 const hopSchema = z.record(z.unknown());
 
 const transferStatusSchema = z
@@ -261,9 +282,11 @@ const transferStatusSchema = z
   .passthrough();
 
 /**
- * `GET /v2/tx/status`: the overall `state` and a flat (deprecated) `transfer_sequence` at the top, and, per
- * transfer the transaction started, `transfers[]`. Either may be missing or empty in answers the documents
- * allow (Skip's own examples carry no top-level state; Initia's carries `transfers: []`).
+ * `GET /v2/tx/status`: the overall `state` and a flat (deprecated)
+ * `transfer_sequence` at the top, and, per transfer the transaction started,
+ * `transfers[]`. Either may be missing or empty in answers the documents allow
+ * (Skip's own examples carry no top-level state; Initia's carries `transfers:
+ * []`).
  */
 const statusResponseSchema = z
   .object({
@@ -282,8 +305,9 @@ const statusResponseSchema = z
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
 
 /**
- * `GET /v2/info/chains`. Skip's chain entries carry no endpoints; Initia's router adds each chain's `rpc` and
- * `rest` (interwovenkit reads them as `RouterChainJson`), which is all this client needs of the list.
+ * `GET /v2/info/chains`. Skip's chain entries carry no endpoints; Initia's
+ * router adds each chain's `rpc` and `rest` (interwovenkit reads them as
+ * `RouterChainJson`), which is all this client needs of the list.
  */
 const chainsResponseSchema = z.object({
   chains: z.array(
@@ -307,7 +331,10 @@ const errorBodySchema = z
   })
   .passthrough();
 
-/** An answer of the routing API that is an error: its HTTP status, message and Initia's `info`. */
+/**
+ * An answer of the routing API that is an error: its HTTP status, message and
+ * Initia's `info`.
+ */
 export class RouterError extends VipError {
   constructor(
     message: string,
@@ -329,9 +356,10 @@ export interface RouterClientOptions {
 }
 
 /**
- * The routing API, one method per endpoint. The read-only calls (chains, route, status) are retried on transport
- * failures, 429 and 5xx, bounded; op-hook, msgs and track are sent once: the caller decides what a failure
- * means (a track that may have arrived is not repeated blindly).
+ * The routing API, one method per endpoint. The read-only calls (chains, route,
+ * status) are retried on transport failures, 429 and 5xx, bounded; op-hook,
+ * msgs and track are sent once: the caller decides what a failure means (a
+ * track that may have arrived is not repeated blindly).
  */
 export class RouterClient {
   constructor(
@@ -468,9 +496,10 @@ export class RouterClient {
 }
 
 /**
- * For a value that matches no member of a union (a transaction that is neither a valid `evm_tx`, `cosmos_tx`
- * nor `svm_tx`), the issue of the member whose key the value has: "txs[0].cosmos_tx.msgs must hold…" rather
- * than "txs[0] Invalid input".
+ * For a value that matches no member of a union (a transaction that is neither
+ * a valid `evm_tx`, `cosmos_tx` nor `svm_tx`), the issue of the member whose
+ * key the value has: "txs[0].cosmos_tx.msgs must hold…" rather than "txs[0]
+ * Invalid input".
  */
 function innermostIssue(issue: z.ZodIssue, value: unknown): z.ZodIssue {
   if (issue.code !== "invalid_union") return issue;

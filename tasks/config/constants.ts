@@ -1,7 +1,13 @@
-/** The VIP module's address on Initia mainnet (interwoven-1). Testnet addresses differ between sources. */
+/**
+ * The VIP module's address on Initia mainnet (interwoven-1). Testnet addresses
+ * differ between sources.
+ */
 export const MAINNET_VIP_MODULE_ADDRESS =
   "0x3a886b32a802582f2e446e74d4a24d1d7ed01adf46d2a8f65c5723887e708789";
 
-/** The Ignition module id and future id under which the scoring contract is deployed. */
+/**
+ * The Ignition module id and future id under which the scoring contract is
+ * deployed.
+ */
 export const IGNITION_MODULE_ID = "VipScore";
 export const IGNITION_FUTURE_ID = "VipScore#VipScore";

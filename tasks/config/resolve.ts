@@ -8,7 +8,10 @@ import { configVariable } from "hardhat/config";
 
 import { MAINNET_VIP_MODULE_ADDRESS } from "./constants.js";
 
-/** Adds each network's resolved `vip` settings. Values stay lazy: nothing is read until a task needs it. */
+/**
+ * Adds each network's resolved `vip` settings. Values stay lazy: nothing is
+ * read until a task needs it.
+ */
 export function resolveVipUserConfig(
   userConfig: HardhatUserConfig,
   resolvedConfig: HardhatConfig,

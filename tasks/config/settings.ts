@@ -33,7 +33,10 @@ const HOW_TO_SET: Record<
   },
 };
 
-/** The URL a network's `vip.<setting>` resolves to; a missing or malformed value says what to set. */
+/**
+ * The URL a network's `vip.<setting>` resolves to; a missing or malformed value
+ * says what to set.
+ */
 export async function vipUrl(
   networkName: string,
   network: NetworkConfig,
@@ -55,7 +58,8 @@ export async function vipUrl(
     advice,
     true,
   );
-  // `new URL` accepts "localhost:26657" (scheme "localhost:"); only http and https reach a node.
+  // `new URL` accepts "localhost:26657" (scheme "localhost:"); only http and
+  // https reach a node.
   if (!/^https?:$/.test(new URL(url).protocol)) {
     throw new VipError(
       `vip.${setting} of network "${networkName}" is not a valid URL (it needs http:// or https://): ${advice}`,
@@ -65,8 +69,8 @@ export async function vipUrl(
 }
 
 /**
- * Like `vipUrl`, but undefined when the network has no such setting or its variable is not set; a value
- * that is set but malformed still fails.
+ * Like `vipUrl`, but undefined when the network has no such setting or its
+ * variable is not set; a value that is set but malformed still fails.
  */
 export async function optionalVipUrl(
   networkName: string,
@@ -85,7 +89,10 @@ export async function optionalVipUrl(
   }
 }
 
-/** The VIP module address a network's `vip.vipModuleAddress` resolves to (default: mainnet's). */
+/**
+ * The VIP module address a network's `vip.vipModuleAddress` resolves to
+ * (default: mainnet's).
+ */
 export async function vipModuleAddress(
   networkName: string,
   network: NetworkConfig,
@@ -115,7 +122,8 @@ async function readVariable(
   try {
     return isUrl ? await variable.getUrl() : await variable.get();
   } catch (error) {
-    // Hardhat says "not found" for a variable set nowhere; anything else is a value that failed its check.
+    // Hardhat says "not found" for a variable set nowhere; anything else is a
+    // value that failed its check.
     const problem = /not found/i.test(String(error))
       ? "is not set"
       : isUrl
@@ -129,8 +137,9 @@ async function readVariable(
 }
 
 /**
- * The routing API key a network's `vip.routerApiKey` resolves to, or undefined when none is configured or
- * its variable is not set (the API then applies its stricter anonymous rate limit). Never printed.
+ * The routing API key a network's `vip.routerApiKey` resolves to, or undefined
+ * when none is configured or its variable is not set (the API then applies its
+ * stricter anonymous rate limit). Never printed.
  */
 export async function optionalRouterApiKey(
   networkName: string,

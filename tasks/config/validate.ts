@@ -55,7 +55,10 @@ const vipNetworkSchema = z
   .strict()
   .optional();
 
-/** Checks each network's `vip` block when the config is loaded; errors name the network and the field. */
+/**
+ * Checks each network's `vip` block when the config is loaded; errors name the
+ * network and the field.
+ */
 export function validateVipUserConfig(
   userConfig: HardhatUserConfig,
 ): HardhatUserConfigValidationError[] {

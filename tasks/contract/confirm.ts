@@ -15,8 +15,9 @@ export function withMargin(estimate: bigint): bigint {
 }
 
 /**
- * Every field of a transaction that a local signer (a Ledger) needs and would otherwise leave to the node:
- * the gas limit and the fees (EIP-1559 where the chain has a base fee, a gas price otherwise).
+ * Every field of a transaction that a local signer (a Ledger) needs and would
+ * otherwise leave to the node: the gas limit and the fees (EIP-1559 where the
+ * chain has a base fee, a gas price otherwise).
  */
 export async function transactionOverrides(
   provider: Provider,
@@ -33,16 +34,20 @@ export async function transactionOverrides(
   return { gasLimit, gasPrice: fees.gasPrice ?? undefined };
 }
 
-/** The most a transaction with these overrides can cost: its gas limit at its highest fee per gas. */
+/**
+ * The most a transaction with these overrides can cost: its gas limit at its
+ * highest fee per gas.
+ */
 export function maxCost(overrides: Overrides): bigint {
   const fee = BigInt(overrides.maxFeePerGas ?? overrides.gasPrice ?? 0);
   return BigInt(overrides.gasLimit ?? 0) * fee;
 }
 
 /**
- * Estimates, checks that `from` can pay, sends with explicit gas and fees (a Ledger signs locally and needs
- * them), and waits for the receipt. A call the node refuses names the contract's revert reason, and nothing
- * is sent; a receipt whose status is not success is the error `Tx failed <hash>`.
+ * Estimates, checks that `from` can pay, sends with explicit gas and fees (a
+ * Ledger signs locally and needs them), and waits for the receipt. A call the
+ * node refuses names the contract's revert reason, and nothing is sent; a
+ * receipt whose status is not success is the error `Tx failed <hash>`.
  */
 export async function estimateSendAndConfirm(
   what: string,
@@ -63,7 +68,8 @@ export async function estimateSendAndConfirm(
 }
 
 /**
- * Sends through `send` (which sets its own gas limit) and waits for the receipt; failures as above.
+ * Sends through `send` (which sets its own gas limit) and waits for the
+ * receipt; failures as above.
  */
 export async function sendAndConfirm(
   what: string,
@@ -73,7 +79,8 @@ export async function sendAndConfirm(
   try {
     tx = await send();
   } catch (error) {
-    // Unlike a refused estimate, a failed send may have reached the node: do not claim nothing was sent.
+    // Unlike a refused estimate, a failed send may have reached the node: do
+    // not claim nothing was sent.
     const reason = describeRevert(error) ?? firstLine(error);
     throw new VipError(
       `${what} failed when sent: ${reason}`,
@@ -95,7 +102,10 @@ export async function sendAndConfirm(
   return receipt;
 }
 
-/** An error for a call the node refused before sending (estimate or send), with the revert reason if any. */
+/**
+ * An error for a call the node refused before sending (estimate or send), with
+ * the revert reason if any.
+ */
 export function refused(what: string, error: unknown): VipError {
   const reason = describeRevert(error);
   const detail = reason ?? firstLine(error);

@@ -22,7 +22,10 @@ export interface ContractContext {
   score: VipScore;
 }
 
-/** The network connection, its signer, and the scoring contract bound to that signer. */
+/**
+ * The network connection, its signer, and the scoring contract bound to that
+ * signer.
+ */
 export async function contractContext(
   hre: HardhatRuntimeEnvironment,
   args: ContractArgs,
@@ -37,7 +40,10 @@ export async function contractContext(
   return { connection, operator, signer: operator.signer, score };
 }
 
-/** The scoring contract for reading only: no signer, so no key or Ledger is needed. */
+/**
+ * The scoring contract for reading only: no signer, so no key or Ledger is
+ * needed.
+ */
 export async function readOnlyContract(
   hre: HardhatRuntimeEnvironment,
   args: ContractArgs,

@@ -10,8 +10,9 @@ import {
 import { IGNITION_FUTURE_ID } from "../config/constants.js";
 
 /**
- * Ignition's artifact resolver for this package: the VipScore module deploys from its packaged artifact object,
- * so Ignition never needs to look one up by name, neither to deploy nor to list a deployment's transactions.
+ * Ignition's artifact resolver for this package: the VipScore module deploys
+ * from its packaged artifact object, so Ignition never needs to look one up by
+ * name, neither to deploy nor to list a deployment's transactions.
  */
 export const PACKAGED_ARTIFACTS_ONLY = {
   loadArtifact: async (name: string): Promise<never> => {
@@ -22,7 +23,10 @@ export const PACKAGED_ARTIFACTS_ONLY = {
   getBuildInfo: async () => undefined,
 };
 
-/** Where Ignition keeps a deployment's journal: `ignition/deployments/<id>/`, id `chain-<chainId>` by default. */
+/**
+ * Where Ignition keeps a deployment's journal: `ignition/deployments/<id>/`, id
+ * `chain-<chainId>` by default.
+ */
 export function deploymentDir(
   ignitionPath: string,
   chainId: bigint,
@@ -35,7 +39,9 @@ export function deploymentDir(
   );
 }
 
-/** The scoring contract's address recorded by a completed deployment, if any. */
+/**
+ * The scoring contract's address recorded by a completed deployment, if any.
+ */
 export async function deployedAddress(
   dir: string,
 ): Promise<string | undefined> {
@@ -48,7 +54,10 @@ export async function deployedAddress(
   return addresses[IGNITION_FUTURE_ID];
 }
 
-/** The scoring contract's deployment transaction in a journal (sent, possibly not yet confirmed). */
+/**
+ * The scoring contract's deployment transaction in a journal (sent, possibly
+ * not yet confirmed).
+ */
 export async function deploymentTransaction(
   dir: string,
 ): Promise<TransactionInfo | undefined> {

@@ -16,11 +16,16 @@ import { preflight } from "./preflight.js";
 import { describeRevert } from "./revert.js";
 import { ensureFunds } from "../signer/funds.js";
 
-/** Written before the broadcast: a run killed after it finds the transaction again by this nonce. */
+/**
+ * Written before the broadcast: a run killed after it finds the transaction
+ * again by this nonce.
+ */
 interface SendingRecord {
   type: "sending";
   nonce: number;
-  /** The chain's height before the send: the nonce is looked for from here on. */
+  /**
+   * The chain's height before the send: the nonce is looked for from here on.
+   */
   block: number;
   at: string;
 }
@@ -36,7 +41,10 @@ interface ConfirmedRecord {
   gasUsed: string;
   status: number;
 }
-/** The journalled nonce was never broadcast, or went to another transaction: the next run may send. */
+/**
+ * The journalled nonce was never broadcast, or went to another transaction: the
+ * next run may send.
+ */
 interface UnsentRecord {
   type: "unsent";
   nonce: number;
@@ -46,23 +54,34 @@ type FinalizeRecord =
   SendingRecord | SentRecord | ConfirmedRecord | UnsentRecord;
 
 export interface FinalizeResult {
-  /** The finalization's receipt; undefined when the stage was found finalized by another transaction. */
+  /**
+   * The finalization's receipt; undefined when the stage was found finalized by
+   * another transaction.
+   */
   receipt?: TransactionReceipt;
-  /** Whether this call found the transaction of an earlier, interrupted run instead of sending one. */
+  /**
+   * Whether this call found the transaction of an earlier, interrupted run
+   * instead of sending one.
+   */
   resumed: boolean;
 }
 
 export interface FinalizeOptions {
   /** How often a receipt is polled for, in ms. */
   pollMs?: number;
-  /** How long the transaction may stay unmined before this run stops (a later run resumes), in ms. */
+  /**
+   * How long the transaction may stay unmined before this run stops (a later
+   * run resumes), in ms.
+   */
   receiptTimeoutMs?: number;
 }
 
 /**
- * Finalizes `stage` at most once, journalled: the nonce is recorded before the broadcast and the hash after,
- * so a run killed between the send and its receipt finds its transaction again (by hash, else by nonce) and
- * waits for it instead of sending a second one. A stage the contract already shows finalized is not sent again.
+ * Finalizes `stage` at most once, journalled: the nonce is recorded before the
+ * broadcast and the hash after, so a run killed between the send and its
+ * receipt finds its transaction again (by hash, else by nonce) and waits for it
+ * instead of sending a second one. A stage the contract already shows finalized
+ * is not sent again.
  */
 export async function finalizeOnce(
   score: VipScore,
@@ -149,7 +168,8 @@ export async function finalizeOnce(
   try {
     hash = (await score.finalizeStage(stage, { ...overrides, nonce })).hash;
   } catch (error) {
-    // The answer may be lost while the transaction reached the node: look for it by nonce before giving up.
+    // The answer may be lost while the transaction reached the node: look for
+    // it by nonce before giving up.
     const found = isTransient(error)
       ? await findByNonce(provider, from, nonce, block)
       : undefined;
@@ -197,7 +217,10 @@ async function confirm(
   return { receipt, resumed };
 }
 
-/** The receipt of `hash`; undefined when the node no longer knows the transaction (dropped or replaced). */
+/**
+ * The receipt of `hash`; undefined when the node no longer knows the
+ * transaction (dropped or replaced).
+ */
 async function awaitReceipt(
   provider: Provider,
   hash: string,

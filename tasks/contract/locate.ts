@@ -9,12 +9,18 @@ import { deployedAddress, deploymentDir } from "./deployment.js";
 export interface LocateOptions {
   /** `--contract`: an explicit address, which wins over the deployment. */
   contract?: string;
-  /** `--deployment-id`: the Ignition deployment to read the address from (default `chain-<chainId>`). */
+  /**
+   * `--deployment-id`: the Ignition deployment to read the address from
+   * (default `chain-<chainId>`).
+   */
   deploymentId?: string;
   ignitionPath: string;
 }
 
-/** Like `locateScoreContract`, but undefined (not an error) when no `--contract` is given and nothing was deployed. */
+/**
+ * Like `locateScoreContract`, but undefined (not an error) when no `--contract`
+ * is given and nothing was deployed.
+ */
 export async function findScoreContract(
   connection: Connection,
   options: LocateOptions,
@@ -24,8 +30,9 @@ export async function findScoreContract(
 }
 
 /**
- * The scoring contract the task operates, bound to the network's signer, after checking that code lives
- * at its address (a journal left from a chain that was reset points at nothing).
+ * The scoring contract the task operates, bound to the network's signer, after
+ * checking that code lives at its address (a journal left from a chain that was
+ * reset points at nothing).
  */
 export async function locateScoreContract(
   connection: Connection,

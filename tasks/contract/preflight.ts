@@ -2,8 +2,9 @@ import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { VipError } from "../errors.js";
 
 /**
- * Checks by call, before anything is sent, that `stage` is the contract's open stage and that `signer` is on
- * its allow list. Each refusal says why and what to do.
+ * Checks by call, before anything is sent, that `stage` is the contract's open
+ * stage and that `signer` is on its allow list. Each refusal says why and what
+ * to do.
  */
 export async function preflight(
   score: VipScore,

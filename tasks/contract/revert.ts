@@ -3,8 +3,9 @@ import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 const iface = VipScore__factory.createInterface();
 
 /**
- * A contract revert in words, e.g. `StageFinalized(15)`, from the revert data an ethers error carries;
- * undefined when the error is not a decodable revert of the scoring contract.
+ * A contract revert in words, e.g. `StageFinalized(15)`, from the revert data
+ * an ethers error carries; undefined when the error is not a decodable revert
+ * of the scoring contract.
  */
 export function describeRevert(error: unknown): string | undefined {
   const data = findRevertData(error);

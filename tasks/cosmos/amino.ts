@@ -3,11 +3,13 @@ import { Msg } from "@initia/initia.js";
 import { VipError, defined } from "../errors.js";
 import type { AminoJsonMsg, AminoMsg } from "./types.js";
 
-// The amino JSON a chain signs is built by its proto rules: a field marked `(amino.dont_omitempty)` is
-// always present (an empty list as []), any other is left out when empty; u64 values are decimal strings.
-// The router's JSON may leave fields out or spell numbers as numbers, and @initia/initia.js 1.1 gets
-// MsgCall wrong (it writes `access_list: null` and adds `auth_list: []`), so each message this tool signs
-// is rebuilt here, field by field, from the rules below; a field or message type not listed is refused.
+// The amino JSON a chain signs is built by its proto rules: a field marked
+// `(amino.dont_omitempty)` is always present (an empty list as []), any other
+// is left out when empty; u64 values are decimal strings. The router's JSON may
+// leave fields out or spell numbers as numbers, and @initia/initia.js 1.1 gets
+// MsgCall wrong (it writes `access_list: null` and adds `auth_list: []`), so
+// each message this tool signs is rebuilt here, field by field, from the rules
+// below; a field or message type not listed is refused.
 
 type Kind =
   "string" | "uint64" | "coin" | "coins" | "bytes" | "height" | "empty-list";
@@ -103,11 +105,17 @@ const RULES: Record<string, MessageRule> = {
 /** The message types this tool can sign. */
 const SIGNABLE_TYPES = Object.keys(RULES);
 
-/** One message checked against its type's rules: every field present, with its proto default where absent. */
+/**
+ * One message checked against its type's rules: every field present, with its
+ * proto default where absent.
+ */
 export interface CheckedMsg {
   typeUrl: string;
   aminoType: string;
-  /** Every field of the message, defaults filled in: what the proto encoding is built from. */
+  /**
+   * Every field of the message, defaults filled in: what the proto encoding is
+   * built from.
+   */
   full: Record<string, unknown>;
   /** The account that must sign it. */
   signer: string;
@@ -115,9 +123,10 @@ export interface CheckedMsg {
 }
 
 /**
- * Parses a router message (`{msg_type_url, msg}`) and checks it against the chain's proto rules. `where`
- * names it in errors ("transaction 1, message 2"). An unknown type or field, or a value of the wrong kind,
- * is refused: this tool signs only what it can spell exactly as the chain does.
+ * Parses a router message (`{msg_type_url, msg}`) and checks it against the
+ * chain's proto rules. `where` names it in errors ("transaction 1, message 2").
+ * An unknown type or field, or a value of the wrong kind, is refused: this tool
+ * signs only what it can spell exactly as the chain does.
  */
 export function checkMsg(msg: AminoJsonMsg, where: string): CheckedMsg {
   let value: unknown;
@@ -130,11 +139,12 @@ export function checkMsg(msg: AminoJsonMsg, where: string): CheckedMsg {
 }
 
 /**
- * JSON.parse that keeps every digit: an integer beyond 2^53 (Skip writes IBC `timeout_timestamp` in
- * nanoseconds as a bare number) comes back as its source text, which the u64 rules then check and sign
- * exactly. `JSON.parse` alone would round it, and the signature would be over another timeout than the
- * router's. (The reviver's source text needs Node 22+, which Hardhat needs anyway; without it the number
- * stays a number and is refused as not exact.)
+ * JSON.parse that keeps every digit: an integer beyond 2^53 (Skip writes IBC
+ * `timeout_timestamp` in nanoseconds as a bare number) comes back as its source
+ * text, which the u64 rules then check and sign exactly. `JSON.parse` alone
+ * would round it, and the signature would be over another timeout than the
+ * router's. (The reviver's source text needs Node 22+, which Hardhat needs
+ * anyway; without it the number stays a number and is refused as not exact.)
  */
 function parseLossless(text: string): unknown {
   return JSON.parse(text, function (
@@ -154,7 +164,10 @@ function parseLossless(text: string): unknown {
   } as Parameters<typeof JSON.parse>[1]);
 }
 
-/** Like `checkMsg`, for a message value already parsed (e.g. decoded from a transaction). */
+/**
+ * Like `checkMsg`, for a message value already parsed (e.g. decoded from a
+ * transaction).
+ */
 function checkValue(
   typeUrl: string,
   value: unknown,
@@ -197,7 +210,10 @@ function checkValue(
   };
 }
 
-/** The message as the chain signs it: `{type, value}` with empty fields left out unless always written. */
+/**
+ * The message as the chain signs it: `{type, value}` with empty fields left out
+ * unless always written.
+ */
 export function aminoForSigning(msg: CheckedMsg): AminoMsg {
   const rule = defined(RULES[msg.typeUrl], "RULES[msg.typeUrl]");
   const value: Record<string, unknown> = {};
@@ -212,12 +228,18 @@ export function aminoForSigning(msg: CheckedMsg): AminoMsg {
   return { type: msg.aminoType, value };
 }
 
-/** The message as an @initia/initia.js Msg, for its protobuf encoding (which is right; only its amino JSON is not). */
+/**
+ * The message as an @initia/initia.js Msg, for its protobuf encoding (which is
+ * right; only its amino JSON is not).
+ */
 export function initiaMsg(msg: CheckedMsg): Msg {
   return Msg.fromAmino({ type: msg.aminoType, value: msg.full } as never);
 }
 
-/** A message decoded from a transaction's protobuf `Any`, checked by the same rules. */
+/**
+ * A message decoded from a transaction's protobuf `Any`, checked by the same
+ * rules.
+ */
 export function checkProtoAny(
   any: Parameters<typeof Msg.fromProto>[0],
   where: string,
@@ -228,7 +250,8 @@ export function checkProtoAny(
       `${where}: message type ${typeUrl} is not one this tool reads`,
     );
   const { value } = Msg.fromProto(any).toAmino() as unknown as AminoMsg;
-  // initia.js writes an empty list as null and adds fields the amino form omits: the rules decide.
+  // initia.js writes an empty list as null and adds fields the amino form
+  // omits: the rules decide.
   const cleaned = Object.fromEntries(
     Object.entries(value).filter(
       ([, v]) =>

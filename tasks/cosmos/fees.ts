@@ -5,7 +5,10 @@ import type { CheckedMsg } from "./amino.js";
 import { simulationTxBytes } from "./sign.js";
 import type { CosmosFee } from "./types.js";
 
-/** Gas limit over the simulated use: simulation runs the same messages, but state can move before inclusion. */
+/**
+ * Gas limit over the simulated use: simulation runs the same messages, but
+ * state can move before inclusion.
+ */
 const GAS_MARGIN_PERCENT = 140n;
 
 /** The fee `price` asks for `gas`, rounded up to a whole base unit. */
@@ -18,9 +21,11 @@ export function feeFor(price: GasPrice, gas: bigint): bigint {
 }
 
 /**
- * The fee for a transaction: its gas simulated on the chain (a message the chain would refuse fails here,
- * with the chain's reason, before anything is signed) with a margin, priced at the chain's gas price in the
- * denom the transaction moves if the chain takes it, else its first; refused when the signer cannot pay it.
+ * The fee for a transaction: its gas simulated on the chain (a message the
+ * chain would refuse fails here, with the chain's reason, before anything is
+ * signed) with a margin, priced at the chain's gas price in the denom the
+ * transaction moves if the chain takes it, else its first; refused when the
+ * signer cannot pay it.
  */
 export async function estimateFee(
   restUrl: string,

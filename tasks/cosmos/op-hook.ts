@@ -5,24 +5,32 @@ import { checkMsg } from "./amino.js";
 import { signCosmosTx } from "./sign.js";
 import type { CosmosAccount } from "./types.js";
 
-/** A signed op hook and what it was signed for: the chain, account number, and the sequence it must run at. */
+/**
+ * A signed op hook and what it was signed for: the chain, account number, and
+ * the sequence it must run at.
+ */
 export interface SignedHook {
   signedOpHook: SignedOpHook;
   chainId: string;
   accountNumber: bigint;
   /** The sequence the hook is signed for. */
   sequence: bigint;
-  /** The account's sequence when the hook was signed: it must not move before the source transaction goes out. */
+  /**
+   * The account's sequence when the hook was signed: it must not move before
+   * the source transaction goes out.
+   */
   baseSequence: bigint;
   /** The hook's messages in words. */
   descriptions: string[];
 }
 
 /**
- * Signs the op hook `/op-hook` answered, as the rollup checks it when the deposit lands: a Cosmos
- * transaction for the hook's chain, by the destination account, at that account's number and the sequence
- * it will have then (its current one; two more when the hook's chain is also the source chain, whose
- * transaction bumps it twice), with no fee (`gas: "1"`) and no memo, signed with EIP-191.
+ * Signs the op hook `/op-hook` answered, as the rollup checks it when the
+ * deposit lands: a Cosmos transaction for the hook's chain, by the destination
+ * account, at that account's number and the sequence it will have then (its
+ * current one; two more when the hook's chain is also the source chain, whose
+ * transaction bumps it twice), with no fee (`gas: "1"`) and no memo, signed
+ * with EIP-191.
  */
 export async function signOpHook(options: {
   hook: OpHookResponse;
@@ -73,9 +81,9 @@ export async function signOpHook(options: {
 }
 
 /**
- * Re-reads the hook account's sequence right before the source transaction is broadcast: if anything else
- * was sent from it since the hook was signed, the hook would be refused when the deposit lands, so nothing
- * is sent.
+ * Re-reads the hook account's sequence right before the source transaction is
+ * broadcast: if anything else was sent from it since the hook was signed, the
+ * hook would be refused when the deposit lands, so nothing is sent.
  */
 export async function checkHookSequence(
   restUrl: string,
@@ -88,7 +96,10 @@ export async function checkHookSequence(
     throw new HookSequenceMoved(bech32, chainId, baseSequence, state?.sequence);
 }
 
-/** The op hook's account sent something since the hook was signed: the hook, signed for the old sequence, would fail. */
+/**
+ * The op hook's account sent something since the hook was signed: the hook,
+ * signed for the old sequence, would fail.
+ */
 export class HookSequenceMoved extends VipError {
   constructor(
     readonly account: string,

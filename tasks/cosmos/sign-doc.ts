@@ -12,8 +12,9 @@ export interface SignDocFields {
 }
 
 /**
- * The amino `StdSignDoc` as the chain serialises it for signing: keys sorted at every level, numbers as
- * decimal strings, no spaces, and `&`, `<`, `>` escaped as Go's encoding/json escapes them.
+ * The amino `StdSignDoc` as the chain serialises it for signing: keys sorted at
+ * every level, numbers as decimal strings, no spaces, and `&`, `<`, `>` escaped
+ * as Go's encoding/json escapes them.
  */
 export function stdSignDocJson(doc: SignDocFields): string {
   const value = {
@@ -30,7 +31,10 @@ export function stdSignDocJson(doc: SignDocFields): string {
     .replace(/>/g, "\\u003e");
 }
 
-/** What an EIP-191 signature over the sign doc signs: keccak256("\x19Ethereum Signed Message:\n" + length + json). */
+/**
+ * What an EIP-191 signature over the sign doc signs: keccak256("\x19Ethereum
+ * Signed Message:\n" + length + json).
+ */
 export function eip191Digest(doc: SignDocFields): string {
   return hashMessage(stdSignDocJson(doc));
 }

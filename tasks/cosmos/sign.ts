@@ -34,9 +34,10 @@ export interface CosmosTxToSign {
 }
 
 /**
- * Signs a Cosmos transaction with EIP-191 over its amino sign doc: the one mode a Ledger's Ethereum app can
- * sign (`personal_sign`), so a key and a Ledger go through the same path. The public key the chain checks
- * the signature against is recovered from the signature itself, so no separate device call is needed.
+ * Signs a Cosmos transaction with EIP-191 over its amino sign doc: the one mode
+ * a Ledger's Ethereum app can sign (`personal_sign`), so a key and a Ledger go
+ * through the same path. The public key the chain checks the signature against
+ * is recovered from the signature itself, so no separate device call is needed.
  */
 export async function signCosmosTx(
   tx: CosmosTxToSign,
@@ -92,14 +93,18 @@ export async function signCosmosTx(
   return { txBytes, hash: txHash(txBytes) };
 }
 
-/** A transaction's hash as the chain names it: uppercase hex SHA-256 of its bytes. */
+/**
+ * A transaction's hash as the chain names it: uppercase hex SHA-256 of its
+ * bytes.
+ */
 export function txHash(txBytes: Uint8Array): string {
   return createHash("sha256").update(txBytes).digest("hex").toUpperCase();
 }
 
 /**
- * The transaction as `simulate` takes it: the messages, no public key (the chain uses a placeholder) and an
- * empty signature, so the gas is known before the signer is asked (once) to sign.
+ * The transaction as `simulate` takes it: the messages, no public key (the
+ * chain uses a placeholder) and an empty signature, so the gas is known before
+ * the signer is asked (once) to sign.
  */
 export function simulationTxBytes(
   msgs: CheckedMsg[],

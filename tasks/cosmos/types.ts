@@ -1,18 +1,27 @@
 export type { AccountState } from "../clients/cosmos-tx.js";
 
-/** One message as the router sends it: a type URL and the message's amino JSON value, as a string. */
+/**
+ * One message as the router sends it: a type URL and the message's amino JSON
+ * value, as a string.
+ */
 export interface AminoJsonMsg {
   msg_type_url: string;
   msg: string;
 }
 
-/** A message in the amino form the chain signs: `{type, value}`, value built by the chain's proto rules. */
+/**
+ * A message in the amino form the chain signs: `{type, value}`, value built by
+ * the chain's proto rules.
+ */
 export interface AminoMsg {
   type: string;
   value: Record<string, unknown>;
 }
 
-/** What signs Cosmos transactions: the operator's account (an OperatorSigner satisfies it, key or Ledger). */
+/**
+ * What signs Cosmos transactions: the operator's account (an OperatorSigner
+ * satisfies it, key or Ledger).
+ */
 export interface CosmosAccount {
   hex: string;
   bech32: string;
@@ -33,6 +42,9 @@ export interface CosmosFee {
 
 export interface SignedCosmosTx {
   txBytes: Uint8Array;
-  /** Uppercase hex SHA-256 of txBytes, as the chain names the transaction: known before broadcast. */
+  /**
+   * Uppercase hex SHA-256 of txBytes, as the chain names the transaction: known
+   * before broadcast.
+   */
   hash: string;
 }

@@ -20,9 +20,10 @@ import { txHash } from "./sign.js";
 import type { AccountState, Coin } from "./types.js";
 import { defined } from "../errors.js";
 
-// How an Initia chain checks a transaction's signature, for the stand-ins: the bytes are decoded, the sign
-// bytes rebuilt from what was decoded (never taken from the sender), and the signature checked against the
-// eth_secp256k1 public key the transaction carries, whose address must be the messages' signer.
+// How an Initia chain checks a transaction's signature, for the stand-ins: the
+// bytes are decoded, the sign bytes rebuilt from what was decoded (never taken
+// from the sender), and the signature checked against the eth_secp256k1 public
+// key the transaction carries, whose address must be the messages' signer.
 
 const ETH_SECP256K1 = "/initia.crypto.v1beta1.ethsecp256k1.PubKey";
 const SIGN_MODE_DIRECT = 1;
@@ -30,7 +31,11 @@ const SIGN_MODE_EIP_191 = 191;
 const HALF_N =
   0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
-/** A refusal in the chain's terms: the ABCI code (sdk errors: 2 parse, 4 unauthorized, 8 invalid pubkey, 9 unknown address, 32 wrong sequence) and log. */
+/**
+ * A refusal in the chain's terms: the ABCI code (sdk errors: 2 parse, 4
+ * unauthorized, 8 invalid pubkey, 9 unknown address, 32 wrong sequence) and
+ * log.
+ */
 export class TxRejection extends Error {
   constructor(
     readonly code: number,
@@ -47,21 +52,36 @@ export interface VerifiedTx {
   msgs: CheckedMsg[];
   fee: { amount: Coin[]; gas: string };
   memo: string;
-  /** How it was signed; "unchecked" when the signature was not checked (simulation). */
+  /**
+   * How it was signed; "unchecked" when the signature was not checked
+   * (simulation).
+   */
   mode: "EIP-191" | "DIRECT" | "unchecked";
 }
 
 export interface VerifyOptions {
   chainId: string;
-  /** The signer's account as the chain has it now; undefined when it does not exist. */
+  /**
+   * The signer's account as the chain has it now; undefined when it does not
+   * exist.
+   */
   account: (bech32: string) => AccountState | undefined;
-  /** How far past the account's sequence the transaction is signed (an op hook on its source chain: 2). */
+  /**
+   * How far past the account's sequence the transaction is signed (an op hook
+   * on its source chain: 2).
+   */
   sequenceOffset?: bigint;
-  /** Check messages, account and sequence but not the signature, as `simulate` does. */
+  /**
+   * Check messages, account and sequence but not the signature, as `simulate`
+   * does.
+   */
   skipSignature?: boolean;
 }
 
-/** Decodes and verifies a signed transaction as the chain's ante handler would; throws a TxRejection. */
+/**
+ * Decodes and verifies a signed transaction as the chain's ante handler would;
+ * throws a TxRejection.
+ */
 export function verifyTx(
   txBytes: Uint8Array,
   options: VerifyOptions,
@@ -184,7 +204,10 @@ export function verifyTx(
   return { ...result, mode: mode === SIGN_MODE_DIRECT ? "DIRECT" : "EIP-191" };
 }
 
-/** A signed op hook (`signed_op_hook.hook`, base64 Tx bytes) checked the way the rollup will check it when the deposit lands. */
+/**
+ * A signed op hook (`signed_op_hook.hook`, base64 Tx bytes) checked the way the
+ * rollup will check it when the deposit lands.
+ */
 export function verifySignedOpHook(
   hookBase64: string,
   options: VerifyOptions,
@@ -208,7 +231,10 @@ function decode(txBytes: Uint8Array) {
   }
 }
 
-/** A 64-byte r‖s signature with low S, by the holder of `compressedKey`, over `digest`. */
+/**
+ * A 64-byte r‖s signature with low S, by the holder of `compressedKey`, over
+ * `digest`.
+ */
 function signedBy(
   signature: Uint8Array,
   digest: string,

@@ -1,8 +1,9 @@
 import { move, writeUtf8File } from "@nomicfoundation/hardhat-utils/fs";
 
 /**
- * Writes `value` as indented JSON to a temporary file beside `file`, then renames it over `file`: a reader
- * (or a run killed half-way) sees the old file or the new one, never half of one. Creates the folder.
+ * Writes `value` as indented JSON to a temporary file beside `file`, then
+ * renames it over `file`: a reader (or a run killed half-way) sees the old file
+ * or the new one, never half of one. Creates the folder.
  */
 export async function writeJsonFileAtomically(
   file: string,

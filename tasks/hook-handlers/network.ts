@@ -4,9 +4,10 @@ import { firstLine } from "../errors.js";
 import { withRetry } from "../network/retry.js";
 
 /**
- * JSON-RPC methods that only read, so repeating one after a dropped connection, a rate limit or a 5xx
- * cannot change anything. Sends are not here: whether a send reached the node is found out by its nonce
- * (scores/push.ts), never by sending again blindly.
+ * JSON-RPC methods that only read, so repeating one after a dropped connection,
+ * a rate limit or a 5xx cannot change anything. Sends are not here: whether a
+ * send reached the node is found out by its nonce (scores/push.ts), never by
+ * sending again blindly.
  */
 const READ_ONLY = new Set([
   "eth_call",
@@ -28,9 +29,9 @@ const READ_ONLY = new Set([
 ]);
 
 /**
- * Retries transient failures of read-only requests to the HTTP networks that have a `vip` block (the rollups
- * this plugin operates), for every task, with bounded backoff. Other networks of the project are left as
- * they are.
+ * Retries transient failures of read-only requests to the HTTP networks that
+ * have a `vip` block (the rollups this plugin operates), for every task, with
+ * bounded backoff. Other networks of the project are left as they are.
  */
 export default async (): Promise<Partial<NetworkHooks>> => ({
   async onRequest(context, networkConnection, jsonRpcRequest, next) {

@@ -6,8 +6,9 @@ export type NonceLookup =
   | { state: "unused" };
 
 /**
- * What became of `from`'s transaction with `nonce`: mined (found by scanning blocks back to `fromBlock`),
- * pending (the node counts it but has not mined it), or unused (it never reached the node).
+ * What became of `from`'s transaction with `nonce`: mined (found by scanning
+ * blocks back to `fromBlock`), pending (the node counts it but has not mined
+ * it), or unused (it never reached the node).
  */
 export async function findByNonce(
   provider: Provider,

@@ -16,7 +16,10 @@ interface StartRecord {
   at: string;
 }
 
-/** A batch as decided: file entries [start, end), and the gas limit it is sent with. */
+/**
+ * A batch as decided: file entries [start, end), and the gas limit it is sent
+ * with.
+ */
 export interface BatchRecord {
   type: "batch";
   batch: number;
@@ -25,7 +28,10 @@ export interface BatchRecord {
   gasLimit: string;
 }
 
-/** Written before the transaction is broadcast: if the process dies now, the nonce finds it again. */
+/**
+ * Written before the transaction is broadcast: if the process dies now, the
+ * nonce finds it again.
+ */
 interface SendingRecord {
   type: "sending";
   batch: number;
@@ -48,7 +54,10 @@ export interface ConfirmedRecord {
   status: number;
 }
 
-/** The batch's transaction will not be mined (never broadcast, or replaced): it is sent again. */
+/**
+ * The batch's transaction will not be mined (never broadcast, or replaced): it
+ * is sent again.
+ */
 interface DroppedRecord {
   type: "dropped";
   batch: number;
@@ -70,7 +79,10 @@ export type JournalRecord =
   | DroppedRecord
   | VerifiedRecord;
 
-/** Where the journal of one contract's stage lives: `<dir>/chain-<id>/<contract>/stage-<n>.jsonl`. */
+/**
+ * Where the journal of one contract's stage lives:
+ * `<dir>/chain-<id>/<contract>/stage-<n>.jsonl`.
+ */
 export function journalPath(
   dir: string,
   chainId: bigint,
@@ -85,7 +97,10 @@ export function journalPath(
   );
 }
 
-/** Where the journal of one stage's finalization lives, beside the stage's score journal. */
+/**
+ * Where the journal of one stage's finalization lives, beside the stage's score
+ * journal.
+ */
 export function finalizeJournalPath(
   dir: string,
   chainId: bigint,
@@ -99,8 +114,9 @@ export function finalizeJournalPath(
 }
 
 /**
- * An append-only log of JSON lines, synced to disk after every record, so a run killed at any moment leaves
- * every record it completed. A torn last line (the kill came mid-write) is ignored when read.
+ * An append-only log of JSON lines, synced to disk after every record, so a run
+ * killed at any moment leaves every record it completed. A torn last line (the
+ * kill came mid-write) is ignored when read.
  */
 export class Journal<R extends { type: string } = JournalRecord> {
   readonly #file: string;
@@ -135,7 +151,10 @@ export class Journal<R extends { type: string } = JournalRecord> {
     return new Journal<R>(file, records);
   }
 
-  /** Moves this journal aside (`<name>.<time>.jsonl`) so the stage can start over; returns the new name. */
+  /**
+   * Moves this journal aside (`<name>.<time>.jsonl`) so the stage can start
+   * over; returns the new name.
+   */
   async archive(): Promise<string> {
     const archived = this.#file.replace(
       /\.jsonl$/,
@@ -146,7 +165,10 @@ export class Journal<R extends { type: string } = JournalRecord> {
     return archived;
   }
 
-  /** Appends and syncs records (one write, one sync); appends are serialized in call order. */
+  /**
+   * Appends and syncs records (one write, one sync); appends are serialized in
+   * call order.
+   */
   append(...records: R[]): Promise<void> {
     this.records.push(...records);
     const text = records

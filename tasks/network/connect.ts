@@ -6,7 +6,10 @@ import { VipError } from "../errors.js";
 
 export type Connection = NetworkConnection;
 
-/** The connection to the network named by `--network` (the default network when none is given). */
+/**
+ * The connection to the network named by `--network` (the default network when
+ * none is given).
+ */
 export async function connect(
   hre: HardhatRuntimeEnvironment,
 ): Promise<Connection> {
@@ -14,8 +17,9 @@ export async function connect(
 }
 
 /**
- * A connection for tasks that only read (a chain id, a stage, a deployment): an HTTP network's accounts are
- * left out, so that asking needs neither PRIVATE_KEY nor a Ledger, and the key is not even resolved.
+ * A connection for tasks that only read (a chain id, a stage, a deployment): an
+ * HTTP network's accounts are left out, so that asking needs neither
+ * PRIVATE_KEY nor a Ledger, and the key is not even resolved.
  */
 export async function connectReadOnly(
   hre: HardhatRuntimeEnvironment,
@@ -25,7 +29,10 @@ export async function connectReadOnly(
   return hre.network.create({ network: name, override: { accounts: [] } });
 }
 
-/** The `--network` the task runs on and its config, without connecting (the routing API and a CometBFT RPC need no node). */
+/**
+ * The `--network` the task runs on and its config, without connecting (the
+ * routing API and a CometBFT RPC need no node).
+ */
 export function selectedNetwork(hre: HardhatRuntimeEnvironment): {
   name: string;
   config: NetworkConfig;

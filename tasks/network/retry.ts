@@ -20,8 +20,9 @@ const TRANSIENT = [
 ];
 
 /**
- * Whether `error` is worth retrying: the request failed on the way (a dropped connection, a timeout, a rate
- * limit, a 5xx from a gateway), not because the node refused it (a revert, a bad parameter).
+ * Whether `error` is worth retrying: the request failed on the way (a dropped
+ * connection, a timeout, a rate limit, a 5xx from a gateway), not because the
+ * node refused it (a revert, a bad parameter).
  */
 export function isTransient(error: unknown): boolean {
   for (
@@ -46,8 +47,9 @@ export function isTransient(error: unknown): boolean {
 }
 
 /**
- * Runs `fn`, retrying transient failures with exponential backoff (bounded in count and delay). The final
- * failure says what was attempted, how often, and what went wrong.
+ * Runs `fn`, retrying transient failures with exponential backoff (bounded in
+ * count and delay). The final failure says what was attempted, how often, and
+ * what went wrong.
  */
 export async function withRetry<T>(
   what: string,

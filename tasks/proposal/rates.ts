@@ -1,16 +1,25 @@
 import { VipError, defined } from "../errors.js";
 
-/** Move's BigDecimal carries 18 decimal places: more would be cut, so they are refused. */
+/**
+ * Move's BigDecimal carries 18 decimal places: more would be cut, so they are
+ * refused.
+ */
 const DECIMALS = 18;
 const SCALE = 10n ** BigInt(DECIMALS);
 
-/** A commission rate as the option gave it and as an integer scaled by 10^18, which is what is encoded. */
+/**
+ * A commission rate as the option gave it and as an integer scaled by 10^18,
+ * which is what is encoded.
+ */
 export interface Rate {
   text: string;
   scaled: bigint;
 }
 
-/** A rate as the chain accepts it: a plain decimal in [0, 1] with at most 18 places. Errors name the option. */
+/**
+ * A rate as the chain accepts it: a plain decimal in [0, 1] with at most 18
+ * places. Errors name the option.
+ */
 export function parseRate(raw: string | undefined, option: string): Rate {
   if (raw === undefined || raw.trim() === "")
     throw new VipError(
@@ -38,7 +47,10 @@ export function parseRate(raw: string | undefined, option: string): Rate {
   return { text, scaled };
 }
 
-/** The three rates, with the one rule between them that `vip::register` enforces. */
+/**
+ * The three rates, with the one rule between them that `vip::register`
+ * enforces.
+ */
 export function checkRates(max: Rate, maxChange: Rate, rate: Rate): void {
   if (rate.scaled > max.scaled) {
     throw new VipError(
@@ -52,7 +64,9 @@ export function checkRates(max: Rate, maxChange: Rate, rate: Rate): void {
   }
 }
 
-/** A scaled rate back as a decimal, for the read-back of what will be voted on. */
+/**
+ * A scaled rate back as a decimal, for the read-back of what will be voted on.
+ */
 export function formatScaled(scaled: bigint): string {
   const whole = scaled / SCALE;
   const fraction = (scaled % SCALE)

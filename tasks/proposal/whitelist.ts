@@ -2,7 +2,10 @@ import { AccAddress, bcs } from "@initia/initia.js";
 
 import { formatScaled, type Rate } from "./rates.js";
 
-/** The gov module's account on Initia: the authority of every message a proposal executes. */
+/**
+ * The gov module's account on Initia: the authority of every message a proposal
+ * executes.
+ */
 const GOV_AUTHORITY = "init10d07y265gmmuvt4z0w9aw880jnsr700j55nka3";
 
 /** VM type of an EVM rollup in `vip::register` (0 Move, 1 Wasm, 2 EVM). */
@@ -10,12 +13,16 @@ const VM_TYPE_EVM = 2n;
 
 /** What `vip::register` takes after its signer, in order. */
 export interface RegisterArgs {
-  /** The operator's 20-byte account, as 0x… (it receives the operator rewards). */
+  /**
+   * The operator's 20-byte account, as 0x… (it receives the operator rewards).
+   */
   operator: string;
   bridgeId: bigint;
   /** The bridge's 32-byte account on the base chain, as init1…. */
   bridgeAddress: string;
-  /** The scoring contract on the rollup, as the text the VIP agent will call. */
+  /**
+   * The scoring contract on the rollup, as the text the VIP agent will call.
+   */
   scoreContract: string;
   maxRate: Rate;
   maxChangeRate: Rate;
@@ -31,7 +38,10 @@ export interface ProposalText {
   deposit: string;
 }
 
-/** The arguments of `vip::register`, BCS-encoded in order, base64 as `MsgGovExecute.args` carries them. */
+/**
+ * The arguments of `vip::register`, BCS-encoded in order, base64 as
+ * `MsgGovExecute.args` carries them.
+ */
 export function encodeRegisterArgs(args: RegisterArgs): string[] {
   return [
     bcs.address().serialize(args.operator).toBase64(),
@@ -49,8 +59,9 @@ export function encodeRegisterArgs(args: RegisterArgs): string[] {
 }
 
 /**
- * The proposal file `initiad tx gov submit-proposal <file>` reads: one `MsgGovExecute` of `vip::register`,
- * executed by the gov module, sent in the name of the VIP module's own account.
+ * The proposal file `initiad tx gov submit-proposal <file>` reads: one
+ * `MsgGovExecute` of `vip::register`, executed by the gov module, sent in the
+ * name of the VIP module's own account.
  */
 export function whitelistProposal(
   vipModuleAddress: string,
@@ -80,8 +91,9 @@ export function whitelistProposal(
 }
 
 /**
- * The arguments decoded back from the bytes that will be voted on, in words: what a voter, and the operator
- * before submitting, should read instead of base64.
+ * The arguments decoded back from the bytes that will be voted on, in words:
+ * what a voter, and the operator before submitting, should read instead of
+ * base64.
  */
 export function describeRegisterArgs(encoded: string[]): string[] {
   const bytes = (i: number) => Buffer.from(encoded[i] ?? "", "base64");

@@ -15,7 +15,10 @@ export interface RegistryEntry {
   profile: Record<string, unknown>;
 }
 
-/** The three files of a minievm rollup's registry entry, from the operator's input and the rollup's facts. */
+/**
+ * The three files of a minievm rollup's registry entry, from the operator's
+ * input and the rollup's facts.
+ */
 export function buildEntry(
   input: RegistryInput,
   facts: RollupFacts,
@@ -74,7 +77,8 @@ export function buildEntry(
     status: input.status,
     l2: true,
     op_bridge_id: facts.bridgeId.toString(),
-    // The scoring policy: what earns a score, shown on the VIP program's page and read by voters.
+    // The scoring policy: what earns a score, shown on the VIP program's page
+    // and read by voters.
     vip: {
       ...(input.vip.forum_url === undefined
         ? {}

@@ -20,7 +20,11 @@ function entryPaths(
   };
 }
 
-/** Reads an entry from its folder (`<registry>/<mainnets|testnets|devnets>/<chain_name>`); errors name the file. */
+/**
+ * Reads an entry from its folder
+ * (`<registry>/<mainnets|testnets|devnets>/<chain_name>`); errors name the
+ * file.
+ */
 export async function readEntry(
   dir: string,
 ): Promise<{ files: EntryFiles; place: EntryPlace }> {
@@ -39,7 +43,8 @@ export async function readEntry(
     path.dirname(path.dirname(folder)),
     paths.profile,
   );
-  // Testnet entries of the registry have no profile (mainnet rollups do): a missing one is for the rules to judge.
+  // Testnet entries of the registry have no profile (mainnet rollups do): a
+  // missing one is for the rules to judge.
   const profile = (await access(paths.profile).then(
     () => true,
     () => false,
@@ -56,7 +61,10 @@ export async function readEntry(
   };
 }
 
-/** Writes the entry's three files; existing ones are kept unless `force`. Each file lands whole or not at all. */
+/**
+ * Writes the entry's three files; existing ones are kept unless `force`. Each
+ * file lands whole or not at all.
+ */
 export async function writeEntry(
   registryDir: string,
   networkFolder: string,

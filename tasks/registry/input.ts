@@ -13,8 +13,9 @@ const endpoints = z
   .min(1);
 
 /**
- * What the operator gives `registry:entry` (`--input <file>`), the parts of the entry no query can answer.
- * The example is scripts/examples/registry-input.json.
+ * What the operator gives `registry:entry` (`--input <file>`), the parts of the
+ * entry no query can answer. The example is
+ * scripts/examples/registry-input.json.
  */
 export const registryInputSchema = z
   .object({
@@ -72,7 +73,10 @@ export const registryInputSchema = z
           .strict(),
       )
       .min(1),
-    /** Base-chain denoms bridged through the rollup's OPinit bridge (e.g. "uinit"). */
+    /**
+     * Base-chain denoms bridged through the rollup's OPinit bridge (e.g.
+     * "uinit").
+     */
     op_denoms: z.array(z.string().min(1)).min(1),
     assets: z
       .array(

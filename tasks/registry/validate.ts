@@ -16,11 +16,17 @@ import { l2Denom } from "./op-denom.js";
 export interface EntryFiles {
   chain: unknown;
   assetlist: unknown;
-  /** Undefined when the entry has no `profiles/<chain_name>.json`: required of mainnet entries only. */
+  /**
+   * Undefined when the entry has no `profiles/<chain_name>.json`: required of
+   * mainnet entries only.
+   */
   profile: unknown;
 }
 
-/** Where the entry sits in the registry: `<network folder>/<folder>/chain.json` and `profiles/<profile>.json`. */
+/**
+ * Where the entry sits in the registry: `<network folder>/<folder>/chain.json`
+ * and `profiles/<profile>.json`.
+ */
 export interface EntryPlace {
   networkFolder: string;
   folder: string;
@@ -35,8 +41,9 @@ const NETWORK_FOLDERS: Record<string, string> = {
 const SECURE_APIS = ["rpc", "rest", "api", "json-rpc", "indexer"];
 
 /**
- * Every problem of an entry, each as `<file>: <json path>: <what is wrong>`: the registry's own schemas
- * (@initia/initia-registry-types) and the rules its CI applies that the schemas do not encode.
+ * Every problem of an entry, each as `<file>: <json path>: <what is wrong>`:
+ * the registry's own schemas (@initia/initia-registry-types) and the rules its
+ * CI applies that the schemas do not encode.
  */
 export function checkEntry(files: EntryFiles, place: EntryPlace): string[] {
   const problems = [
@@ -209,7 +216,10 @@ export function checkAgainstNode(
   return problems;
 }
 
-/** An `l2/…` denom among the fee tokens or assets must be one of the op denoms bridged through this bridge. */
+/**
+ * An `l2/…` denom among the fee tokens or assets must be one of the op denoms
+ * bridged through this bridge.
+ */
 function l2DenomProblems(
   chain: Record<string, any>,
   assetlist: Record<string, any>,

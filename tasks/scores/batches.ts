@@ -6,17 +6,24 @@ import { VipError, defined } from "../errors.js";
 import { BatchGas, type EntryKind } from "./gas-model.js";
 import type { ScoreTable } from "./table.js";
 
-/** The per-transaction gas cap of chains with EIP-7825 (Osaka), Hardhat's simulated network among them. */
+/**
+ * The per-transaction gas cap of chains with EIP-7825 (Osaka), Hardhat's
+ * simulated network among them.
+ */
 const TX_GAS_CAP = 16_777_216n;
 
 export interface GasLimits {
-  /** What one transaction may use: the lower of the block gas limit and the per-transaction cap. */
+  /**
+   * What one transaction may use: the lower of the block gas limit and the
+   * per-transaction cap.
+   */
   hardLimit: bigint;
   /**
-   * What a batch's gas limit is sized to: the block gas limit shared evenly by the fewest batches that each
-   * stay under `hardLimit`. A block takes transactions while their gas limits fit, so `perBlock` batches of
-   * `target` fill it (150,000,000 and the 16,777,216 cap: 9 of 16,666,666), where batches of the cap would
-   * leave a ninth of it empty.
+   * What a batch's gas limit is sized to: the block gas limit shared evenly by
+   * the fewest batches that each stay under `hardLimit`. A block takes
+   * transactions while their gas limits fit, so `perBlock` batches of `target`
+   * fill it (150,000,000 and the 16,777,216 cap: 9 of 16,666,666), where
+   * batches of the cap would leave a ninth of it empty.
    */
   target: bigint;
   perBlock: number;
@@ -34,7 +41,10 @@ export async function gasLimits(provider: Provider): Promise<GasLimits> {
   };
 }
 
-/** A decided batch: file entries [start, end), of which `indexes` are sent, predicted at `gas`, sent with `gasLimit`. */
+/**
+ * A decided batch: file entries [start, end), of which `indexes` are sent,
+ * predicted at `gas`, sent with `gasLimit`.
+ */
 export interface SizedBatch {
   start: number;
   end: number;
@@ -43,7 +53,10 @@ export interface SizedBatch {
   gasLimit: bigint;
 }
 
-/** `updateScores` gas for some entries of a table, with the contract's reason when the node refuses. */
+/**
+ * `updateScores` gas for some entries of a table, with the contract's reason
+ * when the node refuses.
+ */
 export function batchEstimator(
   score: VipScore,
   stage: bigint,
@@ -67,16 +80,23 @@ export function batchEstimator(
   };
 }
 
-/** Parts per million: the model's prediction times this is the gas limit sent. */
+/**
+ * Parts per million: the model's prediction times this is the gas limit sent.
+ */
 const PPM = 1_000_000n;
-/** 1% above the model, for what it does not see (memory growth past the measured sizes, a chain's own rules). */
+/**
+ * 1% above the model, for what it does not see (memory growth past the measured
+ * sizes, a chain's own rules).
+ */
 const START_FACTOR = 1_010_000n;
 
 /**
- * Decides batches from the contract's cost model (`gas-model.ts`), without asking the node: entries are added
- * while the predicted gas, times a safety factor, stays under `limits.target` (and `maxBatchSize`). The
- * factor starts 1% above the model and only grows: `observe` raises it when an estimate or a receipt shows
- * the chain charging more than predicted (a rollup with other gas rules), so later batches are sized right.
+ * Decides batches from the contract's cost model (`gas-model.ts`), without
+ * asking the node: entries are added while the predicted gas, times a safety
+ * factor, stays under `limits.target` (and `maxBatchSize`). The factor starts
+ * 1% above the model and only grows: `observe` raises it when an estimate or a
+ * receipt shows the chain charging more than predicted (a rollup with other gas
+ * rules), so later batches are sized right.
  */
 export class BatchPlanner {
   #factor = START_FACTOR;
@@ -108,13 +128,19 @@ export class BatchPlanner {
     return limit < this.limits.hardLimit ? limit : this.limits.hardLimit;
   }
 
-  /** Takes in what the chain really charged (an estimate, or a receipt's gas used) for a batch predicted at `predicted`. */
+  /**
+   * Takes in what the chain really charged (an estimate, or a receipt's gas
+   * used) for a batch predicted at `predicted`.
+   */
   observe(predicted: bigint, actual: bigint): void {
     const needed = (actual * START_FACTOR + predicted - 1n) / predicted;
     if (needed > this.#factor) this.#factor = needed;
   }
 
-  /** The next batch from entry `start` on, or undefined when nothing is left to send. */
+  /**
+   * The next batch from entry `start` on, or undefined when nothing is left to
+   * send.
+   */
   next(start: number): SizedBatch | undefined {
     const total = this.table.length;
     while (start < total && this.skip(start)) start++;
@@ -152,8 +178,9 @@ export class BatchPlanner {
 }
 
 /**
- * Checks the model against the node once, on the first batch from `start`: its estimate raises the factor
- * if the chain charges more than predicted, and the batch is planned again until the estimate fits.
+ * Checks the model against the node once, on the first batch from `start`: its
+ * estimate raises the factor if the chain charges more than predicted, and the
+ * batch is planned again until the estimate fits.
  */
 export async function calibratedFirst(
   planner: BatchPlanner,

@@ -7,11 +7,17 @@ import { CHANGED, NEW, SAME } from "./gas-model.js";
 import { forEachStageScore } from "./stage-pages.js";
 import type { ScoreTable } from "./table.js";
 
-/** Addresses per reader call: its arguments (32 bytes each) stay under the 49,152-byte limit of creation code. */
+/**
+ * Addresses per reader call: its arguments (32 bytes each) stay under the
+ * 49,152-byte limit of creation code.
+ */
 export const READER_BATCH = 1400;
 const bytecode = ScoreReader__factory.bytecode;
 
-/** What the chain holds for one entry: whether its address is scored in the stage, and its score. */
+/**
+ * What the chain holds for one entry: whether its address is scored in the
+ * stage, and its score.
+ */
 export type EntryVisitor = (
   index: number,
   indexed: boolean,
@@ -19,8 +25,9 @@ export type EntryVisitor = (
 ) => void;
 
 /**
- * Reads what the chain holds for some entries of the table (at most READER_BATCH) in one `eth_call`:
- * `ScoreReader`'s creation code (contracts/read/ScoreReader.sol) runs with no `to`, reads each address's
+ * Reads what the chain holds for some entries of the table (at most
+ * READER_BATCH) in one `eth_call`: `ScoreReader`'s creation code
+ * (contracts/read/ScoreReader.sol) runs with no `to`, reads each address's
  * storage slot through `scores(stage, addr)` and returns 9 bytes per address.
  */
 export async function readEntries(
@@ -33,8 +40,9 @@ export async function readEntries(
   const provider = score.runner?.provider;
   if (provider === undefined || provider === null)
     throw new VipError("the scoring contract has no provider to read through");
-  // The creation code, then its arguments ABI-encoded by hand (the contract, the stage, the array's offset and
-  // length, one word per address): ethers' coder takes longer than the call itself for 1,400 addresses.
+  // The creation code, then its arguments ABI-encoded by hand (the contract,
+  // the stage, the array's offset and length, one word per address): ethers'
+  // coder takes longer than the call itself for 1,400 addresses.
   const parts = [
     bytecode,
     word((await score.getAddress()).slice(2)),
@@ -63,8 +71,9 @@ function word(hex: string): string {
 }
 
 /**
- * What each entry of the table would do on chain now (for the gas model): write a new address, change a
- * score, or write the score the chain already holds. One byte per entry; read two calls at a time.
+ * What each entry of the table would do on chain now (for the gas model): write
+ * a new address, change a score, or write the score the chain already holds.
+ * One byte per entry; read two calls at a time.
  */
 export async function entryKinds(
   score: VipScore,
@@ -86,7 +95,8 @@ export async function entryKinds(
   try {
     await Promise.all([worker(), worker()]);
   } catch {
-    // A node that runs no creation code in eth_call: the stage's pages say the same, at more cost.
+    // A node that runs no creation code in eth_call: the stage's pages say the
+    // same, at more cost.
     kinds.fill(NEW);
     await forEachStageScore(score, stage, (address, amount) => {
       const i = table.indexOf(address);

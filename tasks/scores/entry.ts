@@ -9,12 +9,16 @@ export interface ScoreProblem {
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 
-/** Problems kept to report; past this, only the count grows, so a broken million-line file stays small. */
+/**
+ * Problems kept to report; past this, only the count grows, so a broken
+ * million-line file stays small.
+ */
 const KEPT_PROBLEMS = 1000;
 
 /**
- * The address as 20 bytes, or what is wrong with `raw`. All-lowercase and all-uppercase hex carry no
- * checksum and are accepted; mixed case must match EIP-55 (the only case that costs a keccak).
+ * The address as 20 bytes, or what is wrong with `raw`. All-lowercase and
+ * all-uppercase hex carry no checksum and are accepted; mixed case must match
+ * EIP-55 (the only case that costs a keccak).
  */
 function checkAddress(
   raw: string,
@@ -52,7 +56,9 @@ function checkScore(raw: string): { score: bigint } | { problem: string } {
   return { score };
 }
 
-/** Collects a file's entries into a `ScoreTable` and its problems, line by line. */
+/**
+ * Collects a file's entries into a `ScoreTable` and its problems, line by line.
+ */
 export class EntryCollector {
   readonly table = new ScoreTable();
   readonly problems: ScoreProblem[] = [];

@@ -7,8 +7,9 @@ import type { EntryCollector } from "./entry.js";
 import { defined } from "../errors.js";
 
 /**
- * Reads `address,score` CSV (a header naming both columns; other columns are ignored) as a stream, so
- * memory holds the table, never the text. Returns the file's SHA-256, hashed from the same stream.
+ * Reads `address,score` CSV (a header naming both columns; other columns are
+ * ignored) as a stream, so memory holds the table, never the text. Returns the
+ * file's SHA-256, hashed from the same stream.
  */
 export async function collectCsv(
   file: string,

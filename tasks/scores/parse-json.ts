@@ -9,9 +9,10 @@ import { defined } from "../errors.js";
 type Node = ReturnType<typeof parse>["body"];
 
 /**
- * Reads a JSON array of `{ "address": "0x…", "score": "123" }` (a score may also be a JSON integer; its
- * source text is used, so large values keep every digit). Problems name the element's line. The file is
- * read whole: for stages of hundreds of thousands of addresses, CSV streams with far less memory.
+ * Reads a JSON array of `{ "address": "0x…", "score": "123" }` (a score may
+ * also be a JSON integer; its source text is used, so large values keep every
+ * digit). Problems name the element's line. The file is read whole: for stages
+ * of hundreds of thousands of addresses, CSV streams with far less memory.
  * Returns the file's SHA-256.
  */
 export async function collectJson(

@@ -8,7 +8,10 @@ interface ProgressState {
   gasUsed: bigint;
 }
 
-/** Reports a long push: a live bar on a terminal, a plain line every 10 s (and at the end) otherwise. */
+/**
+ * Reports a long push: a live bar on a terminal, a plain line every 10 s (and
+ * at the end) otherwise.
+ */
 export interface Progress {
   update(state: ProgressState): void;
   stop(): void;

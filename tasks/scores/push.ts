@@ -25,30 +25,48 @@ import type { ScoreTable } from "./table.js";
 export interface PushOptions {
   stage: bigint;
   limits: GasLimits;
-  /** Batches awaiting their receipts at once; 1 is send-and-wait; 0 (or unset): two blocks' worth. */
+  /**
+   * Batches awaiting their receipts at once; 1 is send-and-wait; 0 (or unset):
+   * two blocks' worth.
+   */
   maxInFlight?: number;
   /** At most this many addresses per batch, whatever the gas allows. */
   maxBatchSize?: number;
-  /** Entries to leave out because the chain already holds their score (`--skip-unchanged`). */
+  /**
+   * Entries to leave out because the chain already holds their score
+   * (`--skip-unchanged`).
+   */
   unchanged?: (index: number) => boolean;
-  /** What each entry does on chain (`entryKinds`); without it every entry counts as new, the dearest kind. */
+  /**
+   * What each entry does on chain (`entryKinds`); without it every entry counts
+   * as new, the dearest kind.
+   */
   kinds?: Uint8Array;
   /** How often the node is asked for new blocks, in ms. */
   pollMs?: number;
-  /** How long a transaction may stay unmined before the run stops (it resumes later), in ms. */
+  /**
+   * How long a transaction may stay unmined before the run stops (it resumes
+   * later), in ms.
+   */
   receiptTimeoutMs?: number;
 }
 
 export interface PushContext {
   score: VipScore;
   signer: Signer;
-  /** Hardhat's provider: its `eth_sendTransaction` is signed with the configured key, or by hardhat-ledger on the device. */
+  /**
+   * Hardhat's provider: its `eth_sendTransaction` is signed with the configured
+   * key, or by hardhat-ledger on the device.
+   */
   provider: HardhatEthersProvider;
   table: ScoreTable;
   journal: Journal;
   out: Output;
   progress?: Progress;
-  /** Told of each batch confirmed by this run or an earlier one: its entries are final (the read-back can start on them). */
+  /**
+   * Told of each batch confirmed by this run or an earlier one: its entries are
+   * final (the read-back can start on them).
+   */
   onConfirmed?: (start: number, end: number) => void;
 }
 
@@ -58,22 +76,31 @@ export interface PushReport {
   resumed: number;
   gasUsed: bigint;
   addresses: number;
-  /** Batches whose predicted gas was too low: they ran out of gas and were sent again with an estimate. */
+  /**
+   * Batches whose predicted gas was too low: they ran out of gas and were sent
+   * again with an estimate.
+   */
   outOfGas: number;
 }
 
-/** Batches in flight when none is given: enough to fill the block being built and the next one. */
+/**
+ * Batches in flight when none is given: enough to fill the block being built
+ * and the next one.
+ */
 function defaultInFlight(limits: GasLimits): number {
   return Math.max(2, 2 * limits.perBlock);
 }
 
 /**
- * Pushes a score table to the open stage, resumably. Every step is journalled before it is taken: the batch
- * (file entries [start, end)), the nonce it goes out with, the hash, the receipt. On start, batches a killed
- * run left behind are reconciled with the chain (mined, pending or dropped). Batches then go out in order
- * with explicit nonces, up to `maxInFlight` awaiting their receipts. A batch is sized by the contract's cost
- * model, not by the node: the node estimates only the run's first batch (to check the model on this chain)
- * and a batch the model got wrong, which ran out of gas; that one is journalled as dropped and sent again.
+ * Pushes a score table to the open stage, resumably. Every step is journalled
+ * before it is taken: the batch (file entries [start, end)), the nonce it goes
+ * out with, the hash, the receipt. On start, batches a killed run left behind
+ * are reconciled with the chain (mined, pending or dropped). Batches then go
+ * out in order with explicit nonces, up to `maxInFlight` awaiting their
+ * receipts. A batch is sized by the contract's cost model, not by the node: the
+ * node estimates only the run's first batch (to check the model on this chain)
+ * and a batch the model got wrong, which ran out of gas; that one is journalled
+ * as dropped and sent again.
  */
 export async function pushScores(
   ctx: PushContext,
@@ -107,10 +134,14 @@ export async function pushScores(
     options.maxBatchSize,
     options.unchanged,
   );
-  /** The model's gas for batches sent by this run, to check against their receipts. */
+  /**
+   * The model's gas for batches sent by this run, to check against their
+   * receipts.
+   */
   const predicted = new Map<number, bigint>();
-  // A transaction found by nonce is this push's when it calls updateScores(stage, …) on the contract: the
-  // selector and the stage word open its calldata.
+  // A transaction found by nonce is this push's when it calls
+  // updateScores(stage, …) on the contract: the selector and the stage word
+  // open its calldata.
   const callPrefix = score.interface
     .encodeFunctionData("updateScores", [options.stage, [], []])
     .slice(0, 2 + 8 + 64);
@@ -123,8 +154,9 @@ export async function pushScores(
   };
 
   /**
-   * Whether a batch whose receipt failed ran out of its predicted gas: the node now estimates it above the
-   * gas limit it was sent with. Then it is journalled as dropped, to be sent again with the estimate.
+   * Whether a batch whose receipt failed ran out of its predicted gas: the node
+   * now estimates it above the gas limit it was sent with. Then it is
+   * journalled as dropped, to be sent again with the estimate.
    */
   const ranOutOfGas = async (
     batch: JournalledBatch,
@@ -152,7 +184,10 @@ export async function pushScores(
     return true;
   };
 
-  /** A receipt whose status is not success: sent again if it ran out of gas, else the contract refused it and the run stops. */
+  /**
+   * A receipt whose status is not success: sent again if it ran out of gas,
+   * else the contract refused it and the run stops.
+   */
   const failed = async (
     batch: JournalledBatch,
     receipt: MinedReceipt,
@@ -196,7 +231,10 @@ export async function pushScores(
     ctx.onConfirmed?.(batch.start, batch.end);
   };
 
-  /** Brings a batch that a killed run left sending to sent (or dropped), by its nonce. */
+  /**
+   * Brings a batch that a killed run left sending to sent (or dropped), by its
+   * nonce.
+   */
   const reconcile = async (batch: JournalledBatch): Promise<void> => {
     if (batch.state.status !== "sending") return;
     const found = await findByNonce(
@@ -230,7 +268,8 @@ export async function pushScores(
     };
   };
 
-  // Fees move slowly against a batch's lifetime: fetched at most every 2 s, not for every batch.
+  // Fees move slowly against a batch's lifetime: fetched at most every 2 s, not
+  // for every batch.
   let feeCache: { at: number; fees: Record<string, string> } | undefined;
   const fees = async (): Promise<Record<string, string>> => {
     if (feeCache === undefined || Date.now() - feeCache.at > 2_000) {
@@ -250,7 +289,10 @@ export async function pushScores(
     return feeCache.fees;
   };
 
-  /** Sends `indexes` as `batch` with `nonce`; a send whose answer was lost is found by its nonce, not resent. */
+  /**
+   * Sends `indexes` as `batch` with `nonce`; a send whose answer was lost is
+   * found by its nonce, not resent.
+   */
   const broadcast = async (
     batch: JournalledBatch,
     indexes: number[],
@@ -269,8 +311,9 @@ export async function pushScores(
       indexes.map((i) => table.addressHex(i)),
       indexes.map((i) => table.score(i)),
     ]);
-    // Through Hardhat's `eth_sendTransaction`: it signs with the configured key, or hardhat-ledger asks the
-    // device, so both paths send the same fully specified transaction, and no lookup follows the send.
+    // Through Hardhat's `eth_sendTransaction`: it signs with the configured
+    // key, or hardhat-ledger asks the device, so both paths send the same fully
+    // specified transaction, and no lookup follows the send.
     const request = {
       from,
       to: contract,
@@ -321,7 +364,9 @@ export async function pushScores(
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   const retryQueue: JournalledBatch[] = [];
-  /** Follows a sent batch to its receipt; a dropped one goes back to the queue. */
+  /**
+   * Follows a sent batch to its receipt; a dropped one goes back to the queue.
+   */
   const track = (batch: JournalledBatch, hash: string) => {
     const tracked: Promise<void> = watcher
       .wait(hash, label(batch))
@@ -346,7 +391,8 @@ export async function pushScores(
         ctx.onConfirmed?.(batch.start, batch.end);
       }
     }
-    // A failed receipt a killed run journalled but did not get to judge: one that ran out of gas is sent again.
+    // A failed receipt a killed run journalled but did not get to judge: one
+    // that ran out of gas is sent again.
     for (const batch of known) {
       const { state } = batch;
       if (state.status === "confirmed" && !state.success)
@@ -385,7 +431,8 @@ export async function pushScores(
     > => {
       const resend = retryQueue.shift();
       if (resend !== undefined) {
-        // Sent again with the node's estimate: the model's prediction may be what failed it.
+        // Sent again with the node's estimate: the model's prediction may be
+        // what failed it.
         const indexes = planner.indexes(resend.start, resend.end);
         if (indexes.length === 0) return nextBatch();
         const estimated = await estimate(indexes);
@@ -460,7 +507,8 @@ export async function pushScores(
     await journal.flush();
   }
   if (failure !== undefined) {
-    // What a send or receipt raised: always an Error, which ensureError proves before rethrowing.
+    // What a send or receipt raised: always an Error, which ensureError proves
+    // before rethrowing.
     ensureError(failure);
     throw failure;
   }

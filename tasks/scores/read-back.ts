@@ -12,21 +12,29 @@ export interface Difference {
   actual?: bigint;
 }
 
-/** Reader calls at once when the comparison ends; one at a time while a push runs, to leave the node to it. */
+/**
+ * Reader calls at once when the comparison ends; one at a time while a push
+ * runs, to leave the node to it.
+ */
 const PARALLEL_AT_FINISH = 2;
 
 /**
- * Compares the file with the chain, entry by entry by address (`readEntries`), and can start before the push
- * ends: `check(start, end)` queues entries whose batch is confirmed (a later batch of the file cannot change
- * them: it holds no duplicates), and they are read while the chain mines the next batches. `finish` reads
- * what is left, then counts: when the stage holds more addresses than the file has on chain, the stage's pages
- * are read to find the others. A node that runs no creation code in `eth_call` is compared through the pages
+ * Compares the file with the chain, entry by entry by address (`readEntries`),
+ * and can start before the push ends: `check(start, end)` queues entries whose
+ * batch is confirmed (a later batch of the file cannot change them: it holds no
+ * duplicates), and they are read while the chain mines the next batches.
+ * `finish` reads what is left, then counts: when the stage holds more addresses
+ * than the file has on chain, the stage's pages are read to find the others. A
+ * node that runs no creation code in `eth_call` is compared through the pages
  * alone. Memory: a byte per entry, plus the differences.
  */
 export class ChainComparison {
   readonly #checked: Uint8Array;
   #queue: number[] = [];
-  /** Where the unread part of `#queue` starts (taking from the front of a million-entry array would copy it each time). */
+  /**
+   * Where the unread part of `#queue` starts (taking from the front of a
+   * million-entry array would copy it each time).
+   */
   #head = 0;
   readonly #differing: { index: number; actual?: bigint }[] = [];
   #indexed = 0n;
@@ -41,14 +49,20 @@ export class ChainComparison {
     this.#checked = new Uint8Array(table.length);
   }
 
-  /** Queues entries [start, end), final on chain, to be read in the background in full reader calls. */
+  /**
+   * Queues entries [start, end), final on chain, to be read in the background
+   * in full reader calls.
+   */
   check(start: number, end: number): void {
     for (let i = start; i < end; i++) this.#enqueue(i);
     if (this.#waiting >= READER_BATCH)
       this.#worker = this.#worker.then(() => this.#drain(READER_BATCH, 1));
   }
 
-  /** Reads every entry not read yet, then the addresses the file lacks; the differences in file order, then the others. */
+  /**
+   * Reads every entry not read yet, then the addresses the file lacks; the
+   * differences in file order, then the others.
+   */
   async finish(): Promise<Difference[]> {
     for (let i = 0; i < this.table.length; i++) this.#enqueue(i);
     await this.#worker;
@@ -79,14 +93,19 @@ export class ChainComparison {
     return this.#queue.length - this.#head;
   }
 
-  /** `#checked`: 0 for an entry not queued yet, 1 once queued (it is read once). */
+  /**
+   * `#checked`: 0 for an entry not queued yet, 1 once queued (it is read once).
+   */
   #enqueue(i: number): void {
     if (this.#checked[i] !== 0) return;
     this.#checked[i] = 1;
     this.#queue.push(i);
   }
 
-  /** Reads queued entries in calls of READER_BATCH while at least `least` wait, `parallel` calls at a time. */
+  /**
+   * Reads queued entries in calls of READER_BATCH while at least `least` wait,
+   * `parallel` calls at a time.
+   */
   async #drain(least: number, parallel: number): Promise<void> {
     const worker = async () => {
       while (!this.#failed && this.#waiting >= least) {
@@ -118,7 +137,9 @@ export class ChainComparison {
     await Promise.all(Array.from({ length: parallel }, worker));
   }
 
-  /** The whole comparison from the stage's pages, as the VIP agent reads them. */
+  /**
+   * The whole comparison from the stage's pages, as the VIP agent reads them.
+   */
   async #byPages(): Promise<Difference[]> {
     const seen = new Uint8Array(this.table.length);
     const differing: { index: number; actual: bigint }[] = [];
@@ -150,7 +171,10 @@ export class ChainComparison {
   }
 }
 
-/** Where the chain does not hold exactly the file (see `ChainComparison`), read in one go. */
+/**
+ * Where the chain does not hold exactly the file (see `ChainComparison`), read
+ * in one go.
+ */
 export function compareWithChain(
   score: VipScore,
   stage: bigint,

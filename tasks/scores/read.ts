@@ -18,7 +18,10 @@ export interface ScoreFile {
   sha256: string;
 }
 
-/** A score file that failed validation; lists the first 20 problems as `file:line: message`, and the count. */
+/**
+ * A score file that failed validation; lists the first 20 problems as
+ * `file:line: message`, and the count.
+ */
 export class ScoreFileError extends VipError {
   constructor(
     readonly file: string,
@@ -40,15 +43,17 @@ export class ScoreFileError extends VipError {
 
 export interface ReadOptions {
   /**
-   * Accept a file that holds no scores (a header alone, or `[]`): a stage nobody scored in must still be
-   * finalized. A file with no bytes at all is still refused: it is more likely a write that never happened.
+   * Accept a file that holds no scores (a header alone, or `[]`): a stage
+   * nobody scored in must still be finalized. A file with no bytes at all is
+   * still refused: it is more likely a write that never happened.
    */
   allowEmpty?: boolean;
 }
 
 /**
- * Reads and validates a whole score file (`.json`: JSON array; anything else: CSV with a header) before
- * anything is sent. Throws `ScoreFileError` listing the problems with their lines.
+ * Reads and validates a whole score file (`.json`: JSON array; anything else:
+ * CSV with a header) before anything is sent. Throws `ScoreFileError` listing
+ * the problems with their lines.
  */
 export async function readScoreFile(
   file: string,

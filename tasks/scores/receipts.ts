@@ -26,26 +26,40 @@ interface Waiter {
 export interface WatcherOptions {
   /** How often the node is asked for its latest block, in ms. */
   pollMs?: number;
-  /** How long a transaction may stay unmined before the run stops (it resumes later), in ms. */
+  /**
+   * How long a transaction may stay unmined before the run stops (it resumes
+   * later), in ms.
+   */
   timeoutMs?: number;
 }
 
-/** A transaction not seen in a block for this long is looked up by hash; three misses in a row and it is dropped. */
+/**
+ * A transaction not seen in a block for this long is looked up by hash; three
+ * misses in a row and it is dropped.
+ */
 const LOOKUP_AFTER_MS = 2_000;
 const MISSES_TO_DROP = 3;
-/** Hashes seen in blocks before anyone waited for them are kept this many blocks. */
+/**
+ * Hashes seen in blocks before anyone waited for them are kept this many
+ * blocks.
+ */
 const RECENT_BLOCKS = 64;
 
 /**
- * Waits for many transactions with one loop that follows the chain block by block: one `eth_blockNumber`
- * per poll and one block (its transaction hashes) per new block, then one receipt per transaction of ours,
- * instead of polling every transaction's receipt. A transaction that is in no block for a while is looked
- * up by hash: mined in a block the loop did not read (sent before it started), it is found; unknown to the
- * node three times in a row, it is dropped.
+ * Waits for many transactions with one loop that follows the chain block by
+ * block: one `eth_blockNumber` per poll and one block (its transaction hashes)
+ * per new block, then one receipt per transaction of ours, instead of polling
+ * every transaction's receipt. A transaction that is in no block for a while is
+ * looked up by hash: mined in a block the loop did not read (sent before it
+ * started), it is found; unknown to the node three times in a row, it is
+ * dropped.
  */
 export class ReceiptWatcher {
   readonly #waiters = new Map<string, Waiter>();
-  /** Hash → block, for transactions mined before anyone waited for them (a send answered after its block). */
+  /**
+   * Hash → block, for transactions mined before anyone waited for them (a send
+   * answered after its block).
+   */
   readonly #recent = new Map<string, number>();
   #lastBlock: number;
   #timer: NodeJS.Timeout | undefined;
@@ -63,7 +77,9 @@ export class ReceiptWatcher {
     this.#timeoutMs = options.timeoutMs ?? 600_000;
   }
 
-  /** A watcher that reads blocks after the current one: start it before sending. */
+  /**
+   * A watcher that reads blocks after the current one: start it before sending.
+   */
   static async start(
     provider: Provider,
     options: WatcherOptions = {},
@@ -77,7 +93,10 @@ export class ReceiptWatcher {
     return watcher;
   }
 
-  /** Resolves when `hash` is mined (with its receipt) or dropped; `label` names it in a timeout. */
+  /**
+   * Resolves when `hash` is mined (with its receipt) or dropped; `label` names
+   * it in a timeout.
+   */
   wait(hash: string, label: string): Promise<Outcome> {
     return new Promise<Outcome>((resolve, reject) => {
       const now = Date.now();
@@ -149,7 +168,9 @@ export class ReceiptWatcher {
     }
   }
 
-  /** A transaction no block showed yet: mined unseen, still pending, or gone. */
+  /**
+   * A transaction no block showed yet: mined unseen, still pending, or gone.
+   */
   async #lookUp(waiter: Waiter): Promise<void> {
     const tx = await this.provider.getTransaction(waiter.hash);
     if (tx !== null && tx.blockNumber !== null) return this.#receipt(waiter);

@@ -1,16 +1,23 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { VipError } from "../errors.js";
 
-/** Page size of a stage read: VipScore's `MAX_PAGE_LIMIT`, twice the VIP agent's 500, so half the calls. */
+/**
+ * Page size of a stage read: VipScore's `MAX_PAGE_LIMIT`, twice the VIP agent's
+ * 500, so half the calls.
+ */
 const READ_PAGE = 1000n;
-/** Pages asked for at once: enough to keep the node busy between answers, few enough to leave it room. */
+/**
+ * Pages asked for at once: enough to keep the node busy between answers, few
+ * enough to leave it room.
+ */
 const PARALLEL_PAGES = 4;
 
 /**
- * Calls `visit` with every score of `stage` on chain (lowercase address, score), in no particular order, as
- * the VIP agent reads them (`getScores`). The stage's `scoreCount` says how many pages there are, so pages
- * are read several at a time; each is decoded straight from the return data, and nothing is kept, so memory
- * does not grow with the stage.
+ * Calls `visit` with every score of `stage` on chain (lowercase address,
+ * score), in no particular order, as the VIP agent reads them (`getScores`).
+ * The stage's `scoreCount` says how many pages there are, so pages are read
+ * several at a time; each is decoded straight from the return data, and nothing
+ * is kept, so memory does not grow with the stage.
  */
 export async function forEachStageScore(
   score: VipScore,
@@ -38,7 +45,10 @@ export async function forEachStageScore(
   await Promise.all(Array.from({ length: PARALLEL_PAGES }, worker));
 }
 
-/** `getScores`'s return data: an offset word, a length word, then (addr, amount, index) words per entry. */
+/**
+ * `getScores`'s return data: an offset word, a length word, then (addr, amount,
+ * index) words per entry.
+ */
 function decodePage(
   result: string,
   visit: (address: string, score: bigint) => void,

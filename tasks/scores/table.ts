@@ -12,9 +12,10 @@ const ADDRESS_BYTES = 20;
 const EMPTY = -1;
 
 /**
- * A validated score file, held in columns: 20 bytes of address, 8 of score and 4 of line per entry, so a
- * million entries take 32 MB instead of the ~150 MB of objects. An open-addressing index over the address
- * bytes finds duplicates as rows stream in.
+ * A validated score file, held in columns: 20 bytes of address, 8 of score and
+ * 4 of line per entry, so a million entries take 32 MB instead of the ~150 MB
+ * of objects. An open-addressing index over the address bytes finds duplicates
+ * as rows stream in.
  */
 export class ScoreTable {
   #addresses = new Uint8Array(ADDRESS_BYTES * 1024);
@@ -27,7 +28,10 @@ export class ScoreTable {
     return this.#length;
   }
 
-  /** Adds an entry; returns the line of an earlier entry with the same address instead, if there is one. */
+  /**
+   * Adds an entry; returns the line of an earlier entry with the same address
+   * instead, if there is one.
+   */
   add(
     address: Uint8Array,
     score: bigint,
@@ -69,7 +73,10 @@ export class ScoreTable {
     );
   }
 
-  /** How many of the address's 20 bytes are not zero (calldata prices zero bytes lower). */
+  /**
+   * How many of the address's 20 bytes are not zero (calldata prices zero bytes
+   * lower).
+   */
   nonZeroAddressBytes(index: number): number {
     let count = 0;
     for (let i = index * ADDRESS_BYTES; i < (index + 1) * ADDRESS_BYTES; i++)
@@ -93,7 +100,9 @@ export class ScoreTable {
     };
   }
 
-  /** Entries `start` to `end` (exclusive) as arrays ready for `updateScores`. */
+  /**
+   * Entries `start` to `end` (exclusive) as arrays ready for `updateScores`.
+   */
   slice(start: number, end: number): { addresses: string[]; scores: bigint[] } {
     const addresses: string[] = [];
     const scores: bigint[] = [];
@@ -128,7 +137,8 @@ export class ScoreTable {
   }
 
   #slotOf(address: Uint8Array): number {
-    // FNV-1a over the 20 bytes: vanity addresses share prefixes, so every byte counts.
+    // FNV-1a over the 20 bytes: vanity addresses share prefixes, so every byte
+    // counts.
     let hash = 0x811c9dc5;
     for (let i = 0; i < ADDRESS_BYTES; i++)
       hash = Math.imul(hash ^ defined(address[i], "address[i]"), 0x01000193);

@@ -12,8 +12,9 @@ import type { ScoreFile } from "./read.js";
 const SHOWN = 20;
 
 /**
- * Reads every score of `stage` back and compares it with the file; any difference fails, listed. A comparison
- * the push already started (`ChainComparison`) is finished instead of starting over.
+ * Reads every score of `stage` back and compares it with the file; any
+ * difference fails, listed. A comparison the push already started
+ * (`ChainComparison`) is finished instead of starting over.
  */
 export async function verifyScores(
   score: VipScore,

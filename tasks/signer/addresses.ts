@@ -4,8 +4,9 @@ import { getAddress, isAddress } from "ethers";
 import { VipError } from "../errors.js";
 
 /**
- * An account's two spellings: `0x…` on the EVM, `init1…` on Initia's Cosmos side. Both are the same 20
- * bytes (eth_secp256k1 keys), so one key serves the rollup, the base chain and the proposal.
+ * An account's two spellings: `0x…` on the EVM, `init1…` on Initia's Cosmos
+ * side. Both are the same 20 bytes (eth_secp256k1 keys), so one key serves the
+ * rollup, the base chain and the proposal.
  */
 export interface AccountAddresses {
   /** EIP-55 checksummed. */
@@ -13,7 +14,10 @@ export interface AccountAddresses {
   bech32: string;
 }
 
-/** Both spellings of an address given in either; errors name `what` (an option or a field). */
+/**
+ * Both spellings of an address given in either; errors name `what` (an option
+ * or a field).
+ */
 export function accountAddresses(
   address: string,
   what: string,

@@ -3,8 +3,9 @@ import { formatEther, type Provider } from "ethers";
 import { VipError } from "../errors.js";
 
 /**
- * Refuses, before anything is sent, a signer whose balance cannot pay `cost` (gas × fee, plus any value):
- * the node's own refusal ("Sender doesn't have enough funds") names no sender and comes mid-run.
+ * Refuses, before anything is sent, a signer whose balance cannot pay `cost`
+ * (gas × fee, plus any value): the node's own refusal ("Sender doesn't have
+ * enough funds") names no sender and comes mid-run.
  */
 export async function ensureFunds(
   provider: Provider,

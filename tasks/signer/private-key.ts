@@ -1,14 +1,18 @@
 import { VipError } from "../errors.js";
 
-/** The order of secp256k1's group: a private key is a whole number in [1, n - 1]. */
+/**
+ * The order of secp256k1's group: a private key is a whole number in [1, n -
+ * 1].
+ */
 const SECP256K1_ORDER =
   0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /**
- * Checks a private key as it was configured, before any library parses it: libraries either fail with a
- * message that says nothing useful ("Field.fromBytes: expected 32 bytes, got 33"), or, worse, quietly trim
- * or pad it into another account. Every refusal names the variable and what is wrong, and echoes none of
- * the value, not even a part of it.
+ * Checks a private key as it was configured, before any library parses it:
+ * libraries either fail with a message that says nothing useful
+ * ("Field.fromBytes: expected 32 bytes, got 33"), or, worse, quietly trim or
+ * pad it into another account. Every refusal names the variable and what is
+ * wrong, and echoes none of the value, not even a part of it.
  */
 export function checkPrivateKey(raw: string, variable: string): Uint8Array {
   const digits =

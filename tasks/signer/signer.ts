@@ -9,17 +9,23 @@ import { checkPrivateKey } from "./private-key.js";
 
 /** The account a task signs with, in both spellings, and how it signs. */
 export interface OperatorSigner extends AccountAddresses {
-  /** Signs EVM transactions and EIP-191 messages (`signMessage`), with a key or on a Ledger. */
+  /**
+   * Signs EVM transactions and EIP-191 messages (`signMessage`), with a key or
+   * on a Ledger.
+   */
   signer: HardhatEthersSigner;
-  /** Where the key comes from: the configuration variable's name, or `Ledger`. */
+  /**
+   * Where the key comes from: the configuration variable's name, or `Ledger`.
+   */
   source: string;
   kind: "key" | "ledger";
 }
 
 /**
- * The network's signer, after checking how it is configured: every configured private key is checked
- * before Hardhat parses it (see checkPrivateKey), so a malformed key is refused by its variable's name,
- * and never becomes some other account.
+ * The network's signer, after checking how it is configured: every configured
+ * private key is checked before Hardhat parses it (see checkPrivateKey), so a
+ * malformed key is refused by its variable's name, and never becomes some other
+ * account.
  */
 export async function operatorSigner(
   connection: Connection,
@@ -72,7 +78,10 @@ export async function operatorSigner(
   };
 }
 
-/** The line every signing task prints before it sends: who signs, in both spellings, and how. */
+/**
+ * The line every signing task prints before it sends: who signs, in both
+ * spellings, and how.
+ */
 export function announceSigner(output: Output, signer: OperatorSigner): void {
   output.line(
     `${"signer".padEnd(22)}${signer.hex} (${signer.bech32}, ${signer.kind === "ledger" ? "Ledger" : signer.source})`,

@@ -3,7 +3,10 @@ import { defined } from "../errors.js";
 
 export type Balances = Record<string, { denom: string; amount: string }[]>;
 
-/** `GET /cosmos/bank/v1beta1/balances/{address}` of a Cosmos chain, from `balances`; undefined for other paths. */
+/**
+ * `GET /cosmos/bank/v1beta1/balances/{address}` of a Cosmos chain, from
+ * `balances`; undefined for other paths.
+ */
 export function answerBankQuery(balances: Balances, url: URL) {
   if (!url.pathname.startsWith("/cosmos/bank/v1beta1/balances/"))
     return undefined;

@@ -1,7 +1,10 @@
 import { json, startServer, type StandInServer } from "./server.js";
 import { defined } from "../errors.js";
 
-/** How the stand-in answers: as a healthy node, or with one of the failures a client must report. */
+/**
+ * How the stand-in answers: as a healthy node, or with one of the failures a
+ * client must report.
+ */
 type CometBftMode =
   "ok" | "not-json" | "rpc-error" | "missing-field" | "http-error";
 
@@ -20,8 +23,8 @@ export interface CometBftStandIn extends StandInServer {
 }
 
 /**
- * Stands in for a rollup's CometBFT RPC: `abci_info` and `status`, as POST (JSON-RPC body or none) or GET,
- * in the documented JSON-RPC 2.0 envelope.
+ * Stands in for a rollup's CometBFT RPC: `abci_info` and `status`, as POST
+ * (JSON-RPC body or none) or GET, in the documented JSON-RPC 2.0 envelope.
  */
 export async function startCometBftStandIn(
   initial: Partial<CometBftState> = {},

@@ -18,8 +18,9 @@ interface IncludedTx {
 }
 
 /**
- * An Initia chain's transaction side, as its REST API shows it: accounts (number and next sequence),
- * transactions by hash, gas prices. Mounted by the base-chain and rollup REST stand-ins.
+ * An Initia chain's transaction side, as its REST API shows it: accounts
+ * (number and next sequence), transactions by hash, gas prices. Mounted by the
+ * base-chain and rollup REST stand-ins.
  */
 export interface CosmosChainState {
   chainId: string;
@@ -29,23 +30,33 @@ export interface CosmosChainState {
   /** Broadcast requests received, and those refused (by code). */
   broadcasts: number;
   refusals: { code: number; log: string }[];
-  /** Initia's `/initia/tx/v1/gas_prices`; undefined: the chain has no such endpoint (a rollup), and the node config's minimum gas price is asked. */
+  /**
+   * Initia's `/initia/tx/v1/gas_prices`; undefined: the chain has no such
+   * endpoint (a rollup), and the node config's minimum gas price is asked.
+   */
   gasPrices?: GasPrice[];
   minimumGasPrice: string;
   /** What `simulate` answers as gas used. */
   gasUsed: bigint;
   /**
-   * How the next broadcast is handled, then back to "answer": "hold-after" takes it into a block and never
-   * answers (a client killed waiting finds it by hash); "hold-before" never answers and drops it (a client
-   * killed waiting must send the same bytes again); "hold-in-mempool" checks it, keeps it pending and never
-   * answers: it enters a block once asked for by hash `mempoolQueries` times (a restarted client that waits
-   * finds it).
+   * How the next broadcast is handled, then back to "answer": "hold-after"
+   * takes it into a block and never answers (a client killed waiting finds it
+   * by hash); "hold-before" never answers and drops it (a client killed waiting
+   * must send the same bytes again); "hold-in-mempool" checks it, keeps it
+   * pending and never answers: it enters a block once asked for by hash
+   * `mempoolQueries` times (a restarted client that waits finds it).
    */
   broadcastMode: "answer" | "hold-after" | "hold-before" | "hold-in-mempool";
-  /** Transactions taken but not yet in a block, with how often they were asked for by hash. */
+  /**
+   * Transactions taken but not yet in a block, with how often they were asked
+   * for by hash.
+   */
   mempool: Record<string, { bytes: Uint8Array; queries: number }>;
   mempoolQueries: number;
-  /** The next included transaction fails in its block with this code and log (e.g. out of gas). */
+  /**
+   * The next included transaction fails in its block with this code and log
+   * (e.g. out of gas).
+   */
   failNext?: { code: number; log: string };
 }
 
@@ -73,11 +84,12 @@ const notFound = (message: string) =>
   json({ code: 5, message, details: [] }, 404);
 
 /**
- * Answers a chain's transaction endpoints, verifying every broadcast as the chain's ante handler would
- * (decoded, sign bytes rebuilt, the eth_secp256k1 signature checked against account number, sequence and
- * chain id) and refusing in the chain's shape. Each included transaction bumps its signer's sequence by
- * one (a minievm rollup bumps it once more per MsgCall; this stand-in does not model that). Undefined for
- * other paths.
+ * Answers a chain's transaction endpoints, verifying every broadcast as the
+ * chain's ante handler would (decoded, sign bytes rebuilt, the eth_secp256k1
+ * signature checked against account number, sequence and chain id) and refusing
+ * in the chain's shape. Each included transaction bumps its signer's sequence
+ * by one (a minievm rollup bumps it once more per MsgCall; this stand-in does
+ * not model that). Undefined for other paths.
  */
 export function answerCosmosChain(
   chain: CosmosChainState,
@@ -268,7 +280,8 @@ function broadcast(
 
 function simulate(chain: CosmosChainState, bytes: Uint8Array) {
   try {
-    // Simulation skips the signature, as the chain does, but not the messages or the account.
+    // Simulation skips the signature, as the chain does, but not the messages
+    // or the account.
     verifyTx(bytes, {
       chainId: chain.chainId,
       account: (address) => chain.accounts[address],
@@ -285,7 +298,10 @@ function simulate(chain: CosmosChainState, bytes: Uint8Array) {
   });
 }
 
-/** The fee the chain's first gas price asks for `gas`; undefined when gas is free. */
+/**
+ * The fee the chain's first gas price asks for `gas`; undefined when gas is
+ * free.
+ */
 function requiredFee(
   chain: CosmosChainState,
   gas: bigint,

@@ -12,19 +12,23 @@ type L1RestMode =
 
 export interface L1RestState {
   moduleAddress: string;
-  /** The program's stage, and its window: `[stageStartTime, stageEndTime)` in Unix seconds. */
+  /**
+   * The program's stage, and its window: `[stageStartTime, stageEndTime)` in
+   * Unix seconds.
+   */
   stage: bigint;
   stageStartTime: bigint;
   stageEndTime: bigint;
   stageInterval: bigint;
   /**
-   * The base chain's time in Unix seconds (its latest block's time); undefined follows the local clock.
-   * Tests move it to pass a stage's end.
+   * The base chain's time in Unix seconds (its latest block's time); undefined
+   * follows the local clock. Tests move it to pass a stage's end.
    */
   now?: bigint;
   /**
-   * Whether the stage advances by itself once its end passes, as the VIP agent's `fund_reward_script` does
-   * (stage + 1, start = previous end, end = start + interval); false models an agent that is late.
+   * Whether the stage advances by itself once its end passes, as the VIP
+   * agent's `fund_reward_script` does (stage + 1, start = previous end, end =
+   * start + interval); false models an agent that is late.
    */
   followClock: boolean;
   /** Drops every connection without answering: the base chain unreachable. */
@@ -34,13 +38,18 @@ export interface L1RestState {
   registeredBridges: bigint[];
   /** Gov params' `min_deposit`. */
   minDeposit: { denom: string; amount: string };
-  /** Whether the VIP module answers at `moduleAddress`; and whether the gov params and the view answer. */
+  /**
+   * Whether the VIP module answers at `moduleAddress`; and whether the gov
+   * params and the view answer.
+   */
   vipModule: boolean;
   govParams: boolean;
   view: "ok" | "http-error" | "bad-data";
   /** Bank balances by init1… address. */
   balances: Balances;
-  /** The chain's accounts and transactions (chain id interwoven-1 unless given). */
+  /**
+   * The chain's accounts and transactions (chain id interwoven-1 unless given).
+   */
   chain: CosmosChainState;
 }
 
@@ -49,8 +58,9 @@ export interface L1RestStandIn extends StandInServer {
 }
 
 /**
- * Stands in for the base chain's REST API: the VIP module's `ModuleStore` resource by struct tag, with
- * `move_resource` as a JSON string and u64 values as decimal strings, as the chain serves them.
+ * Stands in for the base chain's REST API: the VIP module's `ModuleStore`
+ * resource by struct tag, with `move_resource` as a JSON string and u64 values
+ * as decimal strings, as the chain serves them.
  */
 export async function startL1RestStandIn(
   initial: Partial<L1RestState> = {},
@@ -140,7 +150,10 @@ function localNow(): bigint {
   return BigInt(Math.floor(Date.now() / 1000));
 }
 
-/** `fund_reward_script`'s schedule: windows stay back to back however late the stage advances. */
+/**
+ * `fund_reward_script`'s schedule: windows stay back to back however late the
+ * stage advances.
+ */
 function advanceProgram(state: L1RestState, now: bigint): void {
   while (
     state.followClock &&
@@ -153,7 +166,10 @@ function advanceProgram(state: L1RestState, now: bigint): void {
   }
 }
 
-/** `GET /cosmos/base/tendermint/v1beta1/blocks/latest` as a node answers it: the time in RFC 3339 with nanoseconds. */
+/**
+ * `GET /cosmos/base/tendermint/v1beta1/blocks/latest` as a node answers it: the
+ * time in RFC 3339 with nanoseconds.
+ */
 function latestBlock(state: L1RestState, now: bigint) {
   const time = new Date(Number(now) * 1000)
     .toISOString()
@@ -189,9 +205,10 @@ function latestBlock(state: L1RestState, now: bigint) {
 }
 
 /**
- * What onboarding asks the base chain (accounts, proposal:whitelist): bank balances, the VIP module's ABI, `vip::get_bridge_infos`
- * through the JSON view endpoint (its `data` a JSON string, u64 values as decimal strings), and the gov
- * params. Undefined for any other path.
+ * What onboarding asks the base chain (accounts, proposal:whitelist): bank
+ * balances, the VIP module's ABI, `vip::get_bridge_infos` through the JSON view
+ * endpoint (its `data` a JSON string, u64 values as decimal strings), and the
+ * gov params. Undefined for any other path.
  */
 function answerOnboardingQuery(state: L1RestState, url: URL, body: string) {
   const bank = answerBankQuery(state.balances, url);

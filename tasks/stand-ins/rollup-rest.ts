@@ -11,13 +11,19 @@ type RollupRestMode = "ok" | "http-error" | "missing-field";
 
 export interface RollupRestState {
   bridgeId: bigint;
-  /** The bridge address it reports; by default the one derived from the id, as a real rollup's is. */
+  /**
+   * The bridge address it reports; by default the one derived from the id, as a
+   * real rollup's is.
+   */
   bridgeAddress?: string;
   l1ChainId: string;
   mode: RollupRestMode;
   /** Bank balances by init1… address. */
   balances: Balances;
-  /** The rollup's accounts and transactions (chain id rehearsal-1 unless given; gas priced by the node's minimum, as a rollup's is). */
+  /**
+   * The rollup's accounts and transactions (chain id rehearsal-1 unless given;
+   * gas priced by the node's minimum, as a rollup's is).
+   */
   chain: CosmosChainState;
 }
 
@@ -25,7 +31,10 @@ export interface RollupRestStandIn extends StandInServer {
   state: RollupRestState;
 }
 
-/** Stands in for a rollup's Cosmos REST API: the opchild module's bridge info and bank balances, in the chain's shapes. */
+/**
+ * Stands in for a rollup's Cosmos REST API: the opchild module's bridge info
+ * and bank balances, in the chain's shapes.
+ */
 export async function startRollupRestStandIn(
   initial: Partial<RollupRestState> = {},
 ): Promise<RollupRestStandIn> {

@@ -14,8 +14,9 @@ export interface StandInRoute {
   /** The route's answer, without the echoed request fields. */
   answer: Record<string, unknown>;
   /**
-   * How `msgs` answers for it: an `evm_tx` that calls a BridgeStandIn contract (after an ERC-20 approval), or
-   * a `cosmos_tx` on an Initia chain: an OPinit deposit from the base chain, or a withdrawal from a rollup.
+   * How `msgs` answers for it: an `evm_tx` that calls a BridgeStandIn contract
+   * (after an ERC-20 approval), or a `cosmos_tx` on an Initia chain: an OPinit
+   * deposit from the base chain, or a withdrawal from a rollup.
    */
   msgs?:
     | { evm: { chainId: string; bridge: string; token: string } }
@@ -29,7 +30,10 @@ export interface StandInRoute {
       };
 }
 
-/** The contract the stand-in's op hook calls on the rollup (minievm's ERC-20 wrapper, in the real router). */
+/**
+ * The contract the stand-in's op hook calls on the rollup (minievm's ERC-20
+ * wrapper, in the real router).
+ */
 const HOOK_CONTRACT = "0x4f06c4d5f5d8e2f2e3b3c4a1a2b3c4d5e6f70819";
 
 /** How `msgs` may misbehave, for the refusals a client must make. */
@@ -49,20 +53,33 @@ export interface RouterState {
   tracked: Record<string, number>;
   /** `status` polls per tracked hash, which walk it through `states`. */
   polls: Record<string, number>;
-  /** The states a tracked transfer walks through, one per poll, the last one repeated. */
+  /**
+   * The states a tracked transfer walks through, one per poll, the last one
+   * repeated.
+   */
   states: string[];
-  /** Take `track` requests and never answer them (a client killed while waiting leaves nothing registered). */
+  /**
+   * Take `track` requests and never answer them (a client killed while waiting
+   * leaves nothing registered).
+   */
   holdTrack: boolean;
-  /** The Initia chains whose accounts an op hook is checked against (the rollup's), by chain id. */
+  /**
+   * The Initia chains whose accounts an op hook is checked against (the
+   * rollup's), by chain id.
+   */
   chains: Record<string, CosmosChainState>;
-  /** What `GET /v2/info/chains` answers: Skip's chain entries, with the `rest` Initia's router adds. */
+  /**
+   * What `GET /v2/info/chains` answers: Skip's chain entries, with the `rest`
+   * Initia's router adds.
+   */
   chainList: { chain_id: string; chain_name: string; rest?: string }[];
   /** Op hooks `msgs` received: accepted, or refused with the reason. */
   hooks: { accepted: boolean; reason: string }[];
   /**
-   * Answers served as given, by endpoint (`"GET /v2/tx/status"`), one per request, the last one repeated:
-   * the corpus of answers the published documents allow (test/corpus/router/), replayed as the real API
-   * would send them. A status answer is served only for a tracked hash.
+   * Answers served as given, by endpoint (`"GET /v2/tx/status"`), one per
+   * request, the last one repeated: the corpus of answers the published
+   * documents allow (test/corpus/router/), replayed as the real API would send
+   * them. A status answer is served only for a tracked hash.
    */
   canned: Record<string, { status: number; answer: unknown }[]>;
   /** The bodies of the route requests received, in order. */
@@ -87,9 +104,10 @@ function apiError(
 }
 
 /**
- * Stands in for the routing API (Skip Go v2 + Initia's /op-hook) on 127.0.0.1, answering in the documented
- * shapes: `POST /v2/fungible/route` from a table of routes (an unknown pair is a 400 with the API's error
- * body), with faults injected in order (429, 500, a dropped connection, a malformed answer).
+ * Stands in for the routing API (Skip Go v2 + Initia's /op-hook) on 127.0.0.1,
+ * answering in the documented shapes: `POST /v2/fungible/route` from a table of
+ * routes (an unknown pair is a 400 with the API's error body), with faults
+ * injected in order (429, 500, a dropped connection, a malformed answer).
  */
 export async function startRouterStandIn(
   initial: Partial<RouterState> = {},
@@ -226,8 +244,9 @@ export async function startRouterStandIn(
 }
 
 /**
- * A route as the base chain's router answers one to an EVM rollup: one OPinit hop, with the op hook and an
- * estimated duration; amounts scale with `amountIn`.
+ * A route as the base chain's router answers one to an EVM rollup: one OPinit
+ * hop, with the op hook and an estimated duration; amounts scale with
+ * `amountIn`.
  */
 export function opinitRoute(options: {
   from: string;
@@ -279,7 +298,10 @@ const bridgeInterface = new Interface([
   "function deposit(address token, uint256 amount, string destChain, string recipient)",
 ]);
 
-/** The stand-in's route between the request's source and destination assets (route and msgs ask alike). */
+/**
+ * The stand-in's route between the request's source and destination assets
+ * (route and msgs ask alike).
+ */
 function findRoute(
   state: RouterState,
   asked: Record<string, unknown>,
@@ -293,7 +315,10 @@ function findRoute(
   );
 }
 
-/** `msgs` for a known route: the transaction(s) to sign, addressed from `address_list`. */
+/**
+ * `msgs` for a known route: the transaction(s) to sign, addressed from
+ * `address_list`.
+ */
 function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
   const route = findRoute(state, asked);
   if (route?.msgs === undefined)
@@ -339,7 +364,8 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
           (i === 0 ? BigInt(String(asked.amount_in)) % BigInt(split) : 0n)
         ).toString(),
       };
-      // Numbers as numbers and fields left out, as routers do: the client must rebuild the chain's amino JSON.
+      // Numbers as numbers and fields left out, as routers do: the client must
+      // rebuild the chain's amino JSON.
       const msg =
         message === "deposit"
           ? {
@@ -413,13 +439,17 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
   });
 }
 
-/** The nanosecond timeout Skip puts in an IBC transfer: above 2^53, so `JSON.parse` would round its last digits. */
+/**
+ * The nanosecond timeout Skip puts in an IBC transfer: above 2^53, so
+ * `JSON.parse` would round its last digits.
+ */
 export const SKIP_TIMEOUT_TIMESTAMP = "1795450000000000123";
 
 /**
- * An IBC `MsgTransfer` as Skip's API writes it inside `msg` (its swagger's msgs example): `timeout_height` an
- * empty object and `timeout_timestamp` a bare JSON number of nanoseconds, written here by hand so no digit
- * is lost on the way out.
+ * An IBC `MsgTransfer` as Skip's API writes it inside `msg` (its swagger's msgs
+ * example): `timeout_height` an empty object and `timeout_timestamp` a bare
+ * JSON number of nanoseconds, written here by hand so no digit is lost on the
+ * way out.
  */
 function skipMsgTransfer(
   sender: string,
@@ -438,8 +468,9 @@ function skipMsgTransfer(
 }
 
 /**
- * `/op-hook`: the hook the destination account signs, a MsgCall on the destination chain (as the router
- * returns it, without the fields a MsgCall leaves empty).
+ * `/op-hook`: the hook the destination account signs, a MsgCall on the
+ * destination chain (as the router returns it, without the fields a MsgCall
+ * leaves empty).
  */
 function answerOpHook(asked: Record<string, unknown>) {
   const missing = [
@@ -477,7 +508,10 @@ const hookInterface = new Interface([
   "function wrap(string denom, uint8 decimals)",
 ]);
 
-/** Why `msgs` refuses the request's op hook, verified as the rollup will verify it; undefined when it is good. */
+/**
+ * Why `msgs` refuses the request's op hook, verified as the rollup will verify
+ * it; undefined when it is good.
+ */
 function checkOpHook(
   state: RouterState,
   route: StandInRoute,
@@ -508,7 +542,10 @@ function checkOpHook(
   }
 }
 
-/** The status of a tracked transfer in `state`: one hop, its own state following the transfer's. */
+/**
+ * The status of a tracked transfer in `state`: one hop, its own state following
+ * the transfer's.
+ */
 function statusAnswer(transferState: string, chainId: string) {
   const failed = [
     "STATE_COMPLETED_ERROR",
@@ -561,8 +598,9 @@ function statusAnswer(transferState: string, chainId: string) {
 }
 
 /**
- * A two-hop route from an EVM chain: a swap on the source chain, then an IBC transfer, as routes through
- * other ecosystems come back (two transactions' worth of operations in one).
+ * A two-hop route from an EVM chain: a swap on the source chain, then an IBC
+ * transfer, as routes through other ecosystems come back (two transactions'
+ * worth of operations in one).
  */
 export function swapAndTransferRoute(options: {
   from: string;

@@ -12,8 +12,9 @@ export interface StandInServer {
 }
 
 /**
- * An answer; `hold` leaves the request unanswered (a server that took a request and hangs); `drop` closes the
- * connection without a word (a host that is down or a proxy that lost its upstream).
+ * An answer; `hold` leaves the request unanswered (a server that took a request
+ * and hangs); `drop` closes the connection without a word (a host that is down
+ * or a proxy that lost its upstream).
  */
 export type Handler = (
   request: IncomingMessage,
@@ -26,7 +27,10 @@ export type Handler = (
   drop?: boolean;
 };
 
-/** A small HTTP server on 127.0.0.1 and a free port, answering with `handler`. Loopback only. */
+/**
+ * A small HTTP server on 127.0.0.1 and a free port, answering with `handler`.
+ * Loopback only.
+ */
 export async function startServer(handler: Handler): Promise<StandInServer> {
   const server = createServer(
     (request: IncomingMessage, response: ServerResponse) => {

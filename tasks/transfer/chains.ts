@@ -12,10 +12,12 @@ interface Endpoint {
 }
 
 /**
- * The REST endpoints of the Initia chains a transfer signs on, by chain id. Configuration comes first: the
- * network's base chain (L1_REST_URL) and rollup (ROLLUP_REST_URL), each asked which chain it serves. A chain
- * neither serves is looked up in the router's chain list, and the endpoint found there is used only if it
- * says it serves that chain. A chain with no endpoint is refused with what to set, before anything is signed.
+ * The REST endpoints of the Initia chains a transfer signs on, by chain id.
+ * Configuration comes first: the network's base chain (L1_REST_URL) and rollup
+ * (ROLLUP_REST_URL), each asked which chain it serves. A chain neither serves
+ * is looked up in the router's chain list, and the endpoint found there is used
+ * only if it says it serves that chain. A chain with no endpoint is refused
+ * with what to set, before anything is signed.
  */
 export function cosmosEndpoints(
   networkName: string,
@@ -69,7 +71,8 @@ async function fromRouterList(
       `there is no REST endpoint for chain ${chainId} to sign on (${served}), and the router's chain list could not be read (${firstLine(error)}): ${advice}`,
     );
   }
-  // A chain with `rest: null` (the documents allow it) has no endpoint; it fails only this chain's lookup.
+  // A chain with `rest: null` (the documents allow it) has no endpoint; it
+  // fails only this chain's lookup.
   const rest = chains.find((c) => c.chain_id === chainId)?.rest;
   if (rest === undefined || rest === null || rest === "") {
     throw new VipError(

@@ -16,13 +16,17 @@ import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
 import { recordsOf, type TransferRecord } from "./records.js";
 
-/** Codes a chain answers a broadcast with that mean the transaction is (or already was) taken. */
+/**
+ * Codes a chain answers a broadcast with that mean the transaction is (or
+ * already was) taken.
+ */
 const ALREADY_KNOWN = 19;
 const WRONG_SEQUENCE = 32;
 /**
- * Polls a restarted run gives a journalled transaction before it calls it never sent: one the chain took
- * before the kill sits in its mempool with the account's next sequence and is in one of the next blocks
- * (30 s at the default poll interval outlasts several blocks).
+ * Polls a restarted run gives a journalled transaction before it calls it never
+ * sent: one the chain took before the kill sits in its mempool with the
+ * account's next sequence and is in one of the next blocks (30 s at the default
+ * poll interval outlasts several blocks).
  */
 const MEMPOOL_POLLS = 30;
 
@@ -32,8 +36,9 @@ export interface CosmosContext {
   /** The REST endpoint of an Initia chain, by chain id. */
   restUrl: (chainId: string) => Promise<string>;
   /**
-   * Runs right before a transaction is first broadcast: the op hook's sequence check. Its HookSequenceMoved
-   * means the transaction must never be sent; any other failure leaves it to the next run.
+   * Runs right before a transaction is first broadcast: the op hook's sequence
+   * check. Its HookSequenceMoved means the transaction must never be sent; any
+   * other failure leaves it to the next run.
    */
   beforeBroadcast: () => Promise<void>;
   out: Output;
@@ -43,10 +48,12 @@ export interface CosmosContext {
 }
 
 /**
- * Runs one `cosmos_tx` of a route exactly once across restarts: it is signed (fee simulated, account number
- * and sequence from the chain) and journalled with its hash and bytes before the broadcast; a restart finds
- * it by that hash, or sends the very same bytes again (which the chain takes at most once: the sequence is
- * in them). Waits for the block and returns the hash; a non-zero code is `Tx failed <hash>` with the log.
+ * Runs one `cosmos_tx` of a route exactly once across restarts: it is signed
+ * (fee simulated, account number and sequence from the chain) and journalled
+ * with its hash and bytes before the broadcast; a restart finds it by that
+ * hash, or sends the very same bytes again (which the chain takes at most once:
+ * the sequence is in them). Waits for the block and returns the hash; a
+ * non-zero code is `Tx failed <hash>` with the log.
  */
 export async function runCosmosTx(
   context: CosmosContext,
@@ -87,7 +94,8 @@ export async function runCosmosTx(
       return recordInclusion(context, step, index, found);
     const state = await accountInfo(restUrl, context.account.bech32);
     if (state !== undefined && state.sequence > signed.sequence) {
-      // Its sequence is used: by this transaction (not indexed yet) or by another one.
+      // Its sequence is used: by this transaction (not indexed yet) or by
+      // another one.
       return waitForInclusion(
         context,
         step,
@@ -100,7 +108,8 @@ export async function runCosmosTx(
     try {
       await context.beforeBroadcast();
     } catch (error) {
-      // The run before the restart may have broadcast it: it is called not sent only once it had the time to land.
+      // The run before the restart may have broadcast it: it is called not sent
+      // only once it had the time to land.
       if (!(error instanceof HookSequenceMoved)) throw error;
       return settleDoubtful(
         context,
@@ -136,8 +145,9 @@ export async function runCosmosTx(
     try {
       await context.beforeBroadcast();
     } catch (error) {
-      // Signed but never sent, and never to be: the journal says so, so that --new may start over. Any other
-      // failure (the hook's chain unreachable, say) leaves the transaction to the next run.
+      // Signed but never sent, and never to be: the journal says so, so that
+      // --new may start over. Any other failure (the hook's chain unreachable,
+      // say) leaves the transaction to the next run.
       if (error instanceof HookSequenceMoved)
         await journal.append({
           type: "refused",
@@ -244,10 +254,11 @@ interface Doubtful {
 }
 
 /**
- * A journalled transaction, not found by its hash, that the pre-broadcast check now forbids sending: the
- * killed run may still have broadcast it. It is waited for; found, it is the transfer's (the check's failure
- * is then a warning); its sequence used by something else, or nothing after the wait, it was never sent, and
- * the journal says so, so that --new may start over.
+ * A journalled transaction, not found by its hash, that the pre-broadcast check
+ * now forbids sending: the killed run may still have broadcast it. It is waited
+ * for; found, it is the transfer's (the check's failure is then a warning); its
+ * sequence used by something else, or nothing after the wait, it was never
+ * sent, and the journal says so, so that --new may start over.
  */
 async function settleDoubtful(
   context: CosmosContext,
@@ -293,8 +304,9 @@ async function settleDoubtful(
 }
 
 /**
- * Why a journalled transaction whose sequence the chain has used is still not found. It is not journalled
- * as unsent: a node whose index lags would make that a second transfer. The operator is told how to decide.
+ * Why a journalled transaction whose sequence the chain has used is still not
+ * found. It is not journalled as unsent: a node whose index lags would make
+ * that a second transfer. The operator is told how to decide.
  */
 function sequenceTaken(
   context: CosmosContext,
@@ -310,7 +322,10 @@ function sequenceTaken(
   );
 }
 
-/** The transaction by its hash, asked every `pollMs` until `waitMs` have passed; undefined if it never showed. */
+/**
+ * The transaction by its hash, asked every `pollMs` until `waitMs` have passed;
+ * undefined if it never showed.
+ */
 async function pollTx(
   restUrl: string,
   hash: string,

@@ -11,19 +11,26 @@ import { formatDuration } from "../output.js";
 import { operationKindOf } from "./hops.js";
 import { defined } from "../errors.js";
 
-/** A fee as a hop or the route states it: an amount of an asset, its USD value where given. */
+/**
+ * A fee as a hop or the route states it: an amount of an asset, its USD value
+ * where given.
+ */
 interface Fee {
   what: string;
   amount?: string;
   asset?: string;
-  /** The asset's denom alone, to tell a fee in the transferred asset from one in another. */
+  /**
+   * The asset's denom alone, to tell a fee in the transferred asset from one in
+   * another.
+   */
   denom?: string;
   usd?: string;
 }
 
 const text = (value: unknown) =>
   typeof value === "string" && value !== "" ? value : undefined;
-// The spec leaves a bridge id untyped: examples send a string, a number is as plain.
+// The spec leaves a bridge id untyped: examples send a string, a number is as
+// plain.
 const idText = (value: unknown) =>
   typeof value === "number" ? String(value) : text(value);
 
@@ -60,7 +67,10 @@ function hopFee(
   ];
 }
 
-/** The fees a hop's bridge or venue charges, by the fields each operation kind has in Skip's schema. */
+/**
+ * The fees a hop's bridge or venue charges, by the fields each operation kind
+ * has in Skip's schema.
+ */
 function feesOf(kind: string, body: Record<string, unknown>): Fee[] {
   const relayQuote = body.smart_relay_fee_quote as
     { fee_amount?: unknown; fee_denom?: unknown } | null | undefined;
@@ -140,7 +150,10 @@ function feesOf(kind: string, body: Record<string, unknown>): Fee[] {
   }
 }
 
-/** The hop itself in words, by kind; an unknown kind is described from the fields every hop tends to have. */
+/**
+ * The hop itself in words, by kind; an unknown kind is described from the
+ * fields every hop tends to have.
+ */
 function hopText(kind: string, body: Record<string, unknown>): string {
   const from = text(body.from_chain_id) ?? text(body.chain_id) ?? "?";
   const to = text(body.to_chain_id) ?? text(body.chain_id) ?? from;
@@ -185,14 +198,18 @@ function describeFee(fee: Fee): string {
 
 interface HopFee extends Fee {
   onTop: boolean;
-  /** The route's `estimated_fees` lists this very fee (same operation, same asset): it is counted there. */
+  /**
+   * The route's `estimated_fees` lists this very fee (same operation, same
+   * asset): it is counted there.
+   */
   inRouteFees: boolean;
 }
 
 /**
- * A hop's fees, each marked by who pays it how: where the route's `estimated_fees` names it (by
- * `operation_index`), as that says; else, in an asset the hop moves, the bridge takes it out of the amount,
- * and in another asset (the source chain's native token, for one) the sender pays it on top.
+ * A hop's fees, each marked by who pays it how: where the route's
+ * `estimated_fees` names it (by `operation_index`), as that says; else, in an
+ * asset the hop moves, the bridge takes it out of the amount, and in another
+ * asset (the source chain's native token, for one) the sender pays it on top.
  */
 function hopFees(route: Route, index: number): HopFee[] {
   const operation = defined(route.operations[index], "route.operations[index]");
@@ -223,7 +240,10 @@ function hopFees(route: Route, index: number): HopFee[] {
   });
 }
 
-/** One hop of a route in words, and its fees: the bridge or venue, from → to chain, denom in → out, amounts. */
+/**
+ * One hop of a route in words, and its fees: the bridge or venue, from → to
+ * chain, denom in → out, amounts.
+ */
 function describeOperation(
   route: Route,
   index: number,
@@ -243,7 +263,10 @@ function describeOperation(
   return { line: `${index + 1}. ${hopText(kind, body)}${amounts}${tx}`, fees };
 }
 
-/** An `estimated_fees[]` item in words: amount, asset, kind, USD, and whether it comes on top of the amount. */
+/**
+ * An `estimated_fees[]` item in words: amount, asset, kind, USD, and whether it
+ * comes on top of the amount.
+ */
 function describeEstimatedFee(fee: EstimatedFee): string {
   const kind = fee.fee_type ?? fee.bridge_id ?? "fee";
   const usd = fee.usd_amount == null ? "" : `, $${fee.usd_amount}`;
@@ -260,9 +283,10 @@ function describeEstimatedFee(fee: EstimatedFee): string {
 }
 
 /**
- * What the sender pays beyond the amount, summed per asset: the route's fees charged on top
- * (`FEE_BEHAVIOR_ADDITIONAL`) and the hops' fees in an asset other than the one moved; with their USD value
- * when every one of them is priced.
+ * What the sender pays beyond the amount, summed per asset: the route's fees
+ * charged on top (`FEE_BEHAVIOR_ADDITIONAL`) and the hops' fees in an asset
+ * other than the one moved; with their USD value when every one of them is
+ * priced.
  */
 function beyondTheAmount(route: Route): string {
   const onTop = [
@@ -301,7 +325,10 @@ function beyondTheAmount(route: Route): string {
   return `${[...sums.values()].map(({ asset, amount }) => `${amount} ${asset}`).join(" + ")}${priced ? ` ($${usd.toFixed(2)})` : ""}, plus gas`;
 }
 
-/** The whole route as lines: amounts, each hop with its fees, transactions, duration, fees, warnings, the op hook. */
+/**
+ * The whole route as lines: amounts, each hop with its fees, transactions,
+ * duration, fees, warnings, the op hook.
+ */
 export function describeRoute(route: Route): string[] {
   const pad = " ".repeat(22);
   const hops = route.operations.flatMap((_, i) => {
@@ -345,7 +372,10 @@ export function describeRoute(route: Route): string[] {
   return lines;
 }
 
-/** The venue names of a swap operation: its `swap_venues`, else its `swap_in`/`swap_out`'s venue. */
+/**
+ * The venue names of a swap operation: its `swap_venues`, else its
+ * `swap_in`/`swap_out`'s venue.
+ */
 function venues(body: Record<string, unknown>): string {
   const listed = Array.isArray(body.swap_venues)
     ? (body.swap_venues as { name?: string }[]).map((v) => v.name)
@@ -362,7 +392,10 @@ function venues(body: Record<string, unknown>): string {
   return names.length === 0 ? "an unnamed venue" : names.join(", ");
 }
 
-/** What will be signed, for the confirmation prompt: each transaction's chain and signer, its messages or call in words. */
+/**
+ * What will be signed, for the confirmation prompt: each transaction's chain
+ * and signer, its messages or call in words.
+ */
 export function describeTransactions(
   txs: MsgsTx[],
   signer: { hex: string; bech32: string },

@@ -30,8 +30,9 @@ export interface EvmContext {
 }
 
 /**
- * Runs one `evm_tx` of a route: each ERC-20 approval it needs (exactly the amount, only when the allowance
- * is short), then the transaction; each sent once across restarts. Returns the transaction's hash.
+ * Runs one `evm_tx` of a route: each ERC-20 approval it needs (exactly the
+ * amount, only when the allowance is short), then the transaction; each sent
+ * once across restarts. Returns the transaction's hash.
  */
 export async function runEvmTx(
   context: EvmContext,
@@ -98,9 +99,10 @@ function journalled(context: EvmContext, step: string): boolean {
 }
 
 /**
- * Sends `call` as `step` exactly once, whatever restarts happen: the nonce is journalled before the send,
- * the hash after; a restart looks the step up (by hash, or by its nonce when the hash never got written)
- * and sends again only what never reached the node, with the same nonce. Waits for the receipt.
+ * Sends `call` as `step` exactly once, whatever restarts happen: the nonce is
+ * journalled before the send, the hash after; a restart looks the step up (by
+ * hash, or by its nonce when the hash never got written) and sends again only
+ * what never reached the node, with the same nonce. Waits for the receipt.
  */
 async function sendOnce(
   context: EvmContext,
@@ -204,7 +206,8 @@ async function broadcast(
     await journal.append({ type: "sent", step, hash: response.hash });
     return response.hash;
   } catch (error) {
-    // The send may have reached the node: the next run finds it by its nonce rather than sending twice.
+    // The send may have reached the node: the next run finds it by its nonce
+    // rather than sending twice.
     const hint = isTransient(error) ? "it may have reached the node; " : "";
     throw new VipError(
       `${what} failed when sent (${firstLine(error)}): ${hint}run the same command again, which finds it by its nonce or sends it once`,

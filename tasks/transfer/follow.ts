@@ -7,19 +7,29 @@ import { recordsOf, type TransferRecord } from "./records.js";
 import { outcomeOf, type StatusView, viewStatus } from "./status.js";
 
 export interface FollowOptions {
-  /** The route's estimated duration, which sets the polling pace; unknown (older answers) keeps a steady pace. */
+  /**
+   * The route's estimated duration, which sets the polling pace; unknown (older
+   * answers) keeps a steady pace.
+   */
   estimatedSeconds?: number;
-  /** A fixed poll interval instead of the adaptive one (tests, impatient operators), in ms. */
+  /**
+   * A fixed poll interval instead of the adaptive one (tests, impatient
+   * operators), in ms.
+   */
   pollMs?: number;
-  /** How long to follow before giving up (the transfer goes on; `bridge:status` picks it up), in ms. */
+  /**
+   * How long to follow before giving up (the transfer goes on; `bridge:status`
+   * picks it up), in ms.
+   */
   timeoutMs: number;
   /** How long a 404 right after tracking counts as "not indexed yet", in ms. */
   notIndexedMs?: number;
 }
 
 /**
- * A 404 that means "not seen yet" (Skip's status answers "tx not found"), as opposed to one that will never
- * heal: Skip's track answers "chain ID not supported" for a chain it does not index.
+ * A 404 that means "not seen yet" (Skip's status answers "tx not found"), as
+ * opposed to one that will never heal: Skip's track answers "chain ID not
+ * supported" for a chain it does not index.
  */
 function notSeenYet(error: unknown): error is RouterError {
   return (
@@ -30,10 +40,11 @@ function notSeenYet(error: unknown): error is RouterError {
 }
 
 /**
- * Registers a broadcast transaction with the tracker exactly once: "tracking" is journalled before the
- * call and "tracked" after; a restart between the two asks the status endpoint first and tracks again only
- * if the tracker does not know the transaction. A 404 ("not seen yet") is retried, bounded: it registered
- * nothing.
+ * Registers a broadcast transaction with the tracker exactly once: "tracking"
+ * is journalled before the call and "tracked" after; a restart between the two
+ * asks the status endpoint first and tracks again only if the tracker does not
+ * know the transaction. A 404 ("not seen yet") is retried, bounded: it
+ * registered nothing.
  */
 export async function trackOnce(
   router: RouterClient,
@@ -86,8 +97,9 @@ export async function trackOnce(
 }
 
 /**
- * The wait before the next status poll: slow while the transfer is far from its estimated end (60 s while
- * more than 5 min remain), faster near it (5 s), every second once overdue, as Initia's wallet paces it.
+ * The wait before the next status poll: slow while the transfer is far from its
+ * estimated end (60 s while more than 5 min remain), faster near it (5 s),
+ * every second once overdue, as Initia's wallet paces it.
  */
 export function pollInterval(
   elapsedMs: number,
@@ -101,10 +113,12 @@ export function pollInterval(
 }
 
 /**
- * Polls the status of `hash` until it ends, with a line per hop whenever its state changes (and its own
- * error, where a bridge reports one). Success and failure are journalled as the end and returned (the caller
- * says what a failure means); `STATE_ABANDONED` (the tracker gave up, the transfer may still land) and
- * `STATE_UNKNOWN` are errors that are not journalled as the end, so `bridge:status` asks again later.
+ * Polls the status of `hash` until it ends, with a line per hop whenever its
+ * state changes (and its own error, where a bridge reports one). Success and
+ * failure are journalled as the end and returned (the caller says what a
+ * failure means); `STATE_ABANDONED` (the tracker gave up, the transfer may
+ * still land) and `STATE_UNKNOWN` are errors that are not journalled as the
+ * end, so `bridge:status` asks again later.
  */
 export async function followToTheEnd(
   router: RouterClient,
@@ -127,7 +141,8 @@ export async function followToTheEnd(
     try {
       view = viewStatus(await router.status(hash, chainId));
     } catch (error) {
-      // A 404 right after tracking is "not indexed yet"; one that says the chain is not supported never heals.
+      // A 404 right after tracking is "not indexed yet"; one that says the
+      // chain is not supported never heals.
       if (!(notSeenYet(error) && elapsed < notIndexedMs)) throw error;
     }
     if (view !== undefined) {
@@ -186,7 +201,9 @@ export async function followToTheEnd(
   }
 }
 
-/** A terminal state in words; for a failure, the error and where the assets are. */
+/**
+ * A terminal state in words; for a failure, the error and where the assets are.
+ */
 export function describeEnd(view: StatusView): string {
   if (view.outcome === "success") return "the transfer completed";
   const release = view.release;

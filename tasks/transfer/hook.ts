@@ -18,10 +18,11 @@ export interface HookContext {
 }
 
 /**
- * The op hook of a route, signed once: `/op-hook` is asked for it with the route's assets, the signer as
- * the source address and the recipient (as init1…) as the destination; the destination account signs it,
- * so the recipient must be the signer's own account. It is journalled before msgs, so a restart passes the
- * same hook.
+ * The op hook of a route, signed once: `/op-hook` is asked for it with the
+ * route's assets, the signer as the source address and the recipient (as
+ * init1…) as the destination; the destination account signs it, so the
+ * recipient must be the signer's own account. It is journalled before msgs, so
+ * a restart passes the same hook.
  */
 export function journalledHookSigner(context: HookContext): HookSigner {
   return async (route) => {
@@ -75,7 +76,10 @@ export function journalledHookSigner(context: HookContext): HookSigner {
   };
 }
 
-/** Before the transfer's first broadcast: the hook account's sequence must be where it was when the hook was signed. */
+/**
+ * Before the transfer's first broadcast: the hook account's sequence must be
+ * where it was when the hook was signed.
+ */
 export function hookSequenceGuard(
   journal: Journal<TransferRecord>,
   restUrl: (chainId: string) => Promise<string>,

@@ -1,4 +1,7 @@
-/** A one-key wrapper (an operation, a transfer_sequence entry): its kind and body. */
+/**
+ * A one-key wrapper (an operation, a transfer_sequence entry): its kind and
+ * body.
+ */
 export function operationKindOf(wrapper: Record<string, unknown>): {
   kind: string;
   body: Record<string, unknown>;

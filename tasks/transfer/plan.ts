@@ -11,19 +11,26 @@ import { checkMsg } from "../cosmos/amino.js";
 import { accountAddresses } from "../signer/addresses.js";
 
 /**
- * A route and what `msgs` needs with it. A route that requires an op hook carries the signed hook, so a
- * msgs request for it cannot be built without one: the type leaves no path around rule 1 of the spec.
+ * A route and what `msgs` needs with it. A route that requires an op hook
+ * carries the signed hook, so a msgs request for it cannot be built without
+ * one: the type leaves no path around rule 1 of the spec.
  */
 export type RouteForMsgs =
   | { route: Route & { required_op_hook?: false | undefined } }
   | { route: Route & { required_op_hook: true }; hook: SignedOpHook };
 
-/** Signs the op hook of a route that requires one (tasks/cosmos/op-hook.ts does the signing). */
+/**
+ * Signs the op hook of a route that requires one (tasks/cosmos/op-hook.ts does
+ * the signing).
+ */
 export type HookSigner = (
   route: Route & { required_op_hook: true },
 ) => Promise<SignedOpHook>;
 
-/** Pairs a route with its signed hook when it needs one: the only way to a msgs request. */
+/**
+ * Pairs a route with its signed hook when it needs one: the only way to a msgs
+ * request.
+ */
 export async function withHook(
   route: Route,
   signHook: HookSigner,
@@ -35,8 +42,9 @@ export async function withHook(
 }
 
 /**
- * One address per `required_chain_addresses` entry, in order: the recipient on the destination chain, the
- * signer elsewhere (its 0x… on EVM chains, its init1… on Initia chains: the same key).
+ * One address per `required_chain_addresses` entry, in order: the recipient on
+ * the destination chain, the signer elsewhere (its 0x… on EVM chains, its
+ * init1… on Initia chains: the same key).
  */
 export function addressList(
   route: Route,
@@ -63,7 +71,10 @@ export function addressList(
   });
 }
 
-/** The msgs request: the route's assets and operations verbatim, the addresses, the slippage, the hook if any. */
+/**
+ * The msgs request: the route's assets and operations verbatim, the addresses,
+ * the slippage, the hook if any.
+ */
 export function msgsRequest(
   prepared: RouteForMsgs,
   addresses: string[],
@@ -85,9 +96,10 @@ export function msgsRequest(
 }
 
 /**
- * Checks every transaction before any is signed: an EVM transaction must be for the connected chain and
- * signed by the signer's 0x…; a Cosmos one must be signed by the signer's init1… and hold only messages this
- * tool can sign exactly. Anything else is refused with nothing sent.
+ * Checks every transaction before any is signed: an EVM transaction must be for
+ * the connected chain and signed by the signer's 0x…; a Cosmos one must be
+ * signed by the signer's init1… and hold only messages this tool can sign
+ * exactly. Anything else is refused with nothing sent.
  */
 export function checkTransactions(
   txs: MsgsTx[],

@@ -8,7 +8,10 @@ import type {
   SignedOpHook,
 } from "../clients/router.js";
 
-/** What the transfer moves, from whom to whom: the same command means the same transfer (and resumes it). */
+/**
+ * What the transfer moves, from whom to whom: the same command means the same
+ * transfer (and resumes it).
+ */
 export interface TransferIntent {
   fromChain: string;
   fromDenom: string;
@@ -17,14 +20,20 @@ export interface TransferIntent {
   amount: string;
   recipient: string;
   signer: string;
-  /** `--op-withdraw`: the route is asked for with `is_op_withdraw` (the OPinit withdrawal, not a faster bridge). */
+  /**
+   * `--op-withdraw`: the route is asked for with `is_op_withdraw` (the OPinit
+   * withdrawal, not a faster bridge).
+   */
   opWithdraw?: true;
 }
 
 export type TransferRecord =
   | ({ type: "start"; at: string } & TransferIntent)
   | { type: "route"; route: Route }
-  /** The op hook as signed, before msgs: a restart passes the same hook rather than signing another. */
+  /**
+   * The op hook as signed, before msgs: a restart passes the same hook rather
+   * than signing another.
+   */
   | {
       type: "hook";
       chainId: string;
@@ -35,7 +44,10 @@ export type TransferRecord =
       signedOpHook: SignedOpHook;
     }
   | { type: "msgs"; request: MsgsRequest; response: MsgsResponse }
-  /** A Cosmos transaction as signed, written before broadcast: its hash finds it, its bytes can be sent again unchanged. */
+  /**
+   * A Cosmos transaction as signed, written before broadcast: its hash finds
+   * it, its bytes can be sent again unchanged.
+   */
   | {
       type: "cosmos-signed";
       step: string;
@@ -47,7 +59,10 @@ export type TransferRecord =
     }
   /** The chain refused the transaction before taking it (nothing moved). */
   | { type: "refused"; step: string; hash: string; code: number; log: string }
-  /** Written before broadcast: the nonce the step goes out with, so a restart finds it by nonce. */
+  /**
+   * Written before broadcast: the nonce the step goes out with, so a restart
+   * finds it by nonce.
+   */
   | {
       type: "sending";
       step: string;
@@ -79,7 +94,10 @@ export type TransferRecord =
       error?: unknown;
     };
 
-/** The journal of a transfer: `<dir>/transfers/<sha256 of the intent, 16 hex>.jsonl`. */
+/**
+ * The journal of a transfer: `<dir>/transfers/<sha256 of the intent, 16
+ * hex>.jsonl`.
+ */
 export function transferJournalPath(
   dir: string,
   intent: TransferIntent,
@@ -101,7 +119,10 @@ export function recordsOf<T extends TransferRecord["type"]>(
   );
 }
 
-/** Whether the journal holds a transaction that may be out (signed or sent) and not refused: the transfer is under way. */
+/**
+ * Whether the journal holds a transaction that may be out (signed or sent) and
+ * not refused: the transfer is under way.
+ */
 export function underWay(records: TransferRecord[]): boolean {
   const refused = new Set(recordsOf(records, "refused").map((r) => r.step));
   return (

@@ -4,7 +4,10 @@ import { RouterClient } from "../clients/router.js";
 import { optionalRouterApiKey, vipUrl } from "../config/settings.js";
 import { firstLine } from "../errors.js";
 
-/** The network's routing API client: ROUTER_URL and, if set, ROUTER_API_KEY (never printed). */
+/**
+ * The network's routing API client: ROUTER_URL and, if set, ROUTER_API_KEY
+ * (never printed).
+ */
 export async function routerFor(
   networkName: string,
   network: NetworkConfig,

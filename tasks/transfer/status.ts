@@ -9,13 +9,25 @@ import { operationKindOf } from "./hops.js";
 export type Outcome =
   /** `STATE_COMPLETED_SUCCESS`: the assets are on the destination. */
   | "success"
-  /** `STATE_COMPLETED_ERROR`, `STATE_PENDING_ERROR`: it failed (or will); `transfer_asset_release` says where the assets are. */
+  /**
+   * `STATE_COMPLETED_ERROR`, `STATE_PENDING_ERROR`: it failed (or will);
+   * `transfer_asset_release` says where the assets are.
+   */
   | "failure"
-  /** `STATE_ABANDONED`: the tracker gave up (a stall over 10 min, or the transaction unseen for 5): not a failure. */
+  /**
+   * `STATE_ABANDONED`: the tracker gave up (a stall over 10 min, or the
+   * transaction unseen for 5): not a failure.
+   */
   | "abandoned"
-  /** `STATE_UNKNOWN`: the tracker cannot tell; an error, not a reason to keep polling. */
+  /**
+   * `STATE_UNKNOWN`: the tracker cannot tell; an error, not a reason to keep
+   * polling.
+   */
   | "unknown"
-  /** Anything else (`STATE_SUBMITTED`, `STATE_PENDING`, `STATE_RECEIVED`, a state added later): not final. */
+  /**
+   * Anything else (`STATE_SUBMITTED`, `STATE_PENDING`, `STATE_RECEIVED`, a
+   * state added later): not final.
+   */
   | "pending";
 
 export function outcomeOf(state: string | undefined): Outcome {
@@ -41,13 +53,19 @@ interface HopView {
   from?: string;
   to?: string;
   state?: string;
-  /** The hop's own error (`packet_txs.error`, an Axelar send's `error`, Go Fast's `error_message`, …). */
+  /**
+   * The hop's own error (`packet_txs.error`, an Axelar send's `error`, Go
+   * Fast's `error_message`, …).
+   */
   error?: string;
   /** The explorer link of its latest transaction, where one is given. */
   explorer?: string;
 }
 
-/** A status answer read whole: the overall state, every hop, where the assets are, the error. */
+/**
+ * A status answer read whole: the overall state, every hop, where the assets
+ * are, the error.
+ */
 export interface StatusView {
   /** The overall state; undefined when the answer names none yet. */
   state?: string;
@@ -64,10 +82,11 @@ const FAILED = new Set([
 ]);
 
 /**
- * Reads a status answer in any shape the documents allow: the overall `state` at the top (Skip's schema) or
- * only per transfer (Skip's own examples), hops in `transfers[].transfer_sequence` or in the flat, deprecated
- * top-level `transfer_sequence` (Initia's example, `{src_chain_id, dst_chain_id, state}` entries), `transfers`
- * empty, `transfer_asset_release` without `amount`.
+ * Reads a status answer in any shape the documents allow: the overall `state`
+ * at the top (Skip's schema) or only per transfer (Skip's own examples), hops
+ * in `transfers[].transfer_sequence` or in the flat, deprecated top-level
+ * `transfer_sequence` (Initia's example, `{src_chain_id, dst_chain_id, state}`
+ * entries), `transfers` empty, `transfer_asset_release` without `amount`.
  */
 export function viewStatus(answer: StatusResponse): StatusView {
   const transfers = answer.transfers ?? [];
@@ -104,7 +123,10 @@ export function viewStatus(answer: StatusResponse): StatusView {
   };
 }
 
-/** The state of a transaction from the states of the transfers it started: done only when all are. */
+/**
+ * The state of a transaction from the states of the transfers it started: done
+ * only when all are.
+ */
 function combinedState(states: (string | undefined)[]): string | undefined {
   const known = states.filter((s): s is string => s !== undefined);
   if (known.length === 0) return undefined;
@@ -143,7 +165,10 @@ function hopView(entry: Record<string, unknown>): HopView {
   };
 }
 
-/** The first error message inside a hop, however deep its bridge puts it (bounded). */
+/**
+ * The first error message inside a hop, however deep its bridge puts it
+ * (bounded).
+ */
 function findError(value: unknown, depth = 0): string | undefined {
   if (typeof value !== "object" || value === null || depth > 4)
     return undefined;

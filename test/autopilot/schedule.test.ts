@@ -88,7 +88,8 @@ describe("the stage schedule: when the contract's open stage is due", () => {
       atRisk: true,
       late: true,
     },
-    // The agent has not advanced the counter yet, but stage 10 is over: due by the clock.
+    // The agent has not advanced the counter yet, but stage 10 is over: due by
+    // the clock.
     {
       name: "the agent is late: the counter still says 10",
       open: 10n,
@@ -99,7 +100,8 @@ describe("the stage schedule: when the contract's open stage is due", () => {
       atRisk: true,
       late: true,
     },
-    // The program is past the open stage: overdue, whatever the clock; its end is the previous windows'.
+    // The program is past the open stage: overdue, whatever the clock; its end
+    // is the previous windows'.
     {
       name: "behind the program by one",
       open: 9n,
@@ -120,7 +122,8 @@ describe("the stage schedule: when the contract's open stage is due", () => {
       atRisk: true,
       late: true,
     },
-    // Finalized ahead of the counter (right after the stage ended): the next window is projected.
+    // Finalized ahead of the counter (right after the stage ended): the next
+    // window is projected.
     {
       name: "ahead of the counter, its window running",
       open: 11n,

@@ -17,7 +17,8 @@ describe("VipScore through its TypeChain binding", () => {
     const score = await deployVipScore(ethers, START);
     const addrs = sampleAddresses(12, "flow");
     const amounts = sampleScores(12, "flow");
-    // An indexer that follows UpdateScore sees every entry of a batch, with the running total.
+    // An indexer that follows UpdateScore sees every entry of a batch, with the
+    // running total.
     const receipt = await (
       await score.updateScores(START, addrs, amounts)
     ).wait();

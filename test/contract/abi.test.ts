@@ -5,8 +5,9 @@ import { artifacts } from "hardhat";
 import { defined } from "../../tasks/errors.js";
 
 /**
- * The reference contract's ABI (initia-labs/vip-score-evm), which the VIP agent and dashboards call.
- * Each entry: kind, signature, and for functions the output types (with names where readers use them).
+ * The reference contract's ABI (initia-labs/vip-score-evm), which the VIP agent
+ * and dashboards call. Each entry: kind, signature, and for functions the
+ * output types (with names where readers use them).
  */
 const REFERENCE = [
   "function getScores(uint64,uint64,uint64) view returns ((address addr,uint64 amount,uint64 index)[])",
@@ -89,7 +90,10 @@ describe("VipScore ABI", () => {
   });
 });
 
-/** The reference's file-level events and errors: code written for it uses them by these bare names. */
+/**
+ * The reference's file-level events and errors: code written for it uses them
+ * by these bare names.
+ */
 const REFERENCE_GLOBALS = [
   "CreateStage",
   "FinalizeStage",
@@ -103,9 +107,10 @@ const REFERENCE_GLOBALS = [
 ];
 
 /**
- * Every name that `import "forge-std/Test.sol"` or `"forge-std/Script.sol"` can bring into a file's global
- * scope: the top-level declarations of forge-std's src/ (foundry-rs/forge-std at 2575595, June 2026), plus
- * the alias `console2`. A name of ours among them would break a project that uses real forge-std.
+ * Every name that `import "forge-std/Test.sol"` or `"forge-std/Script.sol"` can
+ * bring into a file's global scope: the top-level declarations of forge-std's
+ * src/ (foundry-rs/forge-std at 2575595, June 2026), plus the alias `console2`.
+ * A name of ours among them would break a project that uses real forge-std.
  */
 const FORGE_STD_GLOBALS = [
   "CommonBase",
@@ -162,7 +167,10 @@ const FORGE_STD_GLOBALS = [
 ];
 
 describe("VipScore at the source level", () => {
-  /** The names a whole-file `import "src/VipScore.sol"` brings into scope, from the compiler's own AST. */
+  /**
+   * The names a whole-file `import "src/VipScore.sol"` brings into scope, from
+   * the compiler's own AST.
+   */
   async function exportedSymbols(): Promise<string[]> {
     const artifact = await artifacts.readArtifact("VipScore");
     const outputPath = await artifacts.getBuildInfoOutputPath(

@@ -28,7 +28,9 @@ function tableOf(addresses: string[], scores: bigint[]) {
   return collector.table;
 }
 
-/** Writes `count` addresses in batches small enough for one transaction each. */
+/**
+ * Writes `count` addresses in batches small enough for one transaction each.
+ */
 async function prefill(score: VipScore, addresses: string[], scores: bigint[]) {
   for (let from = 0; from < addresses.length; from += 400) {
     await (
@@ -43,11 +45,13 @@ async function prefill(score: VipScore, addresses: string[], scores: bigint[]) {
 }
 
 /**
- * The model must never predict less than a batch needs, or batches run out of gas: each batch is sent with
- * the predicted gas as its limit and must succeed (which also covers the stipend a no-op store needs and the
- * gas a CREATE holds back, that the gas used does not show). And it must stay close, or blocks go out part
- * empty. Gas is deterministic here, so both bounds are exact checks. (The node's estimate is no bound: its
- * search stops up to ~1% above the least gas that works.)
+ * The model must never predict less than a batch needs, or batches run out of
+ * gas: each batch is sent with the predicted gas as its limit and must succeed
+ * (which also covers the stipend a no-op store needs and the gas a CREATE holds
+ * back, that the gas used does not show). And it must stay close, or blocks go
+ * out part empty. Gas is deterministic here, so both bounds are exact checks.
+ * (The node's estimate is no bound: its search stops up to ~1% above the least
+ * gas that works.)
  */
 describe("the gas model of updateScores", () => {
   const cases: {
@@ -162,7 +166,8 @@ describe("the gas model of updateScores", () => {
         defined(receipt, "receipt").status,
         "a batch sent with the predicted gas limit succeeds",
       ).to.equal(1);
-      // The fixed part (the stage record's first write, counted always) weighs on small batches only.
+      // The fixed part (the stage record's first write, counted always) weighs
+      // on small batches only.
       const slack = Math.max(
         Number(defined(receipt, "receipt").gasUsed) * 0.015,
         30_000,

@@ -11,7 +11,10 @@ import { defined } from "../../tasks/errors.js";
 
 const { ethers } = await network.create();
 
-/** Gas on the simulated network is deterministic, so these ceilings fail on any regression. */
+/**
+ * Gas on the simulated network is deterministic, so these ceilings fail on any
+ * regression.
+ */
 describe("VipScore gas ceilings", () => {
   const PER_NEW_ADDRESS = 31_000n;
   const PER_EXISTING_ADDRESS = 9_200n;

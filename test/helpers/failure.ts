@@ -5,7 +5,10 @@ import { defined } from "../../tasks/errors.js";
 
 const PLUGIN_ERROR = "Error in community plugin hardhat-vip-score: ";
 
-/** The plugin's error message of a failed run, after asserting it failed with a non-zero exit code. */
+/**
+ * The plugin's error message of a failed run, after asserting it failed with a
+ * non-zero exit code.
+ */
 export function failure(result: CliResult): string {
   expect(result.code, result.output).to.not.equal(0);
   const line = result.output

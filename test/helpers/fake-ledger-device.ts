@@ -1,11 +1,13 @@
 /**
- * A stand-in Ledger: preloaded into a Hardhat CLI process (`node --import`), it replaces the USB transport
- * that hardhat-ledger opens with one that answers the Ethereum app's APDUs with a software key. Everything
- * above the USB layer is real: hardhat-ledger's handler, @ledgerhq/hw-app-eth's chunking and parsing,
- * and the signed transaction the node checks.
+ * A stand-in Ledger: preloaded into a Hardhat CLI process (`node --import`), it
+ * replaces the USB transport that hardhat-ledger opens with one that answers
+ * the Ethereum app's APDUs with a software key. Everything above the USB layer
+ * is real: hardhat-ledger's handler, @ledgerhq/hw-app-eth's chunking and
+ * parsing, and the signed transaction the node checks.
  *
- * Environment: FAKE_LEDGER_KEY (the device's key, a public test key), FAKE_LEDGER_LOG (a file the
- * instructions it served are appended to, one per line, so the test can see what the device was asked).
+ * Environment: FAKE_LEDGER_KEY (the device's key, a public test key),
+ * FAKE_LEDGER_LOG (a file the instructions it served are appended to, one per
+ * line, so the test can see what the device was asked).
  */
 import { appendFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -13,8 +15,9 @@ import { createRequire } from "node:module";
 import { getBytes, keccak256, SigningKey, computeAddress } from "ethers";
 
 /**
- * Node loads this file alone (`--import`, type stripping only), where `../../tasks/errors.js` does not
- * resolve to its .ts source: so a local check instead of the package's `defined`.
+ * Node loads this file alone (`--import`, type stripping only), where
+ * `../../tasks/errors.js` does not resolve to its .ts source: so a local check
+ * instead of the package's `defined`.
  */
 function defined<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`fake Ledger: ${what} is missing`);
@@ -35,9 +38,13 @@ function pathOf(data: Buffer): { path: string; rest: Buffer } {
   return { path: `m/${parts.join("/")}`, rest: data.subarray(1 + 4 * count) };
 }
 
-/** Installs the fake device; the Ledger packages are loaded only here, when a test asks for the device. */
+/**
+ * Installs the fake device; the Ledger packages are loaded only here, when a
+ * test asks for the device.
+ */
 function installFakeLedger(privateKey: string, log: string | undefined): void {
-  // Resolved from hardhat-ledger itself: the very classes it loads, not copies a dependency of ours would pin.
+  // Resolved from hardhat-ledger itself: the very classes it loads, not copies
+  // a dependency of ours would pin.
   const require = createRequire(
     import.meta.resolve("@nomicfoundation/hardhat-ledger"),
   );
@@ -75,7 +82,8 @@ function installFakeLedger(privateKey: string, log: string | undefined): void {
       if (ins === 0x02) {
         const { path } = pathOf(data);
         this.record(`GET_ADDRESS ${path}`);
-        // Only the first account holds the key; other paths answer unrelated addresses, as a real device would.
+        // Only the first account holds the key; other paths answer unrelated
+        // addresses, as a real device would.
         const publicKey =
           path === DEFAULT_PATH
             ? this.key.publicKey
@@ -100,11 +108,13 @@ function installFakeLedger(privateKey: string, log: string | undefined): void {
         }
         const payload = defined(this.signing, "this.signing").payload;
         if (defined(payload[0], "payload[0]") >= 0x7f) {
-          // Legacy transactions carry EIP-155 in v; hardhat-ledger sends typed ones, so none is expected here.
+          // Legacy transactions carry EIP-155 in v; hardhat-ledger sends typed
+          // ones, so none is expected here.
           this.record("SIGN_TRANSACTION legacy (refused)");
           return INS_NOT_SUPPORTED;
         }
-        // Each chunk is answered with a signature of what has arrived so far; the last answer signs it all.
+        // Each chunk is answered with a signature of what has arrived so far;
+        // the last answer signs it all.
         const signature = this.key.sign(keccak256(payload));
         return Buffer.concat([
           Buffer.from([signature.yParity]),
@@ -114,7 +124,8 @@ function installFakeLedger(privateKey: string, log: string | undefined): void {
         ]);
       }
       if (ins === 0x08) {
-        // personal_sign: path, the message's length (4 bytes), then the message over as many chunks as it takes.
+        // personal_sign: path, the message's length (4 bytes), then the message
+        // over as many chunks as it takes.
         if (p1 === 0x00) {
           const { path, rest } = pathOf(data);
           this.personal = {
@@ -155,7 +166,8 @@ function installFakeLedger(privateKey: string, log: string | undefined): void {
   NodeHidTransport.create = async () => new FakeEthereumApp(privateKey, log);
 }
 
-// Mocha also loads every file under test/; there, without FAKE_LEDGER_KEY, this file does nothing.
+// Mocha also loads every file under test/; there, without FAKE_LEDGER_KEY, this
+// file does nothing.
 const fakeLedgerKey = process.env.FAKE_LEDGER_KEY;
 if (fakeLedgerKey !== undefined)
   installFakeLedger(fakeLedgerKey, process.env.FAKE_LEDGER_LOG);

@@ -45,7 +45,10 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-/** A JSON-RPC proxy on 127.0.0.1 in front of `upstream` that injects the faults of its `rules`. */
+/**
+ * A JSON-RPC proxy on 127.0.0.1 in front of `upstream` that injects the faults
+ * of its `rules`.
+ */
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const rules: FaultRule[] = [];
   const injected: Record<string, number> = {};

@@ -5,7 +5,10 @@ import { DEPLOYER_KEY, LEDGER_KEY, OUTSIDER_KEY } from "./keys.js";
 import { defined } from "../../tasks/errors.js";
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
-/** Hardhat's CLI entry (the package's exports do not expose it to `require.resolve`). */
+/**
+ * Hardhat's CLI entry (the package's exports do not expose it to
+ * `require.resolve`).
+ */
 export const HARDHAT_CLI = path.join(
   PROJECT_ROOT,
   "node_modules",
@@ -24,12 +27,16 @@ export interface CliResult {
 }
 
 /**
- * Runs `hardhat <args>` in a child process, as an operator would, with only `env` added to a clean
- * environment. Every run is checked for leaked keys: none of the test keys may appear in its output.
+ * Runs `hardhat <args>` in a child process, as an operator would, with only
+ * `env` added to a clean environment. Every run is checked for leaked keys:
+ * none of the test keys may appear in its output.
  */
 export interface CliOptions {
   nodeOptions?: string;
-  /** Another Hardhat project to run in (its own `node_modules/hardhat`), e.g. one that installed the package. */
+  /**
+   * Another Hardhat project to run in (its own `node_modules/hardhat`), e.g.
+   * one that installed the package.
+   */
   cwd?: string;
 }
 
@@ -41,7 +48,10 @@ export async function runHardhat(
   return spawnHardhat(args, env, options).result;
 }
 
-/** Like `runHardhat`, but hands back the child process too, for a test that kills it midway. */
+/**
+ * Like `runHardhat`, but hands back the child process too, for a test that
+ * kills it midway.
+ */
 export function spawnHardhat(
   args: string[],
   env: Record<string, string | undefined> = {},
@@ -56,7 +66,8 @@ export function spawnHardhat(
     if (value !== undefined) childEnv[name] = value;
   if (options.nodeOptions !== undefined)
     childEnv.NODE_OPTIONS = options.nodeOptions;
-  // In this project, Typechain would rewrite types/ while other runs read them; another project has no Typechain.
+  // In this project, Typechain would rewrite types/ while other runs read them;
+  // another project has no Typechain.
   const child =
     options.cwd === undefined
       ? spawn(process.execPath, [HARDHAT_CLI, ...args, "--no-typechain"], {

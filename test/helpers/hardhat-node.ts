@@ -10,8 +10,9 @@ export interface HardhatNode {
 }
 
 /**
- * Starts `npx hardhat node` on 127.0.0.1 with a free port and a chain id of its own (so Ignition journals
- * of different tests never share a folder; or `chainId`), and waits until it answers JSON-RPC.
+ * Starts `npx hardhat node` on 127.0.0.1 with a free port and a chain id of its
+ * own (so Ignition journals of different tests never share a folder; or
+ * `chainId`), and waits until it answers JSON-RPC.
  */
 export async function startHardhatNode(
   options: { chainId?: bigint; onOutput?: (text: string) => void } = {},

@@ -1,6 +1,7 @@
 /**
- * Hardhat's publicly known development keys (mnemonic "test test … junk"): funded on `hardhat node`,
- * worthless anywhere else. Tests pass them through the environment, never on a command line.
+ * Hardhat's publicly known development keys (mnemonic "test test … junk"):
+ * funded on `hardhat node`, worthless anywhere else. Tests pass them through
+ * the environment, never on a command line.
  */
 export const DEPLOYER_KEY =
   "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";

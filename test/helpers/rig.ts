@@ -10,7 +10,10 @@ import { startFaultProxy, type FaultProxy } from "./fault-proxy.js";
 import { startHardhatNode, type HardhatNode } from "./hardhat-node.js";
 import { DEPLOYER_KEY } from "./keys.js";
 
-/** A provider that reads the node directly, without ethers' 250 ms call cache (which could hide a send). */
+/**
+ * A provider that reads the node directly, without ethers' 250 ms call cache
+ * (which could hide a send).
+ */
 export function directProvider(node: HardhatNode): JsonRpcProvider {
   return new JsonRpcProvider(node.url, undefined, { cacheTimeout: -1 });
 }
@@ -37,7 +40,10 @@ export interface FaultyRig {
   close(): Promise<void>;
 }
 
-/** A hardhat node behind a fault-injecting proxy, and a scratch folder for journals. */
+/**
+ * A hardhat node behind a fault-injecting proxy, and a scratch folder for
+ * journals.
+ */
 export async function startFaultyRig(): Promise<FaultyRig> {
   const node = await startHardhatNode();
   const proxy = await startFaultProxy(node.url);

@@ -1,4 +1,7 @@
-/** Resolves once `condition` holds (checked every 25 ms); fails the test after `timeoutMs`. */
+/**
+ * Resolves once `condition` holds (checked every 25 ms); fails the test after
+ * `timeoutMs`.
+ */
 export async function waitFor(
   condition: () => boolean | Promise<boolean>,
   timeoutMs = 60_000,

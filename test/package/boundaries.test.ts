@@ -29,7 +29,10 @@ const manifest = JSON.parse(
   readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8"),
 ) as Manifest;
 
-/** The npm package a specifier names, or undefined for a relative path or a Node built-in. */
+/**
+ * The npm package a specifier names, or undefined for a relative path or a Node
+ * built-in.
+ */
 function packageName(specifier: string): string | undefined {
   if (
     specifier.startsWith(".") ||
@@ -43,7 +46,10 @@ function packageName(specifier: string): string | undefined {
     : defined(parts[0], "parts[0]");
 }
 
-/** Each run-time import of the package's code: TypeScript that loads code, and Solidity it ships. */
+/**
+ * Each run-time import of the package's code: TypeScript that loads code, and
+ * Solidity it ships.
+ */
 function runtimeImports(): { file: string; specifier: string }[] {
   const found: { file: string; specifier: string }[] = [];
   const scan = (files: string[], pattern: RegExp) => {
@@ -56,7 +62,8 @@ function runtimeImports(): { file: string; specifier: string }[] {
         });
       }
   };
-  // Static and dynamic imports that load code (type-only imports vanish at build time).
+  // Static and dynamic imports that load code (type-only imports vanish at
+  // build time).
   scan(
     [
       ...sources(path.join(PROJECT_ROOT, "tasks"), ".ts"),

@@ -64,7 +64,8 @@ describe("the npm package, installed into a brand-new Hardhat project", function
   ) => runHardhat(args, env, { cwd: project });
 
   before(async function () {
-    // `npm run package`, as an operator's CI would: its last line is the tarball.
+    // `npm run package`, as an operator's CI would: its last line is the
+    // tarball.
     const packed = await run(
       process.execPath,
       [
@@ -82,8 +83,9 @@ describe("the npm package, installed into a brand-new Hardhat project", function
     );
     expect(tarball).to.match(/hardhat-vip-score-\d+\.\d+\.\d+\.tgz$/);
 
-    // A new project holding only {"type": "module"} and the README's config. npm installs the tarball and its
-    // peers offline: the packages come from this repository's installed tree (hard links), never the network.
+    // A new project holding only {"type": "module"} and the README's config.
+    // npm installs the tarball and its peers offline: the packages come from
+    // this repository's installed tree (hard links), never the network.
     project = await mkdtemp(path.join(tmpdir(), "vip-user-project-"));
     await writeFile(
       path.join(project, "package.json"),
@@ -204,7 +206,8 @@ describe("the npm package, installed into a brand-new Hardhat project", function
         ),
       ),
     ).to.equal(true);
-    // The very bytecode this repository builds and tests, and no compiler ran in the project.
+    // The very bytecode this repository builds and tests, and no compiler ran
+    // in the project.
     const artifact = JSON.parse(
       await readFile(
         path.join(

@@ -25,7 +25,10 @@ const TEST_MNEMONIC =
   "test test test test test test test test test test test junk";
 const DEPLOYER_INIT = "init17w0adeg64ky0daxwd2ugyuneellmjgnxdtmpqz";
 
-/** Runs the CLI with `input` on standard input (a pipe, as `echo … | npx hardhat …`). */
+/**
+ * Runs the CLI with `input` on standard input (a pipe, as `echo … | npx hardhat
+ * …`).
+ */
 async function withStdin(
   args: string[],
   env: Record<string, string>,
@@ -126,7 +129,8 @@ describe("accounts", () => {
         `${file} holds the mnemonic`,
       ).to.equal(false);
     }
-    // No PRIVATE_KEY in the environment: the development keystore answers the config's variable.
+    // No PRIVATE_KEY in the environment: the development keystore answers the
+    // config's variable.
     const show = await runHardhat(["accounts", "--network", "rollup"], {
       ...homeEnv,
       JSON_RPC_URL: node.url,

@@ -83,7 +83,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
   });
   after(async () => Promise.all([rig.close(), webhook.close()]));
 
-  // Each test: a fresh contract at stage 5, the program at stage 5 with 400 s left, an empty scores folder.
+  // Each test: a fresh contract at stage 5, the program at stage 5 with 400 s
+  // left, an empty scores folder.
   beforeEach(async () => {
     start = 1_800_000_000n;
     baseChain = await startL1RestStandIn({
@@ -131,7 +132,10 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     path.join(rig.journalDir, "autopilot", "status.json");
   const passEnd = (seconds = 10n) =>
     (baseChain.state.now = baseChain.state.stageEndTime + seconds);
-  /** Runs an autopilot until `body` is done, then stops it as a service manager does (SIGTERM); its result. */
+  /**
+   * Runs an autopilot until `body` is done, then stops it as a service manager
+   * does (SIGTERM); its result.
+   */
   const whileRunning = async (
     extra: string[],
     body: () => Promise<void>,
@@ -221,7 +225,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       /stage 5: live scores of .*stage-5\.csv pushed \(3 entries\)/,
     );
 
-    // `stage` shows the open stage's end and the time left, on the base chain's clock.
+    // `stage` shows the open stage's end and the time left, on the base chain's
+    // clock.
     const stage = await runHardhat(
       ["stage", "--network", "rollup", "--contract", contract],
       env(),
@@ -243,7 +248,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     ]);
     expect((await once()).code).to.equal(0);
     passEnd();
-    // C was scored live but the final file leaves it out: the chain would keep C's 7, so nothing is finalized.
+    // C was scored live but the final file leaves it out: the chain would keep
+    // C's 7, so nothing is finalized.
     await write("stage-5.final.csv", [
       [A, 11n],
       [B, 20n],
@@ -280,7 +286,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       /^finalized in tx 0x[0-9a-f]{64}, block \d+, from .*stage-5\.final\.csv \(3 scores, verified on chain\)$/,
     );
 
-    // Run again: nothing is due (the program moved on to stage 6 by its clock, and it runs), nothing is sent.
+    // Run again: nothing is due (the program moved on to stage 6 by its clock,
+    // and it runs), nothing is sent.
     const again = await once();
     expect(again.code, again.output).to.equal(0);
     expect(again.stdout).to.match(
@@ -386,7 +393,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       first.child.kill("SIGKILL");
       await first.result;
     }
-    // Killed with SIGKILL, it left its lock behind: its pid no longer runs here, so the lock is taken over.
+    // Killed with SIGKILL, it left its lock behind: its pid no longer runs
+    // here, so the lock is taken over.
     expect(
       existsSync(
         path.join(
@@ -458,7 +466,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     const result = await whileRunning(
       ["--poll-interval", "1", "--listen", String(port)],
       async () => {
-        // Live scores pushed: the open stage, its end and the count are exported.
+        // Live scores pushed: the open stage, its end and the count are
+        // exported.
         await waitFor(
           async () =>
             (await metrics().catch(() => undefined))?.value(
@@ -504,7 +513,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
         expect(everything).not.to.include(DEPLOYER_KEY.slice(2));
         expect(everything).not.to.include(webhook.url);
 
-        // The base chain goes away: 503 with the reason after three failed polls, errors counted by endpoint.
+        // The base chain goes away: 503 with the reason after three failed
+        // polls, errors counted by endpoint.
         baseChain.state.offline = true;
         await waitFor(async () => (await health()).status === 503, 120_000);
         const down = await health();
@@ -518,7 +528,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
           }),
         ).to.be.at.least(3);
 
-        // It returns: 200 again, and the stage is finalized after its end as ever.
+        // It returns: 200 again, and the stage is finalized after its end as
+        // ever.
         baseChain.state.offline = false;
         await waitFor(async () => (await health()).status === 200, 60_000);
         await write("stage-5.final.csv", [
@@ -548,7 +559,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
   it("waits for a rollup it cannot reach at start, alerting, then does its work", async () => {
     passEnd();
     await write("stage-5.final.csv", [[A, 9n]]);
-    // Every eth_chainId fails for a while: longer than the network's own retries of one request.
+    // Every eth_chainId fails for a while: longer than the network's own
+    // retries of one request.
     rig.proxy.rules.push({ method: "eth_chainId", fault: "reset", times: 8 });
     await whileRunning(["--poll-interval", "2"], async () => {
       await waitFor(
@@ -621,7 +633,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
 
   it("finds a finalization killed between its send and its receipt by its nonce, and never sends a second", async () => {
     passEnd();
-    // Scores already on chain: the push has nothing to send, so the first transaction is the finalization.
+    // Scores already on chain: the push has nothing to send, so the first
+    // transaction is the finalization.
     await (await score.updateScores(5n, [A], [1n])).wait();
     await write("stage-5.final.csv", [[A, 1n]]);
     await provider.send("evm_setAutomine", [false]);

@@ -66,7 +66,10 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
   let journalDir: string;
   let env: Record<string, string>;
 
-  /** Funds the operator: from the base chain to itself on the rollup, which needs an op hook. */
+  /**
+   * Funds the operator: from the base chain to itself on the rollup, which
+   * needs an op hook.
+   */
   const fundArgs = (extra: string[] = []) => [
     "bridge:transfer",
     "--network",
@@ -168,7 +171,8 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       cosmos: { chainId: ROLLUP, message: "withdrawal", split: 2 },
     };
     split.answer.txs_required = 2;
-    // An IBC transfer from the base chain to another Initia rollup, with the MsgTransfer Skip's API writes.
+    // An IBC transfer from the base chain to another Initia rollup, with the
+    // MsgTransfer Skip's API writes.
     const ibc = opinitRoute({
       from: BASE,
       to: IBC_DEST,
@@ -409,7 +413,8 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       [defined(withdrawal, "withdrawal").hash]: 1,
     });
 
-    // A transaction the chain takes but that fails in its block: `Tx failed <hash>` with the chain's log, not tracked.
+    // A transaction the chain takes but that fails in its block: `Tx failed
+    // <hash>` with the chain's log, not tracked.
     rollup.state.chain.failNext = {
       code: 11,
       log: "out of gas in location: WriteFlat; gasWanted: 168000, gasUsed: 170000: out of gas",
@@ -468,7 +473,8 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       [defined(withdrawal, "withdrawal").hash]: 1,
     });
 
-    // Configuration wins over the list: with ROLLUP_REST_URL set, the list is not asked.
+    // Configuration wins over the list: with ROLLUP_REST_URL set, the list is
+    // not asked.
     router.state.calls = {};
     const configured = await runHardhat(backArgs(DEPLOYER, ["--new"]), env);
     expect(configured.code, configured.output).to.equal(0);
@@ -555,7 +561,8 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     router.state.faults = ["none", "none", "500"];
     const first = await runHardhat(fundArgs(), env);
     expect(failure(first)).to.match(/\/v2\/fungible\/msgs answered HTTP 500/);
-    // Meanwhile the rollup account sends a transaction: the journalled hook is stale.
+    // Meanwhile the rollup account sends a transaction: the journalled hook is
+    // stale.
     defined(
       rollup.state.chain.accounts[OPERATOR.bech32],
       "rollup.state.chain.accounts[OPERATOR.bech32]",
@@ -576,7 +583,8 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     );
     expect(Object.keys(base.state.chain.included)).to.have.length(1);
 
-    // The hook signed, msgs answered, then the account moves before the deposit is broadcast: nothing is sent.
+    // The hook signed, msgs answered, then the account moves before the deposit
+    // is broadcast: nothing is sent.
     delete base.state.chain.accounts[OPERATOR.bech32];
     const noAccount = await runHardhat(fundArgs(["--new"]), env);
     expect(failure(noAccount)).to.match(/has no account on interwoven-1/);
@@ -650,7 +658,8 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       run.child.kill("SIGKILL");
       await run.result.catch(() => undefined);
     };
-    // The chain takes the deposit into its mempool; the run is killed before the answer.
+    // The chain takes the deposit into its mempool; the run is killed before
+    // the answer.
     base.state.chain.broadcastMode = "hold-in-mempool";
     await killAtBroadcast();
     const [pending] = Object.keys(base.state.chain.mempool);
@@ -674,7 +683,8 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       [defined(pending, "pending")]: 1,
     });
 
-    // A deposit lost on its way, and the hook's account moves: after the wait, it is journalled not sent.
+    // A deposit lost on its way, and the hook's account moves: after the wait,
+    // it is journalled not sent.
     base.state.chain.broadcastMode = "hold-before";
     await killAtBroadcast(["--new"]);
     defined(

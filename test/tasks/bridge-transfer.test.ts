@@ -176,7 +176,8 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       /^status\s+STATE_COMPLETED_SUCCESS \(recorded\)$/m,
     );
 
-    // --new: the same command starts a second transfer; the first one's journal is kept beside it.
+    // --new: the same command starts a second transfer; the first one's journal
+    // is kept beside it.
     const second = await runHardhat(transferArgs(tokenAddress, ["--new"]), env);
     expect(second.code, second.output).to.equal(0);
     expect(second.stdout).to.match(
@@ -277,7 +278,8 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       msgs: { cosmos: { chainId: "interwoven-1" } },
     };
     router.state.routes.push(hooked, cosmos);
-    // Signing the hook needs the rollup's REST API, which neither this network nor the router's chain list gives.
+    // Signing the hook needs the rollup's REST API, which neither this network
+    // nor the router's chain list gives.
     await refused(
       transferArgs("hooked"),
       /there is no REST endpoint for chain rehearsal-1 to sign on \(neither L1_REST_URL nor ROLLUP_REST_URL is set, and the router's chain list gives none for it\).*nothing was sent/,

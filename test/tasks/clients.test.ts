@@ -22,7 +22,10 @@ import {
 import { startServer } from "../../tasks/stand-ins/server.js";
 import { rejection as failure } from "../helpers/failure.js";
 
-/** A URL on which nothing listens: a server is started for a free port, then closed. */
+/**
+ * A URL on which nothing listens: a server is started for a free port, then
+ * closed.
+ */
 async function unreachableUrl(): Promise<string> {
   const server = await startServer(() => ({ status: 200, body: "{}" }));
   await server.close();

@@ -61,7 +61,10 @@ const hookCall = () => ({
   }),
 });
 
-/** The 64-byte signature in a transaction, and the address it recovers to over `signedText` (EIP-191). */
+/**
+ * The 64-byte signature in a transaction, and the address it recovers to over
+ * `signedText` (EIP-191).
+ */
 function signerOver(txBytes: Uint8Array, signedText: string): string {
   const signature = defined(
     TxRaw.decode(txBytes).signatures[0],
@@ -121,7 +124,8 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
       });
       expect(signerOver(signed.txBytes, expected)).to.equal(DEPLOYER);
 
-      // The trap stays caught: initia.js writes access_list as null, and its proto decoding adds auth_list.
+      // The trap stays caught: initia.js writes access_list as null, and its
+      // proto decoding adds auth_list.
       const initiaMsg = MsgCall.fromAmino({
         type: "evm/MsgCall",
         value: {
@@ -373,7 +377,8 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
         verifySignedOpHook(sameChain.signedOpHook.hook, lookup),
       ).to.throw(TxRejection, "account sequence mismatch, expected 5, got 7");
 
-      // Another transaction from the account after the hook was signed: the hook is stale, and the re-check says so.
+      // Another transaction from the account after the hook was signed: the
+      // hook is stale, and the re-check says so.
       defined(
         chain.state.chain.accounts[SIGNER.bech32],
         "chain.state.chain.accounts[SIGNER.bech32]",

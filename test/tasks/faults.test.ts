@@ -60,7 +60,8 @@ describe("scores:update through a faulty RPC", () => {
     const score = await deploy(7n);
     const address = await score.getAddress();
     proxy.rules.push(
-      // The push estimates once (its first batch checks the gas model): that estimate meets two resets.
+      // The push estimates once (its first batch checks the gas model): that
+      // estimate meets two resets.
       { method: "eth_estimateGas", fault: "reset", times: 2 },
       { method: "eth_getTransactionReceipt", fault: "429", times: 3 },
       { method: "eth_call", fault: "503", times: 2, after: 2 },
@@ -87,7 +88,8 @@ describe("scores:update through a faulty RPC", () => {
     for (const fault of ["reset", "429", "503", "slow", "lose-answer"])
       expect(proxy.injected[fault], fault).to.be.greaterThan(0);
     expect(result.stderr).to.match(/retrying \(\d+ left\)/);
-    // Ten batches of 100, each sent exactly once: lost answers were found by nonce, not sent again.
+    // Ten batches of 100, each sent exactly once: lost answers were found by
+    // nonce, not sent again.
     expect(
       (await provider.getTransactionCount(DEPLOYER)) - nonceBefore,
     ).to.equal(10);

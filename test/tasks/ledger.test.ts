@@ -135,8 +135,9 @@ describe("signing with a Ledger", () => {
     expect((await admin.stages(3n)).totalScore).to.be.greaterThan(0n);
 
     const requests = (await readFile(deviceLog, "utf8")).trim().split("\n");
-    // Every batch of the 1,000-address sample, then the finalization: each an EIP-1559 transaction signed on
-    // the device. (The derivation path may come from hardhat-ledger's cache, so GET_ADDRESS is not always asked.)
+    // Every batch of the 1,000-address sample, then the finalization: each an
+    // EIP-1559 transaction signed on the device. (The derivation path may come
+    // from hardhat-ledger's cache, so GET_ADDRESS is not always asked.)
     const batches = Number(
       defined(
         /^sent\s+1,000 addresses in (\d+) batch\(es\)/m.exec(update.stdout),

@@ -180,7 +180,8 @@ describe("operator tasks refuse bad input and broken peers", () => {
           result.output,
           defined(reads[i], "reads[i]").join(" "),
         ).not.to.match(/PRIVATE_KEY|HHE7/);
-        // scores:verify fails on its own account here: stage 5 holds none of the sample's scores.
+        // scores:verify fails on its own account here: stage 5 holds none of
+        // the sample's scores.
         if (i < 3)
           expect(
             result.code,

@@ -26,7 +26,10 @@ import { deployVipScore, directProvider } from "../helpers/rig.js";
 
 const OPERATOR = getAddress("0xf957defdb84de782de9a48f030fe64bd7711ad51");
 
-/** Facts §4's vectors, from Initia's sources: an independent check of the encoding. */
+/**
+ * Facts §4's vectors, from Initia's sources: an independent check of the
+ * encoding.
+ */
 describe("BCS encoding of vip::register's arguments", () => {
   it("matches the documented vectors", () => {
     const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
@@ -79,7 +82,10 @@ describe("BCS encoding of vip::register's arguments", () => {
   });
 });
 
-/** The proposal as a reviewer would build it by hand from the rules in facts §4: no code of the plugin. */
+/**
+ * The proposal as a reviewer would build it by hand from the rules in facts §4:
+ * no code of the plugin.
+ */
 function independentProposal(contract: string, bridgeAddress: string): unknown {
   const u64 = (n: bigint) => {
     const b = Buffer.alloc(8);

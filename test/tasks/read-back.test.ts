@@ -18,7 +18,10 @@ import { defined } from "../../tasks/errors.js";
 
 const { ethers } = await network.create();
 
-/** 3,000 entries: more than two calls of the reader (1,400 addresses each), so its batches are joined. */
+/**
+ * 3,000 entries: more than two calls of the reader (1,400 addresses each), so
+ * its batches are joined.
+ */
 const COUNT = 3000;
 const addresses = sampleAddresses(COUNT, "read-back");
 const scores = sampleScores(COUNT, "read-back");
@@ -66,7 +69,8 @@ function withCall(call: (tx: { to?: string | null }) => Promise<string>) {
 describe("reading a stage back", () => {
   it("finds every difference: a changed score, an entry never written, an address the file lacks", async () => {
     const score = await deployVipScore(ethers, 3n);
-    // Everything but the last entry, then one score changed and two addresses the file lacks (one scored 0).
+    // Everything but the last entry, then one score changed and two addresses
+    // the file lacks (one scored 0).
     await write(
       score,
       3n,
@@ -134,7 +138,8 @@ describe("reading a stage back", () => {
     comparison.check(1000, 2000); // overlapping: entries already queued are not read again
     await write(score, 3n, addresses.slice(2000), scores.slice(2000));
     expect(await comparison.finish()).to.deep.equal([]);
-    // 1,400 while "pushing", then the other 1,600 (1,400 + 200): 3,000 entries in three calls.
+    // 1,400 while "pushing", then the other 1,600 (1,400 + 200): 3,000 entries
+    // in three calls.
     expect(readerCalls).to.equal(3);
   });
 
@@ -191,7 +196,8 @@ describe("reading a stage back", () => {
   it("tells each entry's kind for the gas model: new, changed, or the score the chain holds", async () => {
     const score = await deployVipScore(ethers, 3n);
     await write(score, 3n, addresses.slice(0, 2000), scores.slice(0, 2000));
-    // The file keeps the first 1,000 scores, changes the next 1,000, and adds 1,000 new addresses.
+    // The file keeps the first 1,000 scores, changes the next 1,000, and adds
+    // 1,000 new addresses.
     const kinds = await entryKinds(
       score,
       3n,

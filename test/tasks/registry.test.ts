@@ -35,7 +35,8 @@ describe("registry:entry and registry:check", () => {
   const entryDir = () => path.join(registry, "mainnets", "rehearsal");
 
   before(async () => {
-    // A node whose EVM chain id follows the registry's rule for the Cosmos chain id, as a real rollup's does.
+    // A node whose EVM chain id follows the registry's rule for the Cosmos
+    // chain id, as a real rollup's does.
     [node, cometbft, rollupRest] = await Promise.all([
       startHardhatNode({ chainId: registryEvmChainId(COSMOS_CHAIN_ID) }),
       startCometBftStandIn({ network: COSMOS_CHAIN_ID }),

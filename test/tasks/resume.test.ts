@@ -108,7 +108,10 @@ describe("scores:update killed (SIGKILL) and run again", () => {
     expect(killed.code).to.equal(null);
   }
 
-  /** Runs again without faults; asserts the chain holds exactly the file and each batch went out once. */
+  /**
+   * Runs again without faults; asserts the chain holds exactly the file and
+   * each batch went out once.
+   */
   async function resume(
     score: VipScore,
     nonceBefore: number,
@@ -172,7 +175,8 @@ describe("scores:update killed (SIGKILL) and run again", () => {
     let held = false;
     void proxy.held().then(() => (held = true));
     await killWhen(address, async () => held);
-    // The kill came between "sending" and "sent" for the held batch (other batches may have confirmed since).
+    // The kill came between "sending" and "sent" for the held batch (other
+    // batches may have confirmed since).
     const records = (await journal(address)) as (Record & { batch?: number })[];
     const unsent = records.filter(
       (r) =>
@@ -182,7 +186,8 @@ describe("scores:update killed (SIGKILL) and run again", () => {
     expect(unsent, "batches journalled as sending but not sent").to.have.length(
       1,
     );
-    // Found after the restart: the held batch (by its nonce) and any sent batch whose receipt the kill preempted.
+    // Found after the restart: the held batch (by its nonce) and any sent batch
+    // whose receipt the kill preempted.
     const unconfirmed = records.filter(
       (r) =>
         r.type === "sent" &&

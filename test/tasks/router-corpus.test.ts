@@ -38,7 +38,10 @@ function corpus(name: string): CorpusAnswer {
   ) as CorpusAnswer;
 }
 
-/** Every corpus file whose name starts with `prefix` (e.g. every documented status answer). */
+/**
+ * Every corpus file whose name starts with `prefix` (e.g. every documented
+ * status answer).
+ */
 function corpusOf(pattern: RegExp): [string, CorpusAnswer][] {
   return readdirSync(CORPUS)
     .filter((f) => pattern.test(f))
@@ -111,7 +114,8 @@ describe("the routing API as the published documents allow it to answer (test/co
     for (const [name, entry] of successes) {
       it(`${name}: ${entry.source}`, async () => {
         router.state.tracked[HASH] = 1;
-        // The tracker walks it through submitted and pending first, as a real transfer goes.
+        // The tracker walks it through submitted and pending first, as a real
+        // transfer goes.
         serve(
           "GET /v2/tx/status",
           "schema.v2-tx-status.200.submitted",
@@ -332,7 +336,8 @@ describe("the routing API as the published documents allow it to answer (test/co
       ]) {
         expect(text, expected).to.include(expected);
       }
-      // On top: the additional smart relay fee (counted once), LayerZero's messaging fee in ETH, the unknown bridge's.
+      // On top: the additional smart relay fee (counted once), LayerZero's
+      // messaging fee in ETH, the unknown bridge's.
       expect(text).to.match(
         /^beyond the amount\s+60000 uusdc \(USDC\) \+ 300000000000000 ethereum-native \(ETH\) \+ 7 ufee, plus gas$/m,
       );

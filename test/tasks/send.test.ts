@@ -26,13 +26,17 @@ import { compareWithChain } from "../../tasks/scores/read-back.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { defined } from "../../tasks/errors.js";
 
-// A node that mines failing transactions instead of refusing them, as a rollup node does.
+// A node that mines failing transactions instead of refusing them, as a rollup
+// node does.
 const { ethers } = await network.create({
   network: "default",
   override: { throwOnTransactionFailures: false },
 });
 
-/** A score file of `addresses` (scores 1, 2, …) in `dir`, and a fresh journal for `score`'s stage 5 started on it. */
+/**
+ * A score file of `addresses` (scores 1, 2, …) in `dir`, and a fresh journal
+ * for `score`'s stage 5 started on it.
+ */
 async function pushSetup(
   dir: string,
   score: VipScore,
@@ -101,8 +105,9 @@ describe("sending contract calls", () => {
       const limits = await gasLimits(ethers.provider);
       const silent = { line: () => {}, warn: () => {} };
 
-      // Blocks wait: the batch is estimated and sent, then another operator finalizes the stage with a higher
-      // tip, so the same block mines the finalization first and the batch reverts.
+      // Blocks wait: the batch is estimated and sent, then another operator
+      // finalizes the stage with a higher tip, so the same block mines the
+      // finalization first and the batch reverts.
       await ethers.provider.send("evm_setAutomine", [false]);
       const push = pushScores(
         {
@@ -157,9 +162,10 @@ describe("sending contract calls", () => {
         sampleAddresses(200, "short"),
       );
       const warnings: string[] = [];
-      // The model is told the second hundred already hold their scores (as if the stage was read before
-      // someone else changed it): the first batch, checked by an estimate, is right; the second is predicted
-      // at a sixth of its gas.
+      // The model is told the second hundred already hold their scores (as if
+      // the stage was read before someone else changed it): the first batch,
+      // checked by an estimate, is right; the second is predicted at a sixth of
+      // its gas.
       const kinds = new Uint8Array(200).fill(SAME, 100);
 
       const report = await pushScores(
@@ -233,7 +239,8 @@ describe("sending contract calls", () => {
         defined(operator, "operator").address,
         addresses,
       );
-      // What a killed run left: the first batch confirmed, the second mined out of gas, then the kill.
+      // What a killed run left: the first batch confirmed, the second mined out
+      // of gas, then the kill.
       const batches = [
         { start: 0, end: 100, gasLimit: 5_000_000n },
         { start: 100, end: 200, gasLimit: 500_000n },

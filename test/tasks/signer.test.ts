@@ -106,7 +106,8 @@ describe("the signer is checked before anything else", () => {
     );
     assertNoPartOf(poor.privateKey, deploy.output);
 
-    // On the allow list, but without funds: stage:finalize is refused the same way.
+    // On the allow list, but without funds: stage:finalize is refused the same
+    // way.
     const score = await deployVipScore(provider, 3n);
     await (await score.addAllowList(poor.address)).wait();
     const before = await provider.getBlockNumber();

@@ -35,7 +35,8 @@ const action: NewTaskActionFunction<AccountsArgs> = async (args, hre) => {
   const out = consoleOutput;
 
   if (args.create) {
-    // The mnemonic is the key: it is shown once, and only to a person at a terminal, never into a pipe or a log.
+    // The mnemonic is the key: it is shown once, and only to a person at a
+    // terminal, never into a pipe or a log.
     if (process.stdout.isTTY !== true) {
       throw new VipError(
         "--create shows the new mnemonic once, on a terminal only; standard output is not a terminal. Run it in a terminal",

@@ -14,7 +14,10 @@ export interface AccountsContext {
   operator?: AccountAddresses;
 }
 
-/** The account the network signs with, in both spellings, with its balances where they can be read. */
+/**
+ * The account the network signs with, in both spellings, with its balances
+ * where they can be read.
+ */
 export async function showAccounts(
   context: AccountsContext,
   out: Output,

@@ -17,7 +17,10 @@ interface BridgeRouteArgs {
   opWithdraw: boolean;
 }
 
-/** Asks the routing API for a route and prints it as a person reads it (or, with --json, as checked). */
+/**
+ * Asks the routing API for a route and prints it as a person reads it (or, with
+ * --json, as checked).
+ */
 const action: NewTaskActionFunction<BridgeRouteArgs> = async (args, hre) => {
   const request = {
     source_asset_chain_id: args.fromChain,

@@ -28,8 +28,9 @@ interface BridgeStatusArgs {
 }
 
 /**
- * Follows a transfer to its end: the journal of the transfer that sent `--tx` (tracking it first if that
- * journal says it never was), or, for a transaction this tool did not send, a journal of its own.
+ * Follows a transfer to its end: the journal of the transfer that sent `--tx`
+ * (tracking it first if that journal says it never was), or, for a transaction
+ * this tool did not send, a journal of its own.
  */
 const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
   if (args.tx === undefined || !/^(0x)?[0-9a-fA-F]{64}$/.test(args.tx))

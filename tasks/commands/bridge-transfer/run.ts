@@ -46,10 +46,15 @@ export interface TransferContext {
   signer: OperatorSigner;
   provider: Provider;
   chainId: bigint;
-  /** The REST endpoint of an Initia chain the transfer signs on, by chain id. */
+  /**
+   * The REST endpoint of an Initia chain the transfer signs on, by chain id.
+   */
   restUrl: (chainId: string) => Promise<string>;
   out: Output;
-  /** Asks the operator to confirm what will be signed; false stops with nothing sent. */
+  /**
+   * Asks the operator to confirm what will be signed; false stops with nothing
+   * sent.
+   */
   confirm: (lines: string[]) => Promise<boolean>;
 }
 
@@ -68,10 +73,11 @@ const chainOf = (tx: MsgsTx) =>
       : tx.svm_tx.chain_id;
 
 /**
- * The whole transfer in the spec's call order: route → op hook (signed, when the route requires one) → msgs
- * → for each transaction in order: sign, send, confirm, track once, status to a terminal state. Every step is
- * journalled before and after, so the same command run again after a kill resumes where it stopped,
- * sending nothing twice.
+ * The whole transfer in the spec's call order: route → op hook (signed, when
+ * the route requires one) → msgs → for each transaction in order: sign, send,
+ * confirm, track once, status to a terminal state. Every step is journalled
+ * before and after, so the same command run again after a kill resumes where it
+ * stopped, sending nothing twice.
  */
 export async function runTransfer(
   intent: TransferIntent,
@@ -162,7 +168,8 @@ export async function runTransfer(
     pollMs: options.pollMs ?? 1_000,
     inclusionTimeoutMs: 10 * 60_000,
   };
-  // In order, each to its end before the next is signed: a later transaction spends what an earlier one delivers.
+  // In order, each to its end before the next is signed: a later transaction
+  // spends what an earlier one delivers.
   for (const [i, tx] of msgs.txs.entries()) {
     let hash: string;
     if ("cosmos_tx" in tx) {

@@ -13,8 +13,9 @@ export interface ChainIdReport {
 }
 
 /**
- * The rollup's EVM chain id (`eth_chainId`) in decimal and hex, checked against the network's configured
- * `chainId` and, when the CometBFT RPC is known, against the registry's rule for the Cosmos chain id.
+ * The rollup's EVM chain id (`eth_chainId`) in decimal and hex, checked against
+ * the network's configured `chainId` and, when the CometBFT RPC is known,
+ * against the registry's rule for the Cosmos chain id.
  */
 export async function runChainId(
   connection: Connection,

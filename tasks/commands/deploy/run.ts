@@ -36,7 +36,10 @@ export interface DeployOptions {
   /** Where the start stage came from, for the report. */
   startStageSource: string;
   deploymentId?: string;
-  /** The deployment's journal folder; undefined on in-process networks, where Ignition keeps no journal. */
+  /**
+   * The deployment's journal folder; undefined on in-process networks, where
+   * Ignition keeps no journal.
+   */
   journalDir?: string;
 }
 
@@ -50,8 +53,9 @@ export interface DeployReport {
 }
 
 /**
- * Deploys the scoring contract through the Ignition module. On an HTTP network the journal makes a re-run
- * resume (a sent transaction is waited for, not sent again) or report the finished deployment.
+ * Deploys the scoring contract through the Ignition module. On an HTTP network
+ * the journal makes a re-run resume (a sent transaction is waited for, not sent
+ * again) or report the finished deployment.
  */
 export async function runDeploy(
   connection: Connection,
@@ -117,9 +121,11 @@ export async function runDeploy(
 }
 
 /**
- * Runs the Ignition module with Ignition's own engine on the connection's provider: no Ignition plugin is
- * needed in the project (Hardhat allows one Ignition extension, ethers or viem, and the user's project may
- * have chosen viem), and the module deploys from the packaged artifact, so nothing is compiled.
+ * Runs the Ignition module with Ignition's own engine on the connection's
+ * provider: no Ignition plugin is needed in the project (Hardhat allows one
+ * Ignition extension, ethers or viem, and the user's project may have chosen
+ * viem), and the module deploys from the packaged artifact, so nothing is
+ * compiled.
  */
 async function deployModule(
   connection: Connection,
@@ -149,7 +155,10 @@ async function deployModule(
   throw new Error(describeFailedDeployment(result));
 }
 
-/** Ignition's result of a deployment that did not complete, in one line per problem. */
+/**
+ * Ignition's result of a deployment that did not complete, in one line per
+ * problem.
+ */
 function describeFailedDeployment(
   result: Exclude<
     DeploymentResult,
@@ -184,7 +193,10 @@ function describeFailedDeployment(
   }
 }
 
-/** Refuses, before Ignition sends anything, a deployer that cannot pay for the deployment. */
+/**
+ * Refuses, before Ignition sends anything, a deployer that cannot pay for the
+ * deployment.
+ */
 async function ensureDeployFunds(
   connection: Connection,
   startStage: bigint,
@@ -205,8 +217,9 @@ async function ensureDeployFunds(
 }
 
 /**
- * The start stage a deployment already chose, from its journal: an interrupted deployment must resume with
- * the stage it started with, whatever the base chain says now.
+ * The start stage a deployment already chose, from its journal: an interrupted
+ * deployment must resume with the stage it started with, whatever the base
+ * chain says now.
  */
 export async function journalledStartStage(
   journalDir: string | undefined,
@@ -219,7 +232,10 @@ export async function journalledStartStage(
     : BigInt(param as string | number | bigint);
 }
 
-/** On networks without a journal, the creation transaction is found among the latest blocks. */
+/**
+ * On networks without a journal, the creation transaction is found among the
+ * latest blocks.
+ */
 async function findCreation(
   provider: Provider,
   address: string,

@@ -21,7 +21,10 @@ import {
 import { accountAddresses } from "../../signer/addresses.js";
 
 const MAINNET_CHAIN_ID = "interwoven-1";
-/** The deposit in Initia's docs, used only when the base chain's gov params cannot be read. */
+/**
+ * The deposit in Initia's docs, used only when the base chain's gov params
+ * cannot be read.
+ */
 const FALLBACK_DEPOSIT = "100000000uinit";
 
 export interface WhitelistOptions {
@@ -45,9 +48,11 @@ export interface WhitelistContext {
 }
 
 /**
- * Builds the whitelist proposal after every check the chain would make, and a few it makes too late (after
- * the vote): what the options say first (no network), then the rollup (bridge, contract), then the base
- * chain (VIP module, registered bridges, program stage, deposit). Writes the file only when all pass.
+ * Builds the whitelist proposal after every check the chain would make, and a
+ * few it makes too late (after the vote): what the options say first (no
+ * network), then the rollup (bridge, contract), then the base chain (VIP
+ * module, registered bridges, program stage, deposit). Writes the file only
+ * when all pass.
  */
 export async function runWhitelistProposal(
   options: WhitelistOptions,
@@ -202,7 +207,10 @@ export async function runWhitelistProposal(
   return outPath;
 }
 
-/** The forum post's URL: governance shows it to voters, so it must be an https link. */
+/**
+ * The forum post's URL: governance shows it to voters, so it must be an https
+ * link.
+ */
 function forumUrl(raw: string | undefined): string {
   const value = requiredOption(
     raw,

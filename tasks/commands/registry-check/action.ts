@@ -9,7 +9,10 @@ interface RegistryCheckArgs {
   dir?: string;
 }
 
-/** Checks an entry on files alone: the registry's schemas and its CI's rules, every failing field named. */
+/**
+ * Checks an entry on files alone: the registry's schemas and its CI's rules,
+ * every failing field named.
+ */
 const action: NewTaskActionFunction<RegistryCheckArgs> = async (args) => {
   if (args.dir === undefined)
     throw new VipError(

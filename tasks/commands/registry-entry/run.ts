@@ -14,7 +14,10 @@ import {
 } from "../../registry/input.js";
 import { checkAgainstNode, checkEntry } from "../../registry/validate.js";
 
-/** The operator's input file, checked; each problem names the file and the field. */
+/**
+ * The operator's input file, checked; each problem names the file and the
+ * field.
+ */
 export async function readRegistryInput(file: string): Promise<RegistryInput> {
   let value: unknown;
   try {
@@ -35,7 +38,10 @@ export async function readRegistryInput(file: string): Promise<RegistryInput> {
   return parsed.data;
 }
 
-/** Builds the entry from the input and the rollup's facts, validates it whole, and writes it only if it passes. */
+/**
+ * Builds the entry from the input and the rollup's facts, validates it whole,
+ * and writes it only if it passes.
+ */
 export async function runRegistryEntry(
   registryDir: string,
   input: RegistryInput,

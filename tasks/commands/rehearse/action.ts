@@ -35,14 +35,18 @@ const COSMOS_CHAIN_ID = "rehearsal-1";
 const PROGRAM_STAGE = 15n;
 
 /**
- * The operator's whole flow, onboarding included, on Hardhat's in-process network, with stand-ins for the
- * rollup's CometBFT RPC and REST API and the base chain's REST API on 127.0.0.1: accounts, version,
- * chain-id, stage, deploy, registry:entry, proposal:whitelist, scores:update (which reads every score back),
- * stage:finalize, stage, stage:autopilot, bridge:transfer (from the EVM, and from the base chain with an op hook). It needs no configuration and sends nothing off this machine.
+ * The operator's whole flow, onboarding included, on Hardhat's in-process
+ * network, with stand-ins for the rollup's CometBFT RPC and REST API and the
+ * base chain's REST API on 127.0.0.1: accounts, version, chain-id, stage,
+ * deploy, registry:entry, proposal:whitelist, scores:update (which reads every
+ * score back), stage:finalize, stage, stage:autopilot, bridge:transfer (from
+ * the EVM, and from the base chain with an op hook). It needs no configuration
+ * and sends nothing off this machine.
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   const out = consoleOutput;
-  // The rehearsal deploys, pushes and finalizes for real: only on a network that lives in this process.
+  // The rehearsal deploys, pushes and finalizes for real: only on a network
+  // that lives in this process.
   const network = selectedNetwork(hre);
   if (network.config.type !== "edr-simulated") {
     throw new VipError(
@@ -62,7 +66,8 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   };
   const journalDir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-"));
   try {
-    // The in-process chain takes the EVM chain id the registry derives from the stand-in's Cosmos chain id.
+    // The in-process chain takes the EVM chain id the registry derives from the
+    // stand-in's Cosmos chain id.
     const chainId = registryEvmChainId(COSMOS_CHAIN_ID);
     const connection = await hre.network.create({
       network: network.name,

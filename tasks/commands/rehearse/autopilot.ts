@@ -13,9 +13,10 @@ import type { L1RestState } from "../../stand-ins/l1-rest.js";
 import { defined } from "../../errors.js";
 
 /**
- * stage:autopilot as a service runs it, one pass at a time: before the open stage's end on the stand-in base
- * chain's clock nothing is finalized (the final file is already there); once the clock passes the end, the
- * autopilot pushes the final file, verifies it on chain, and finalizes.
+ * stage:autopilot as a service runs it, one pass at a time: before the open
+ * stage's end on the stand-in base chain's clock nothing is finalized (the
+ * final file is already there); once the clock passes the end, the autopilot
+ * pushes the final file, verifies it on chain, and finalizes.
  */
 export async function rehearseAutopilot(
   score: VipScore,

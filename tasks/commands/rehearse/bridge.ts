@@ -29,9 +29,10 @@ import { runTransfer } from "../bridge-transfer/run.js";
 type RestUrls = Record<string, string>;
 
 /**
- * bridge:transfer as an operator runs it, on the in-process chain: a test token and a stand-in bridge
- * contract, the stand-in router on 127.0.0.1 answering route, msgs, track and status; the approval, the
- * transaction, one track, the status followed to its end.
+ * bridge:transfer as an operator runs it, on the in-process chain: a test token
+ * and a stand-in bridge contract, the stand-in router on 127.0.0.1 answering
+ * route, msgs, track and status; the approval, the transaction, one track, the
+ * status followed to its end.
  */
 export async function rehearseTransfer(
   connection: Connection,
@@ -96,9 +97,10 @@ export async function rehearseTransfer(
 }
 
 /**
- * Funding the deployer on the rollup from the base chain, as the README shows it: the router answers a
- * Cosmos deposit on the base chain and requires an op hook, which the deployer signs for its rollup account;
- * the base-chain stand-in verifies the deposit's signature, the router stand-in the hook's.
+ * Funding the deployer on the rollup from the base chain, as the README shows
+ * it: the router answers a Cosmos deposit on the base chain and requires an op
+ * hook, which the deployer signs for its rollup account; the base-chain
+ * stand-in verifies the deposit's signature, the router stand-in the hook's.
  */
 export async function rehearseFunding(
   connection: Connection,

@@ -18,8 +18,9 @@ export interface OnboardingStandIns {
 }
 
 /**
- * registry:entry as an operator runs it: facts from the rollup's stand-ins, the rest from the example input
- * (scripts/examples/registry-input.json), validated whole, written to a temporary registry checkout.
+ * registry:entry as an operator runs it: facts from the rollup's stand-ins, the
+ * rest from the example input (scripts/examples/registry-input.json), validated
+ * whole, written to a temporary registry checkout.
  */
 export async function rehearseRegistryEntry(
   evmChainId: bigint,
@@ -50,7 +51,10 @@ export async function rehearseRegistryEntry(
   }
 }
 
-/** proposal:whitelist with the deployer as the operator, checked against the stand-ins and read back. */
+/**
+ * proposal:whitelist with the deployer as the operator, checked against the
+ * stand-ins and read back.
+ */
 export async function rehearseProposal(
   score: VipScore,
   operator: string,

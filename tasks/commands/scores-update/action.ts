@@ -37,7 +37,8 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
     throw new VipError(
       `--batch-size ${args.batchSize} must be 0 (as many as gas allows) or more`,
     );
-  // The file is checked before the network is touched, so a bad file never waits on a node or a Ledger.
+  // The file is checked before the network is touched, so a bad file never
+  // waits on a node or a Ledger.
   const file = await readScoreFile(args.file);
   const { operator, signer, score } = await contractContext(hre, args);
   announceSigner(consoleOutput, operator);

@@ -24,7 +24,9 @@ import { verifyScores } from "../../scores/verify.js";
 export interface ScoresUpdateOptions {
   stage: bigint;
   dryRun: boolean;
-  /** Where journals are kept (`<dir>/chain-<id>/<contract>/stage-<n>.jsonl`). */
+  /**
+   * Where journals are kept (`<dir>/chain-<id>/<contract>/stage-<n>.jsonl`).
+   */
   journalDir: string;
   /** Start over with this file although the stage's journal records another. */
   replace: boolean;
@@ -45,9 +47,10 @@ export interface ScoresUpdateReport {
 }
 
 /**
- * Pushes a validated score file to the open stage: checks the stage and the allow list by call, then sends
- * gas-sized batches, pipelined and journalled so that a run stopped at any moment resumes where it was,
- * and finally reads every score back and compares it with the file.
+ * Pushes a validated score file to the open stage: checks the stage and the
+ * allow list by call, then sends gas-sized batches, pipelined and journalled so
+ * that a run stopped at any moment resumes where it was, and finally reads
+ * every score back and compares it with the file.
  */
 export async function runScoresUpdate(
   score: VipScore,
@@ -63,7 +66,8 @@ export async function runScoresUpdate(
       `${file.path}: ${formatNumber(table.length)} addresses, total score ${formatNumber(table.totalScore())}, sha256 ${file.sha256.slice(0, 16)}…`,
     ),
   );
-  // Hardhat's provider, whose eth_sendTransaction the configured key or the Ledger signs.
+  // Hardhat's provider, whose eth_sendTransaction the configured key or the
+  // Ledger signs.
   const provider = signer.provider as HardhatEthersProvider;
   const signerAddress = await signer.getAddress();
   const contract = await score.getAddress();
@@ -77,7 +81,8 @@ export async function runScoresUpdate(
 
   await warnIfShortOfFunds(provider, signerAddress, table.length, out);
   const limits = await gasLimits(provider);
-  // What each entry would do on chain decides its gas: an empty stage (the usual case) is not read at all.
+  // What each entry would do on chain decides its gas: an empty stage (the
+  // usual case) is not read at all.
   const kinds =
     (await score.scoreCount(options.stage)) === 0n
       ? undefined
@@ -182,7 +187,8 @@ export async function runScoresUpdate(
   }
 
   const progress = createProgress(table.length, out, options.interactive);
-  // The read-back starts on each batch once it is confirmed, while the chain mines the next ones.
+  // The read-back starts on each batch once it is confirmed, while the chain
+  // mines the next ones.
   const comparison = new ChainComparison(score, options.stage, table);
   let report;
   try {
@@ -256,12 +262,16 @@ export async function runScoresUpdate(
   };
 }
 
-/** Most a new address costs in `updateScores` (test/contract/gas.test.ts holds the contract to it). */
+/**
+ * Most a new address costs in `updateScores` (test/contract/gas.test.ts holds
+ * the contract to it).
+ */
 const MAX_GAS_PER_ADDRESS = 31_000n;
 
 /**
- * Warns before the push when the signer's balance may not cover it: the bound assumes every address is new,
- * so a push of updates costs less, and a push that runs dry stops and resumes once funded, losing nothing.
+ * Warns before the push when the signer's balance may not cover it: the bound
+ * assumes every address is new, so a push of updates costs less, and a push
+ * that runs dry stops and resumes once funded, losing nothing.
  */
 async function warnIfShortOfFunds(
   provider: Provider,

@@ -77,7 +77,8 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
       else out.warn(line);
     },
   });
-  // Listening before the rollup is reached: a service that waits for it is watched while it waits.
+  // Listening before the rollup is reached: a service that waits for it is
+  // watched while it waits.
   const service: Service | undefined =
     args.listen === undefined || monitor === undefined
       ? undefined
@@ -113,7 +114,10 @@ interface Watch {
   statusFile: string;
 }
 
-/** From the contract to the autopilot's end: the lock is held, and given back on a signal. */
+/**
+ * From the contract to the autopilot's end: the lock is held, and given back on
+ * a signal.
+ */
 async function watch(
   args: AutopilotArgs,
   hre: HardhatRuntimeEnvironment,
@@ -151,7 +155,8 @@ async function watch(
     contract,
   );
 
-  // Killed by a signal, it leaves the way a SIGKILL would (every send is journalled), but gives its lock back.
+  // Killed by a signal, it leaves the way a SIGKILL would (every send is
+  // journalled), but gives its lock back.
   const onSignal = (signal: NodeJS.Signals) => {
     void lock
       .release()
@@ -224,9 +229,10 @@ async function watch(
 }
 
 /**
- * The contract and its signer. A rollup that cannot be reached is waited for, with backoff and an alert (a
- * service restarting in a loop would alert nobody); with --once, or for anything a retry cannot mend (no
- * key, no contract at the address), the alert goes out and the run fails.
+ * The contract and its signer. A rollup that cannot be reached is waited for,
+ * with backoff and an alert (a service restarting in a loop would alert
+ * nobody); with --once, or for anything a retry cannot mend (no key, no
+ * contract at the address), the alert goes out and the run fails.
  */
 async function startUp(
   open: () => Promise<ContractContext>,
@@ -244,7 +250,8 @@ async function startUp(
       };
     } catch (error) {
       const retrying = !once && isTransient(error);
-      // Stage 0: which stage is at stake is not known before the contract is reached.
+      // Stage 0: which stage is at stake is not known before the contract is
+      // reached.
       if (attempt === 1 || attempt % 10 === 0 || !retrying) {
         alerts.raise(
           retrying ? "warning" : "alert",

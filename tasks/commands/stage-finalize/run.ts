@@ -7,8 +7,9 @@ import { field, formatNumber, type Output } from "../../output.js";
 import { defined } from "../../errors.js";
 
 /**
- * Finalizes the open stage after the same preflight as `scores:update`, journalled so that a run killed
- * between the send and the receipt never sends a second finalization; returns the stage now open.
+ * Finalizes the open stage after the same preflight as `scores:update`,
+ * journalled so that a run killed between the send and the receipt never sends
+ * a second finalization; returns the stage now open.
  */
 export async function runFinalize(
   score: VipScore,

@@ -23,7 +23,8 @@ const action: NewTaskActionFunction<StageArgs> = async (args, hre) => {
     connection.networkName,
     connection.networkConfig,
   );
-  // Without --contract, a network with no deployment yet is reported, not refused.
+  // Without --contract, a network with no deployment yet is reported, not
+  // refused.
   const score = await findScoreContract(
     connection,
     { ...args, ignitionPath: ignitionPath(hre) },

@@ -13,7 +13,10 @@ export interface StageReport {
   contractOpenStage?: bigint;
 }
 
-/** The VIP program's current stage on the base chain beside the contract's open stage, with a warning on lag. */
+/**
+ * The VIP program's current stage on the base chain beside the contract's open
+ * stage, with a warning on lag.
+ */
 export async function runStage(
   l1RestUrl: string,
   moduleAddress: string,

@@ -44,7 +44,10 @@ export async function cliVersion(executable: string): Promise<string> {
   }
 }
 
-/** Versions compare without a leading "v": release tags carry it, some builds print without it. */
+/**
+ * Versions compare without a leading "v": release tags carry it, some builds
+ * print without it.
+ */
 export function sameVersion(a: string, b: string): boolean {
   return a.trim().replace(/^v/, "") === b.trim().replace(/^v/, "");
 }

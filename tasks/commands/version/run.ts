@@ -6,8 +6,9 @@ import { cliVersion, findOnPath, sameVersion } from "./node-cli.js";
 const NODE_CLI = "minitiad";
 
 /**
- * Reads the rollup's version (`abci_info`) and, when the node CLI is on PATH, checks that it matches:
- * a CLI of another version can sign transactions the chain rejects.
+ * Reads the rollup's version (`abci_info`) and, when the node CLI is on PATH,
+ * checks that it matches: a CLI of another version can sign transactions the
+ * chain rejects.
  */
 export async function runVersion(
   rollupRpcUrl: string,
