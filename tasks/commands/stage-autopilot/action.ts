@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 
-import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
@@ -84,149 +83,102 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
       ? undefined
       : await startService(args.listen, monitor);
   try {
-    await watch(args, hre, {
-      out,
-      alerts,
-      monitor,
-      service,
-      scoresDir,
+    const { connection, operator, score, chainId } = await startUp(
+      () => contractContext(hre, args),
+      args.once,
       pollSeconds,
-      graceSeconds,
-      webhookUrl,
-      journalDir,
-      statusFile,
-    });
+      alerts,
+    );
+    const l1RestUrl = await vipUrl(
+      connection.networkName,
+      connection.networkConfig,
+      "l1RestUrl",
+    );
+    const moduleAddress = await vipModuleAddress(
+      connection.networkName,
+      connection.networkConfig,
+    );
+    const contract = await score.getAddress();
+    const lock = await acquireLock(
+      lockPath(journalDir, chainId, contract),
+      contract,
+    );
+
+    // Killed by a signal, it leaves the way a SIGKILL would (every send is
+    // journalled), but gives its lock back.
+    const onSignal = (signal: NodeJS.Signals) => {
+      void lock
+        .release()
+        .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+    };
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    try {
+      announceSigner(out, operator);
+      out.line(
+        field(
+          "contract",
+          `${contract} on chain ${chainId} (network "${connection.networkName}")`,
+        ),
+      );
+      out.line(
+        field(
+          "scores",
+          `${scoresDir}/stage-<N>.csv (live) and stage-<N>.final.csv (final)`,
+        ),
+      );
+      out.line(
+        field(
+          "grace",
+          `${formatDuration(graceSeconds)} after a stage's end; poll every ${formatDuration(pollSeconds)}${args.once ? " (once)" : ""}`,
+        ),
+      );
+      out.line(
+        field(
+          "alerts",
+          webhookUrl === undefined
+            ? "stderr"
+            : `stderr and the webhook at ${describeEndpoint(webhookUrl, "")}`,
+        ),
+      );
+      out.line(field("status", statusFile));
+      if (service !== undefined)
+        out.line(
+          field("listening", `http://${service.address}/healthz and /metrics`),
+        );
+      const report = await runAutopilot(
+        { score, signer: operator.signer, chainId, out, alerts, monitor },
+        {
+          scoresDir,
+          once: args.once,
+          pollSeconds,
+          graceSeconds,
+          statusFile,
+          journalDir,
+          l1RestUrl,
+          moduleAddress,
+        },
+      );
+      await alerts.drain(15_000);
+      if (report.blocked !== undefined)
+        throw new VipError(`a due stage was left undone: ${report.blocked}`);
+      out.line(
+        field(
+          "done",
+          report.finalized.length === 0
+            ? "nothing was due"
+            : `finalized stage(s) ${report.finalized.join(", ")}`,
+        ),
+      );
+    } finally {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      await lock.release();
+    }
   } finally {
     await service?.close();
   }
 };
-
-interface Watch {
-  out: Output;
-  alerts: AlertSink;
-  monitor: AutopilotMonitor | undefined;
-  service: Service | undefined;
-  scoresDir: string;
-  pollSeconds: number;
-  graceSeconds: bigint;
-  webhookUrl: string | undefined;
-  journalDir: string;
-  statusFile: string;
-}
-
-/**
- * From the contract to the autopilot's end: the lock is held, and given back on
- * a signal.
- */
-async function watch(
-  args: AutopilotArgs,
-  hre: HardhatRuntimeEnvironment,
-  {
-    out,
-    alerts,
-    monitor,
-    service,
-    scoresDir,
-    pollSeconds,
-    graceSeconds,
-    webhookUrl,
-    journalDir,
-    statusFile,
-  }: Watch,
-): Promise<void> {
-  const { connection, operator, score, chainId } = await startUp(
-    () => contractContext(hre, args),
-    args.once,
-    pollSeconds,
-    alerts,
-  );
-  const l1RestUrl = await vipUrl(
-    connection.networkName,
-    connection.networkConfig,
-    "l1RestUrl",
-  );
-  const moduleAddress = await vipModuleAddress(
-    connection.networkName,
-    connection.networkConfig,
-  );
-  const contract = await score.getAddress();
-  const lock = await acquireLock(
-    lockPath(journalDir, chainId, contract),
-    contract,
-  );
-
-  // Killed by a signal, it leaves the way a SIGKILL would (every send is
-  // journalled), but gives its lock back.
-  const onSignal = (signal: NodeJS.Signals) => {
-    void lock
-      .release()
-      .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
-  };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  try {
-    announceSigner(out, operator);
-    out.line(
-      field(
-        "contract",
-        `${contract} on chain ${chainId} (network "${connection.networkName}")`,
-      ),
-    );
-    out.line(
-      field(
-        "scores",
-        `${scoresDir}/stage-<N>.csv (live) and stage-<N>.final.csv (final)`,
-      ),
-    );
-    out.line(
-      field(
-        "grace",
-        `${formatDuration(graceSeconds)} after a stage's end; poll every ${formatDuration(pollSeconds)}${args.once ? " (once)" : ""}`,
-      ),
-    );
-    out.line(
-      field(
-        "alerts",
-        webhookUrl === undefined
-          ? "stderr"
-          : `stderr and the webhook at ${describeEndpoint(webhookUrl, "")}`,
-      ),
-    );
-    out.line(field("status", statusFile));
-    if (service !== undefined)
-      out.line(
-        field("listening", `http://${service.address}/healthz and /metrics`),
-      );
-    const report = await runAutopilot(
-      { score, signer: operator.signer, chainId, out, alerts, monitor },
-      {
-        scoresDir,
-        once: args.once,
-        pollSeconds,
-        graceSeconds,
-        statusFile,
-        journalDir,
-        l1RestUrl,
-        moduleAddress,
-      },
-    );
-    await alerts.drain(15_000);
-    if (report.blocked !== undefined)
-      throw new VipError(`a due stage was left undone: ${report.blocked}`);
-    out.line(
-      field(
-        "done",
-        report.finalized.length === 0
-          ? "nothing was due"
-          : `finalized stage(s) ${report.finalized.join(", ")}`,
-      ),
-    );
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    await lock.release();
-  }
-}
 
 /**
  * The contract and its signer. A rollup that cannot be reached is waited for,
