@@ -63,6 +63,26 @@ export default config(
         "error",
         { considerDefaultExhaustiveForUnions: true },
       ],
+      // A command folder holds one task's action: shared logic lives in a folder per concern, so that
+      // the autopilot, a benchmark or a second task never depend on a command's internals. rehearse
+      // runs the commands in order as a user would, so it alone may reach them.
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            {
+              target: [
+                "./tasks/!(commands)/**/*",
+                "./scripts/**/*",
+                "./ignition/**/*",
+              ],
+              from: "./tasks/commands",
+              message:
+                "shared logic belongs in a concern folder under tasks/, not in a command's folder",
+            },
+          ],
+        },
+      ],
       "import/no-duplicates": "error",
       "import/no-cycle": "error",
       eqeqeq: ["error", "always", { null: "ignore" }],

@@ -21,7 +21,7 @@ import path from "node:path";
 import { JsonRpcProvider, Wallet } from "ethers";
 import { network } from "hardhat";
 
-import { runScoresUpdate } from "../tasks/commands/scores-update/run.js";
+import { runScoresUpdate } from "../tasks/scores/update.js";
 import type { Output } from "../tasks/output.js";
 import { gasLimits } from "../tasks/scores/batches.js";
 import { readScoreFile } from "../tasks/scores/read.js";

@@ -9,7 +9,7 @@ import {
   fetchVipProgram,
   type VipProgram,
 } from "../clients/l1-rest.js";
-import { runScoresUpdate } from "../commands/scores-update/run.js";
+import { runScoresUpdate } from "../scores/update.js";
 import { finalizeOnce } from "../contract/finalize.js";
 import { firstLine } from "../errors.js";
 import { finalizeJournalPath } from "../journal/journal.js";

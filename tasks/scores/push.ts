@@ -1,4 +1,5 @@
 import { ensureError } from "@nomicfoundation/hardhat-utils/error";
+import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import type { HardhatEthersProvider } from "@nomicfoundation/hardhat-ethers/types";
 import { type Signer, toQuantity } from "ethers";
 
@@ -352,7 +353,7 @@ export async function pushScores(
         ctx.out.warn(
           `sending batch ${batch.batch + 1}: ${brief(error)}; it did not reach the node, sending again`,
         );
-        await sleep(250 * 2 ** attempt);
+        await sleep(0.25 * 2 ** attempt);
       }
     }
   };
@@ -517,8 +518,4 @@ export async function pushScores(
 
 function brief(error: unknown): string {
   return firstLine(error).slice(0, 200);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -14,7 +14,7 @@ import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
 import { runDeploy } from "../deploy/run.js";
 import { operatorSigner } from "../../signer/signer.js";
 import { consoleOutput } from "../../output.js";
-import { runScoresUpdate } from "../scores-update/run.js";
+import { runScoresUpdate } from "../../scores/update.js";
 import { readScoreFile } from "../../scores/read.js";
 import { runStage } from "../stage/run.js";
 import { runFinalize } from "../stage-finalize/run.js";

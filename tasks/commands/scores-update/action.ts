@@ -8,7 +8,7 @@ import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
 import { readScoreFile } from "../../scores/read.js";
-import { runScoresUpdate } from "./run.js";
+import { runScoresUpdate } from "../../scores/update.js";
 
 interface ScoresUpdateArgs {
   stage?: string;

@@ -1,25 +1,25 @@
 import type { HardhatEthersProvider } from "@nomicfoundation/hardhat-ethers/types";
 import { formatEther, type Provider, type Signer } from "ethers";
 
-import type { VipScore } from "../../../types/ethers-contracts/index.js";
-import { preflight } from "../../contract/preflight.js";
-import { VipError } from "../../errors.js";
-import { Journal, journalPath } from "../../journal/journal.js";
-import { batchesOf } from "../../journal/state.js";
-import { field, formatNumber, type Output } from "../../output.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { preflight } from "../contract/preflight.js";
+import { VipError } from "../errors.js";
+import { Journal, journalPath } from "../journal/journal.js";
+import { batchesOf } from "../journal/state.js";
+import { field, formatNumber, type Output } from "../output.js";
 import {
   batchEstimator,
   BatchPlanner,
   gasLimits,
   planBatches,
-} from "../../scores/batches.js";
-import { type EntryKind, NEW, SAME } from "../../scores/gas-model.js";
-import { createProgress } from "../../scores/progress.js";
-import { pushScores } from "../../scores/push.js";
-import { entryKinds } from "../../scores/entry-reader.js";
-import { ChainComparison } from "../../scores/read-back.js";
-import type { ScoreFile } from "../../scores/read.js";
-import { verifyScores } from "../../scores/verify.js";
+} from "./batches.js";
+import { type EntryKind, NEW, SAME } from "./gas-model.js";
+import { createProgress } from "./progress.js";
+import { pushScores } from "./push.js";
+import { entryKinds } from "./entry-reader.js";
+import { ChainComparison } from "./read-back.js";
+import type { ScoreFile } from "./read.js";
+import { verifyScores } from "./verify.js";
 
 export interface ScoresUpdateOptions {
   stage: bigint;
