@@ -87,6 +87,9 @@ export default defineConfig({
         rollupRestUrl: configVariable("ROLLUP_REST_URL"),
         routerUrl: configVariable("ROUTER_URL"),
         routerApiKey: configVariable("ROUTER_API_KEY"),
+        // Optional: its URL often carries a token, so the keystore is the
+        // place for it (`npx hardhat keystore set VIP_ALERT_WEBHOOK`).
+        alertWebhook: configVariable("VIP_ALERT_WEBHOOK"),
       },
     },
   },

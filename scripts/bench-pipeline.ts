@@ -255,6 +255,7 @@ try {
       scoreFile,
       {
         stage: 1n,
+        network: "localhost",
         dryRun: false,
         replace: false,
         skipUnchanged: false,

@@ -15,7 +15,7 @@ import { PLUGIN_ID } from "./errors.js";
 const contractOption = {
   name: "contract",
   description:
-    "The VipScore address (default: the address recorded by `deploy` for this chain)",
+    "The VipScore address (default: the address recorded by `contract:deploy` for this chain)",
   type: ArgumentType.STRING_WITHOUT_DEFAULT,
   defaultValue: undefined,
 } as const;
@@ -30,7 +30,7 @@ const deploymentIdOption = {
 const stageOption = {
   name: "stage",
   description:
-    "The stage number: the contract's open stage (see `npx hardhat stage`)",
+    "Required: the stage number, the contract's open stage (see `npx hardhat stage --network <name>`)",
   type: ArgumentType.STRING_WITHOUT_DEFAULT,
   defaultValue: undefined,
 } as const;
@@ -38,15 +38,12 @@ const stageOption = {
 const fileOption = {
   name: "file",
   description:
-    "The score file: CSV with the header address,score, or a JSON array of {address, score}",
+    "Required: the score file, CSV with the header address,score, or a JSON array of {address, score}",
   type: ArgumentType.STRING_WITHOUT_DEFAULT,
   defaultValue: undefined,
 } as const;
 
-/**
- * An optional text option; the action says when a required one is missing and
- * what it must be.
- */
+/** An optional text option. */
 function textOption(name: string, description: string) {
   return {
     name,
@@ -54,6 +51,15 @@ function textOption(name: string, description: string) {
     type: ArgumentType.STRING_WITHOUT_DEFAULT,
     defaultValue: undefined,
   } as const;
+}
+
+/**
+ * A text option the task cannot run without. Hardhat's options all have
+ * defaults and its usage line brackets them, so `--help` says "Required" in the
+ * description, and the action refuses a missing one in one line naming it.
+ */
+function requiredTextOption(name: string, description: string) {
+  return textOption(name, `Required: ${description}`);
 }
 
 /**
@@ -97,11 +103,35 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .setAction(() => import("./commands/stage/action.js"))
       .build(),
     task(
-      "deploy",
-      "Deploy VipScore with the start stage from START_STAGE or the base chain (resumes an interrupted deployment)",
+      "contract:deploy",
+      "Deploy VipScore, starting at --start-stage, START_STAGE or the base chain's current stage (resumes an interrupted deployment)",
     )
+      .addOption(
+        textOption(
+          "startStage",
+          "The stage the contract opens at (default: START_STAGE, else the base chain's current VIP stage)",
+        ),
+      )
       .addOption(deploymentIdOption)
-      .setAction(() => import("./commands/deploy/action.js"))
+      .setAction(() => import("./commands/contract-deploy/action.js"))
+      .build(),
+    task(
+      "allowlist:add",
+      "Allow an address to write scores and finalize stages (signed by an address already allowed)",
+    )
+      .addOption(requiredTextOption("address", "the 0x… address to allow"))
+      .addOption(contractOption)
+      .addOption(deploymentIdOption)
+      .setAction(() => import("./commands/allowlist-add/action.js"))
+      .build(),
+    task(
+      "allowlist:remove",
+      "Remove an address from the allow list (the contract keeps at least one)",
+    )
+      .addOption(requiredTextOption("address", "the 0x… address to remove"))
+      .addOption(contractOption)
+      .addOption(deploymentIdOption)
+      .setAction(() => import("./commands/allowlist-remove/action.js"))
       .build(),
     task(
       "scores:update",
@@ -160,9 +190,19 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .build(),
     task(
       "stage:finalize",
-      "Finalize the open stage, which opens the next one (journalled: never sent twice)",
+      "Finalize the open stage once it has ended on the base chain, which opens the next one; cannot be undone",
     )
       .addOption(stageOption)
+      .addFlag({
+        name: "force",
+        description:
+          "Finalize although the stage has not ended on the base chain's clock (its scores can then never change)",
+      })
+      .addFlag({
+        name: "yes",
+        description:
+          "Do not ask for confirmation on a terminal (never asked when standard input is not a terminal)",
+      })
       .addOption(
         textOption(
           "journalDir",
@@ -178,9 +218,9 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       "Push each stage's scores and finalize it right after it ends on the base chain, every stage, unattended",
     )
       .addOption(
-        textOption(
+        requiredTextOption(
           "scoresDir",
-          "The folder with stage-<N>.csv (live scores, optional) and stage-<N>.final.csv (final scores)",
+          "the folder with stage-<N>.csv (live scores, optional) and stage-<N>.final.csv (final scores)",
         ),
       )
       .addFlag({
@@ -294,12 +334,15 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       "Write the rollup's entry (chain.json, assetlist.json, profile) into a registry checkout, validated first",
     )
       .addOption(
-        textOption("registry", "A checkout of initia-labs/initia-registry"),
+        requiredTextOption(
+          "registry",
+          "a checkout of initia-labs/initia-registry",
+        ),
       )
       .addOption(
-        textOption(
+        requiredTextOption(
           "input",
-          "The entry's input file: what no query answers (see scripts/examples/registry-input.json)",
+          "the entry's input file: what no query answers (see scripts/examples/registry-input.json)",
         ),
       )
       .addFlag({ name: "force", description: "Overwrite an existing entry" })
@@ -310,9 +353,9 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       "Validate a registry entry on files alone; every failing field is named",
     )
       .addOption(
-        textOption(
+        requiredTextOption(
           "dir",
-          "The entry's folder: <registry>/<mainnets|testnets|devnets>/<chain_name>",
+          "the entry's folder: <registry>/<mainnets|testnets|devnets>/<chain_name>",
         ),
       )
       .setAction(() => import("./commands/registry-check/action.js"))
@@ -322,36 +365,42 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       "Write the VIP whitelist proposal (MsgGovExecute of vip::register), checked against the rollup and the base chain",
     )
       .addOption(
-        textOption(
+        requiredTextOption(
           "operator",
-          "The operator's address, 0x… or init1… (receives the operator rewards)",
+          "the operator's address, 0x… or init1… (receives the operator rewards)",
         ),
       )
       .addOption(
-        textOption(
+        requiredTextOption(
           "commissionMaxRate",
-          "The operator's maximum commission rate, a decimal in [0, 1]",
+          "the operator's maximum commission rate, a decimal in [0, 1]",
         ),
       )
       .addOption(
-        textOption(
+        requiredTextOption(
           "commissionMaxChangeRate",
-          "The most the rate may change at once, a decimal in [0, 1]",
+          "the most the rate may change at once, a decimal in [0, 1]",
         ),
       )
       .addOption(
-        textOption(
+        requiredTextOption(
           "commissionRate",
-          "The operator's commission rate, a decimal in [0, max rate]",
+          "the operator's commission rate, a decimal in [0, max rate]",
         ),
       )
       .addOption(
-        textOption("metadata", "The https URL of the proposal's forum post"),
+        requiredTextOption(
+          "metadata",
+          "the https URL of the proposal's forum post",
+        ),
       )
-      .addOption(textOption("title", "The proposal's title"))
-      .addOption(textOption("summary", "The proposal's summary"))
+      .addOption(requiredTextOption("title", "the proposal's title"))
+      .addOption(requiredTextOption("summary", "the proposal's summary"))
       .addOption(
-        textOption("out", "The proposal file to write, e.g. proposal.json"),
+        requiredTextOption(
+          "out",
+          "the proposal file to write, e.g. proposal.json",
+        ),
       )
       .addOption(
         textOption(
@@ -375,20 +424,20 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       "Ask the routing API for a route and print it: amounts, hops, transactions, duration, fees, warnings, op hook",
     )
       .addOption(
-        textOption(
+        requiredTextOption(
           "fromChain",
-          "The source chain id (an EVM chain id in decimal, or a Cosmos chain id)",
+          "the source chain id (an EVM chain id in decimal, or a Cosmos chain id)",
         ),
       )
       .addOption(
-        textOption(
+        requiredTextOption(
           "fromDenom",
-          "The source denom (e.g. uinit, or an ERC-20 address on an EVM chain)",
+          "the source denom (e.g. uinit, or an ERC-20 address on an EVM chain)",
         ),
       )
-      .addOption(textOption("toChain", "The destination chain id"))
-      .addOption(textOption("toDenom", "The destination denom"))
-      .addOption(textOption("amount", "The amount in base units"))
+      .addOption(requiredTextOption("toChain", "the destination chain id"))
+      .addOption(requiredTextOption("toDenom", "the destination denom"))
+      .addOption(requiredTextOption("amount", "the amount in base units"))
       .addFlag({
         name: "json",
         description: "Print the checked response as JSON",
@@ -405,24 +454,24 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       "Move tokens along a route: msgs, approvals, send, track once, follow to the end; journalled and resumable",
     )
       .addOption(
-        textOption(
+        requiredTextOption(
           "fromChain",
-          "The source chain id: the network's chain (EVM chain id in decimal)",
+          "the source chain id: the network's chain (EVM chain id in decimal)",
         ),
       )
       .addOption(
-        textOption(
+        requiredTextOption(
           "fromDenom",
-          "The source denom (an ERC-20 address on an EVM chain)",
+          "the source denom (an ERC-20 address on an EVM chain)",
         ),
       )
-      .addOption(textOption("toChain", "The destination chain id"))
-      .addOption(textOption("toDenom", "The destination denom"))
-      .addOption(textOption("amount", "The amount in base units"))
+      .addOption(requiredTextOption("toChain", "the destination chain id"))
+      .addOption(requiredTextOption("toDenom", "the destination denom"))
+      .addOption(requiredTextOption("amount", "the amount in base units"))
       .addOption(
-        textOption(
+        requiredTextOption(
           "to",
-          "The recipient on the destination chain (0x… or init1…)",
+          "the recipient on the destination chain (0x… or init1…)",
         ),
       )
       .addOption({
@@ -469,9 +518,9 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       "bridge:status",
       "Follow a transfer to its end by its source transaction (tracking it if it never was)",
     )
-      .addOption(textOption("tx", "The source transaction's hash"))
+      .addOption(requiredTextOption("tx", "the source transaction's hash"))
       .addOption(
-        textOption("chain", "The chain id the transaction was sent on"),
+        requiredTextOption("chain", "the chain id the transaction was sent on"),
       )
       .addOption(
         textOption(

@@ -27,6 +27,12 @@ export interface VipNetworkUserConfig {
    * printed.
    */
   routerApiKey?: string | ConfigurationVariable;
+  /**
+   * Where `stage:autopilot` posts its alerts, e.g.
+   * `configVariable("VIP_ALERT_WEBHOOK")`: a URL whose path often holds a
+   * token, so the keystore is the place for it. Optional.
+   */
+  alertWebhook?: string | ConfigurationVariable;
 }
 
 export interface VipNetworkConfig {
@@ -41,6 +47,7 @@ export interface VipNetworkConfig {
   rollupRestUrl?: ResolvedConfigurationVariable;
   routerUrl?: ResolvedConfigurationVariable;
   routerApiKey?: ResolvedConfigurationVariable;
+  alertWebhook?: ResolvedConfigurationVariable;
 }
 
 declare module "hardhat/types/config" {

@@ -20,7 +20,7 @@ const artifact = JSON.parse(
 
 /**
  * Deploys the scoring contract. `startStage` is the VIP program's current stage
- * on the base chain; the `deploy` task reads it from there, or from
+ * on the base chain; the `contract:deploy` task reads it from there, or from
  * START_STAGE.
  */
 export default buildModule("VipScore", (m) => {

@@ -39,6 +39,8 @@ export interface AutopilotOptions {
   journalDir: string;
   l1RestUrl: string;
   moduleAddress: string;
+  /** The `--network` it runs on: refusals name complete commands for it. */
+  network: string;
 }
 
 export interface AutopilotContext {
@@ -255,6 +257,7 @@ async function finalizeDueStage(
       ctx.signer,
       stage,
       journal,
+      { network: options.network },
     );
     const how =
       receipt === undefined
@@ -355,6 +358,7 @@ async function pushFile(
       skipUnchanged: true,
       maxInFlight: 0,
       journalDir: options.journalDir,
+      network: options.network,
       interactive: false,
     },
     ctx.out,

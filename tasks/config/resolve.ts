@@ -33,6 +33,8 @@ export function resolveVipUserConfig(
         vip?.routerUrl === undefined ? undefined : resolve(vip.routerUrl),
       routerApiKey:
         vip?.routerApiKey === undefined ? undefined : resolve(vip.routerApiKey),
+      alertWebhook:
+        vip?.alertWebhook === undefined ? undefined : resolve(vip.alertWebhook),
       vipModuleAddress: resolve(
         vip?.vipModuleAddress ??
           configVariable("VIP_MODULE_ADDRESS", {

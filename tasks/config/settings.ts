@@ -145,20 +145,46 @@ export async function optionalRouterApiKey(
   networkName: string,
   network: NetworkConfig,
 ): Promise<string | undefined> {
-  const variable = network.vip?.routerApiKey;
+  return optionalSecret(networkName, network, "routerApiKey", "ROUTER_API_KEY");
+}
+
+/**
+ * The alert webhook's URL a network's `vip.alertWebhook` resolves to (from the
+ * keystore or the environment, as every configuration variable), or undefined
+ * when none is configured or its variable is not set. Its path often holds a
+ * token: never printed whole.
+ */
+export async function optionalAlertWebhook(
+  networkName: string,
+  network: NetworkConfig,
+): Promise<string | undefined> {
+  return optionalSecret(
+    networkName,
+    network,
+    "alertWebhook",
+    "VIP_ALERT_WEBHOOK",
+  );
+}
+
+async function optionalSecret(
+  networkName: string,
+  network: NetworkConfig,
+  setting: "routerApiKey" | "alertWebhook",
+  variableName: string,
+): Promise<string | undefined> {
+  const variable = network.vip?.[setting];
   if (variable === undefined) return undefined;
-  const advice =
-    "set ROUTER_API_KEY with `npx hardhat keystore set ROUTER_API_KEY`, or leave it unset";
+  const advice = `set ${variableName} with \`npx hardhat keystore set ${variableName}\`, or leave it unset`;
   try {
-    const key = (
+    const value = (
       await readVariable(
         variable,
-        `vip.routerApiKey of network "${networkName}"`,
+        `vip.${setting} of network "${networkName}"`,
         advice,
         false,
       )
     ).trim();
-    return key === "" ? undefined : key;
+    return value === "" ? undefined : value;
   } catch (error) {
     if (error instanceof VipError && /is not set/.test(error.message))
       return undefined;

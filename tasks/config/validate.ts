@@ -51,6 +51,7 @@ const vipNetworkSchema = z
     rollupRestUrl: urlOrVariable.optional(),
     routerUrl: urlOrVariable.optional(),
     routerApiKey: secretOrVariable.optional(),
+    alertWebhook: urlOrVariable.optional(),
   })
   .strict()
   .optional();

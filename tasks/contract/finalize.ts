@@ -67,6 +67,8 @@ export interface FinalizeResult {
 }
 
 export interface FinalizeOptions {
+  /** The `--network` it runs on: refusals name complete commands for it. */
+  network: string;
   /** How often a receipt is polled for, in ms. */
   pollMs?: number;
   /**
@@ -88,7 +90,7 @@ export async function finalizeOnce(
   signer: Signer,
   stage: bigint,
   journalFile: string,
-  options: FinalizeOptions = {},
+  options: FinalizeOptions,
 ): Promise<FinalizeResult> {
   const provider = defined(signer.provider, "signer.provider");
   const from = await signer.getAddress();
@@ -142,7 +144,7 @@ export async function finalizeOnce(
 
   // 2. Send, unless the stage is already finalized (by another run or by hand).
   if ((await score.stages(stage)).isFinalized) return { resumed: false };
-  await preflight(score, from, stage);
+  await preflight(score, from, stage, options.network);
   let gas: bigint;
   try {
     gas = await score.finalizeStage.estimateGas(stage);

@@ -72,7 +72,7 @@ async function locate(
       if (optional) return undefined;
       throw new VipError(
         `no VipScore deployment found for chain ${chainId} (${dir}/deployed_addresses.json): ` +
-          `run \`npx hardhat deploy --network ${connection.networkName}\` first, or pass --contract <address>`,
+          `run \`npx hardhat contract:deploy --network ${connection.networkName}\` first, or pass --contract <address>`,
       );
     }
     address = getAddress(found);

@@ -4,12 +4,14 @@ import { VipError } from "../errors.js";
 /**
  * Checks by call, before anything is sent, that `stage` is the contract's open
  * stage and that `signer` is on its allow list. Each refusal says why and what
- * to do.
+ * to do, with complete commands for `network`; none advises an irreversible
+ * step as the fix for a mistyped stage.
  */
 export async function preflight(
   score: VipScore,
   signer: string,
   stage: bigint,
+  network: string,
 ): Promise<void> {
   const [open, initStage, allowed] = await Promise.all([
     score.openStage(),
@@ -19,7 +21,8 @@ export async function preflight(
   const address = await score.getAddress();
   if (!allowed) {
     throw new VipError(
-      `the signer ${signer} is not on the allow list of ${address}: an allowed address must call addAllowList(${signer})`,
+      `the signer ${signer} is not on the allow list of ${address}: an allowed account must add it ` +
+        `(npx hardhat allowlist:add --address ${signer} --network ${network}, signed with an allowed key)`,
     );
   }
   if (stage === open) return;
@@ -30,10 +33,11 @@ export async function preflight(
   }
   if (stage < open)
     throw new VipError(
-      `stage ${stage} is already finalized; the open stage is ${open}`,
+      `stage ${stage} is already finalized; the contract's open stage is ${open}`,
     );
   throw new VipError(
-    `stage ${stage} is not open yet: the open stage is ${open}, finalize it first (stage:finalize --stage ${open})`,
+    `stage ${stage} is not open yet: the contract's open stage is ${open}. Check --stage: ` +
+      `npx hardhat stage --network ${network} shows the contract's open stage beside the base chain's`,
   );
 }
 
@@ -41,7 +45,7 @@ export async function preflight(
 export function parseStage(raw: string | undefined): bigint {
   if (raw === undefined)
     throw new VipError(
-      "--stage is required: the stage number to operate on (see `npx hardhat stage`)",
+      "--stage is required: the stage number to operate on (npx hardhat stage --network <name> shows the open stage)",
     );
   if (!/^\d+$/.test(raw.trim()))
     throw new VipError(

@@ -7,10 +7,22 @@ import { VipError } from "../errors.js";
 export type Connection = NetworkConnection;
 
 /**
- * The connection to the network named by `--network` (the default network when
- * none is given).
+ * The connection to the rollup named by `--network`, for tasks that send or
+ * depend on a deployment: refused, before any key is read, unless the network
+ * is a real one with `vip` settings of its own (`operatorNetwork`).
  */
 export async function connect(
+  hre: HardhatRuntimeEnvironment,
+): Promise<Connection> {
+  operatorNetwork(hre);
+  return hre.network.getOrCreate();
+}
+
+/**
+ * The connection to whatever network `--network` names, the in-process one
+ * included: for tasks that only show something (a chain id, balances).
+ */
+export async function connectAnyNetwork(
   hre: HardhatRuntimeEnvironment,
 ): Promise<Connection> {
   return hre.network.getOrCreate();
@@ -23,9 +35,12 @@ export async function connect(
  */
 export async function connectReadOnly(
   hre: HardhatRuntimeEnvironment,
+  { anyNetwork = false }: { anyNetwork?: boolean } = {},
 ): Promise<Connection> {
-  const { name, config } = selectedNetwork(hre);
-  if (config.type !== "http") return connect(hre);
+  const { name, config } = anyNetwork
+    ? selectedNetwork(hre)
+    : operatorNetwork(hre);
+  if (config.type !== "http") return connectAnyNetwork(hre);
   return hre.network.create({ network: name, override: { accounts: [] } });
 }
 
@@ -42,4 +57,33 @@ export function selectedNetwork(hre: HardhatRuntimeEnvironment): {
   if (config === undefined)
     throw new VipError(`there is no network "${name}" in hardhat.config.ts`);
   return { name, config };
+}
+
+/**
+ * The `--network` a real operation may run on: one reached over HTTP (an
+ * in-process network starts empty and vanishes when the command exits, so a
+ * contract deployed or a stage finalized there is lost) that has `vip`
+ * settings of its own in the config (every network gets a resolved `vip`
+ * block, so only the user's own block tells a rollup from anything else).
+ * Otherwise an error naming the networks that qualify and the option to add.
+ */
+export function operatorNetwork(hre: HardhatRuntimeEnvironment): {
+  name: string;
+  config: NetworkConfig;
+} {
+  const selected = selectedNetwork(hre);
+  const { name, config } = selected;
+  const inProcess = config.type !== "http";
+  if (!inProcess && config.vip.configured) return selected;
+  const rollups = Object.entries(hre.config.networks)
+    .filter(([, network]) => network.type === "http" && network.vip.configured)
+    .map(([networkName]) => networkName);
+  const why = inProcess
+    ? `network "${name}" is Hardhat's in-process network${hre.globalOptions.network === undefined ? " (no --network was given)" : ""}: it starts empty and vanishes when the command exits, so nothing done there is kept`
+    : `network "${name}" has no vip settings of its own in hardhat.config.ts, so it is not taken for a rollup`;
+  const fix =
+    rollups.length === 0
+      ? "add a network with a vip block (rollupRpcUrl, l1RestUrl, …) to hardhat.config.ts (README: Configuration), then run the command with --network <its name>"
+      : `run the command again with ${rollups.map((n) => `--network ${n}`).join(" or ")} (the network${rollups.length === 1 ? "" : "s"} with vip settings)`;
+  throw new VipError(`${why}. Nothing was sent: ${fix}`);
 }

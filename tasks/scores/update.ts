@@ -23,6 +23,8 @@ import { verifyScores } from "./verify.js";
 
 export interface ScoresUpdateOptions {
   stage: bigint;
+  /** The `--network` it runs on: refusals name complete commands for it. */
+  network: string;
   dryRun: boolean;
   /**
    * Where journals are kept (`<dir>/chain-<id>/<contract>/stage-<n>.jsonl`).
@@ -71,7 +73,7 @@ export async function runScoresUpdate(
   const provider = signer.provider as HardhatEthersProvider;
   const signerAddress = await signer.getAddress();
   const contract = await score.getAddress();
-  await preflight(score, signerAddress, options.stage);
+  await preflight(score, signerAddress, options.stage, options.network);
   out.line(
     field(
       "contract",

@@ -183,7 +183,10 @@ describe("the npm package, installed into a brand-new Hardhat project", function
       PRIVATE_KEY: DEPLOYER_KEY,
       L1_REST_URL: baseChain.url,
     };
-    const deploy = await inProject(["deploy", "--network", "rollup"], env);
+    const deploy = await inProject(
+      ["contract:deploy", "--network", "rollup"],
+      env,
+    );
     expect(deploy.code, deploy.output).to.equal(0);
     expect(deploy.stdout).to.match(
       /^start stage\s+15 \(the base chain's current VIP stage\)$/m,
@@ -272,6 +275,7 @@ describe("the npm package, installed into a brand-new Hardhat project", function
       ),
     ).to.equal(true);
 
+    baseChain.state.now = baseChain.state.stageEndTime + 1n;
     const finalize = await inProject(
       ["stage:finalize", "--network", "rollup", "--stage", "15"],
       env,

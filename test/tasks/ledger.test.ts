@@ -73,11 +73,14 @@ describe("signing with a Ledger", () => {
   }
 
   it("signs scores:update and stage:finalize on the device, with no private key anywhere", async () => {
-    const deploy = await runHardhat(["deploy", "--network", "rollup"], {
-      JSON_RPC_URL: node.url,
-      PRIVATE_KEY: DEPLOYER_KEY,
-      START_STAGE: "3",
-    });
+    const deploy = await runHardhat(
+      ["contract:deploy", "--network", "rollup"],
+      {
+        JSON_RPC_URL: node.url,
+        PRIVATE_KEY: DEPLOYER_KEY,
+        START_STAGE: "3",
+      },
+    );
     expect(deploy.code, deploy.output).to.equal(0);
     const address = defined(
       defined(
@@ -110,6 +113,9 @@ describe("signing with a Ledger", () => {
       withDevice,
     );
     expect(update.code, update.output).to.equal(0);
+    // Past the stage's end on the base chain's clock: stage:finalize refuses
+    // an open stage earlier.
+    baseChain.state.now = baseChain.state.stageEndTime + 1n;
     const finalize = await runHardhat(
       ["stage:finalize", "--network", "rollup", "--stage", "3"],
       ledgerEnv,

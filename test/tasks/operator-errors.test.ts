@@ -66,7 +66,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
     };
     provider = directProvider(node);
     scratch = await mkdtemp(path.join(tmpdir(), "vip-errors-"));
-    const deploy = await onRollup(["deploy"], { START_STAGE: "5" });
+    const deploy = await onRollup(["contract:deploy"], { START_STAGE: "5" });
     expect(deploy.code, deploy.output).to.equal(0);
   });
 
@@ -232,7 +232,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
       expect(result.code, result.output).to.equal(0);
       expect(result.stdout).to.match(/^contract open stage\s+5 /m);
       expect(result.stderr).to.include(
-        "warning: the contract lags the program by 2 stage(s): the program snapshots finalized stages in order, so finalize stage 5 through 6 (stage:finalize)",
+        "warning: the contract lags the program by 2 stage(s): the program snapshots finalized stages in order, so finalize stage 5 through 6, one at a time (npx hardhat stage:finalize --stage 5 --network rollup; stage:autopilot does it unattended)",
       );
     });
 
@@ -256,18 +256,18 @@ describe("operator tasks refuse bad input and broken peers", () => {
   describe("deploy", () => {
     it("refuses a START_STAGE that contradicts the journal, or is not a stage", async () => {
       expect(
-        failure(await sendsNothing(["deploy"], { START_STAGE: "9" })),
+        failure(await sendsNothing(["contract:deploy"], { START_STAGE: "9" })),
       ).to.match(
-        /^the deployment in .*chain-\d+ was started with start stage 5, but START_STAGE is 9: unset START_STAGE to resume it, or pass --deployment-id <new id>/,
+        /^the deployment in .*chain-\d+ was started with start stage 5, but START_STAGE is 9: drop START_STAGE to resume it, or pass --deployment-id <new id>/,
       );
       expect(
         failure(
-          await sendsNothing(["deploy", "--deployment-id", "fresh"], {
+          await sendsNothing(["contract:deploy", "--deployment-id", "fresh"], {
             START_STAGE: "abc",
           }),
         ),
       ).to.equal(
-        'START_STAGE="abc" is not a stage number (a whole number from 1 to 2^64 - 1)',
+        'START_STAGE "abc" is not a stage number (a whole number from 1 to 2^64 - 1)',
       );
     });
   });
@@ -339,7 +339,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
           ]),
         ),
       ).to.equal(
-        "stage 6 is not open yet: the open stage is 5, finalize it first (stage:finalize --stage 5)",
+        "stage 6 is not open yet: the contract's open stage is 5. Check --stage: npx hardhat stage --network rollup shows the contract's open stage beside the base chain's",
       );
       expect(
         failure(await sendsNothing(["stage:finalize", "--stage", "4"])),
@@ -357,7 +357,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
         ),
       ).to.match(
         new RegExp(
-          `^the signer ${OUTSIDER} is not on the allow list of 0x[0-9a-fA-F]{40}: an allowed address must call addAllowList\\(${OUTSIDER}\\)$`,
+          `^the signer ${OUTSIDER} is not on the allow list of 0x[0-9a-fA-F]{40}: an allowed account must add it \\(npx hardhat allowlist:add --address ${OUTSIDER} --network rollup, signed with an allowed key\\)$`,
         ),
       );
     });
@@ -390,7 +390,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
           ]),
         ),
       ).to.match(
-        /^no VipScore deployment found for chain \d+ \(.*nothing-here\/deployed_addresses\.json\): run `npx hardhat deploy --network rollup` first, or pass --contract <address>$/,
+        /^no VipScore deployment found for chain \d+ \(.*nothing-here\/deployed_addresses\.json\): run `npx hardhat contract:deploy --network rollup` first, or pass --contract <address>$/,
       );
       expect(
         failure(

@@ -86,7 +86,7 @@ describe("the operator flow on a hardhat node over HTTP", () => {
     );
     expect(chainId.stdout).to.match(/^Cosmos chain id\s+rehearsal-1$/m);
 
-    const deploy = await onRollup(["deploy"]);
+    const deploy = await onRollup(["contract:deploy"]);
     expect(deploy.code, deploy.output).to.equal(0);
     expect(deploy.stdout).to.match(
       /^start stage\s+15 \(the base chain's current VIP stage\)$/m,
@@ -105,7 +105,7 @@ describe("the operator flow on a hardhat node over HTTP", () => {
 
     // A second run finds the journal: same address, nothing sent.
     const blockBefore = await provider.getBlockNumber();
-    const again = await onRollup(["deploy"]);
+    const again = await onRollup(["contract:deploy"]);
     expect(again.code, again.output).to.equal(0);
     expect(again.stdout).to.include(
       `already deployed      VipScore at ${address}`,
@@ -131,8 +131,22 @@ describe("the operator flow on a hardhat node over HTTP", () => {
       /^progress: 1,000\/1,000 addresses, \d+ batches, [\d,]+ gas, ETA \d+ s$/m,
     );
 
+    // Stage 15 is still running on the base chain's clock: refused, nothing
+    // sent, the end named; once the clock passes it, finalized.
+    const beforeEarly = await provider.getBlockNumber();
+    const early = await onRollup(["stage:finalize", "--stage", "15"]);
+    expect(early.code).to.not.equal(0);
+    expect(early.output).to.match(
+      /stage 15 has not ended on the base chain: it ends at \d{4}-\d\d-\d\dT[\d:]+Z, in .+ on the base chain's clock \(the program's stage is 15\)\. Finalizing cannot be undone .*nothing was sent.* add --force to finalize it now/,
+    );
+    expect(await provider.getBlockNumber()).to.equal(beforeEarly);
+    baseChain.state.now = baseChain.state.stageEndTime + 1n;
+
     const finalize = await onRollup(["stage:finalize", "--stage", "15"]);
     expect(finalize.code, finalize.output).to.equal(0);
+    expect(finalize.stdout).to.match(
+      /^stage ended\s+stage 15 ended at .* on the base chain's clock \(1 s ago; the program's stage is 16\)$/m,
+    );
     expect(finalize.stdout).to.match(/^open stage\s+16$/m);
 
     const score = VipScore__factory.connect(address, provider);

@@ -11,7 +11,7 @@ describe("rehearse", () => {
       "version",
       "chain-id",
       "stage",
-      "deploy",
+      "contract:deploy",
       "registry:entry",
       "proposal:whitelist",
       "scores:update",

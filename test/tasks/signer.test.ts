@@ -43,7 +43,7 @@ describe("the signer is checked before anything else", () => {
   });
 
   const deployWith = (key: string) =>
-    runHardhat(["deploy", "--network", "rollup"], {
+    runHardhat(["contract:deploy", "--network", "rollup"], {
       JSON_RPC_URL: node.url,
       PRIVATE_KEY: key,
       START_STAGE: "3",
@@ -120,6 +120,8 @@ describe("the signer is checked before anything else", () => {
         "3",
         "--contract",
         await score.getAddress(),
+        // No base chain here: --force finalizes without its clock (warned).
+        "--force",
       ],
       {
         JSON_RPC_URL: node.url,

@@ -8,7 +8,7 @@ import {
 } from "../../accounts/mnemonic.js";
 import { optionalVipUrl } from "../../config/settings.js";
 import { VipError } from "../../errors.js";
-import { connect } from "../../network/connect.js";
+import { connectAnyNetwork } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
 import { accountAddresses } from "../../signer/addresses.js";
 import { operatorSigner } from "../../signer/signer.js";
@@ -85,7 +85,7 @@ const action: NewTaskActionFunction<AccountsArgs> = async (args, hre) => {
     return;
   }
 
-  const connection = await connect(hre);
+  const connection = await connectAnyNetwork(hre);
   const signer = await operatorSigner(connection);
   await showAccounts(
     {

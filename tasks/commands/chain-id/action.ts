@@ -6,7 +6,7 @@ import { consoleOutput } from "../../output.js";
 import { runChainId } from "./run.js";
 
 const action: NewTaskActionFunction = async (_args, hre) => {
-  const connection = await connectReadOnly(hre);
+  const connection = await connectReadOnly(hre, { anyNetwork: true });
   const rollupRpcUrl = await optionalVipUrl(
     connection.networkName,
     connection.networkConfig,

@@ -11,7 +11,7 @@ import { selectedNetwork } from "../../network/connect.js";
 import { registryEvmChainId } from "../../registry/evm-chain-id.js";
 import { runChainId } from "../chain-id/run.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
-import { runDeploy } from "../deploy/run.js";
+import { runDeploy } from "../contract-deploy/run.js";
 import { operatorSigner } from "../../signer/signer.js";
 import { consoleOutput } from "../../output.js";
 import { runScoresUpdate } from "../../scores/update.js";
@@ -112,11 +112,12 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
       baseChain.url,
       MAINNET_VIP_MODULE_ADDRESS,
       undefined,
+      connection.networkName,
       out,
     );
 
     step(
-      `deploy: VipScore through the Ignition module, starting at the program's stage ${programStage}`,
+      `contract:deploy: VipScore through the Ignition module, starting at the program's stage ${programStage}`,
     );
     const deployed = await runDeploy(
       connection,
@@ -149,6 +150,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
       { ...scores, path: display },
       {
         stage: programStage,
+        network: connection.networkName,
         dryRun: false,
         replace: false,
         skipUnchanged: false,
@@ -163,10 +165,22 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     step(
       `stage:finalize --stage ${programStage} (the program has moved on to stage ${programStage + 1n})`,
     );
-    await runFinalize(score, signer, programStage, journalDir, out);
+    await runFinalize(
+      score,
+      signer,
+      programStage,
+      { journalDir, network: connection.networkName },
+      out,
+    );
 
     step("stage: the program and the contract, side by side");
-    await runStage(baseChain.url, MAINNET_VIP_MODULE_ADDRESS, score, out);
+    await runStage(
+      baseChain.url,
+      MAINNET_VIP_MODULE_ADDRESS,
+      score,
+      connection.networkName,
+      out,
+    );
 
     step(
       `stage:autopilot: stage ${programStage + 1n} finalized by the autopilot once the base chain's clock passes its end`,

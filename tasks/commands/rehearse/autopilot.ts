@@ -57,6 +57,7 @@ export async function rehearseAutopilot(
           journalDir,
           l1RestUrl: baseChain.url,
           moduleAddress: baseChain.moduleAddress,
+          network: "default",
         },
       );
     const { state } = baseChain;

@@ -40,7 +40,10 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
   // The file is checked before the network is touched, so a bad file never
   // waits on a node or a Ledger.
   const file = await readScoreFile(args.file);
-  const { operator, signer, score } = await contractContext(hre, args);
+  const { connection, operator, signer, score } = await contractContext(
+    hre,
+    args,
+  );
   announceSigner(consoleOutput, operator);
   await runScoresUpdate(
     score,
@@ -48,6 +51,7 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
     file,
     {
       stage,
+      network: connection.networkName,
       dryRun: args.dryRun,
       replace: args.replace,
       skipUnchanged: args.skipUnchanged,

@@ -11,7 +11,12 @@ import { AutopilotMonitor } from "../../autopilot/monitor.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { backoffSeconds } from "../../autopilot/schedule.js";
 import { type Service, startService } from "../../autopilot/service.js";
-import { vipModuleAddress, vipUrl } from "../../config/settings.js";
+import {
+  optionalAlertWebhook,
+  vipModuleAddress,
+  vipUrl,
+} from "../../config/settings.js";
+import { operatorNetwork } from "../../network/connect.js";
 import {
   type ContractContext,
   contractContext,
@@ -55,9 +60,20 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
     );
   const pollSeconds = wholeSeconds(args.pollInterval, "--poll-interval", 1);
   const graceSeconds = BigInt(wholeSeconds(args.grace, "--grace", 0));
+  // --webhook, else the network's vip.alertWebhook (keystore or environment),
+  // else VIP_ALERT_WEBHOOK for a config without that setting.
+  const selected = operatorNetwork(hre);
+  const configured =
+    args.webhook === undefined
+      ? await optionalAlertWebhook(selected.name, selected.config)
+      : undefined;
   const webhookUrl = webhook(
-    args.webhook ?? process.env.VIP_ALERT_WEBHOOK,
-    args.webhook === undefined ? "VIP_ALERT_WEBHOOK" : "--webhook",
+    args.webhook ?? configured ?? process.env.VIP_ALERT_WEBHOOK,
+    args.webhook !== undefined
+      ? "--webhook"
+      : configured !== undefined
+        ? `vip.alertWebhook of network "${selected.name}"`
+        : "VIP_ALERT_WEBHOOK",
   );
   const journalDir =
     args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
@@ -157,6 +173,7 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
           journalDir,
           l1RestUrl,
           moduleAddress,
+          network: connection.networkName,
         },
       );
       await alerts.drain(15_000);

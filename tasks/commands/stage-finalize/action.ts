@@ -3,13 +3,17 @@ import path from "node:path";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { contractContext } from "../../contract/context.js";
-import { parseStage } from "../../contract/preflight.js";
+import { parseStage, preflight } from "../../contract/preflight.js";
+import { requireStageEnded } from "../../contract/stage-ended.js";
+import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
 import { runFinalize } from "./run.js";
 
 interface FinalizeArgs {
   stage?: string;
+  force: boolean;
+  yes: boolean;
   journalDir?: string;
   contract?: string;
   deploymentId?: string;
@@ -17,13 +21,45 @@ interface FinalizeArgs {
 
 const action: NewTaskActionFunction<FinalizeArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
-  const { operator, signer, score } = await contractContext(hre, args);
+  const { connection, operator, signer, score } = await contractContext(
+    hre,
+    args,
+  );
   announceSigner(consoleOutput, operator);
+  const network = connection.networkName;
+  // Only the open stage can be finalized: any other stage is either done
+  // already (reported as such) or refused by the preflight, with no question
+  // asked about a stage that will not be sent.
+  if ((await score.openStage()) === stage) {
+    await preflight(score, operator.hex, stage, network);
+    await requireStageEnded(
+      network,
+      connection.networkConfig,
+      stage,
+      args.force,
+      consoleOutput,
+    );
+    if (!args.yes && process.stdin.isTTY === true) {
+      const contract = await score.getAddress();
+      const answer = await hre.interruptions.requestInput(
+        "vip",
+        `Finalize stage ${stage} of ${contract} on network "${network}"? This cannot be undone: its scores are then fixed for good (y/N)`,
+      );
+      if (!/^y(es)?$/i.test(answer.trim()))
+        throw new VipError(
+          `stage ${stage} was not finalized: nothing was sent`,
+        );
+    }
+  }
   await runFinalize(
     score,
     signer,
     stage,
-    args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
+    {
+      journalDir:
+        args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
+      network,
+    },
     consoleOutput,
   );
 };

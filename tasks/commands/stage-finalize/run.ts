@@ -15,14 +15,14 @@ export async function runFinalize(
   score: VipScore,
   signer: Signer,
   stage: bigint,
-  journalDir: string,
+  where: { journalDir: string; network: string },
   out: Output,
 ): Promise<bigint> {
   const chainId = (
     await defined(signer.provider, "signer.provider").getNetwork()
   ).chainId;
   const journal = finalizeJournalPath(
-    journalDir,
+    where.journalDir,
     chainId,
     await score.getAddress(),
     stage,
@@ -32,6 +32,7 @@ export async function runFinalize(
     signer,
     stage,
     journal,
+    { network: where.network },
   );
   if (receipt === undefined) {
     out.line(

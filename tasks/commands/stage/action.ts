@@ -30,7 +30,13 @@ const action: NewTaskActionFunction<StageArgs> = async (args, hre) => {
     { ...args, ignitionPath: ignitionPath(hre) },
     connection.ethers.provider,
   );
-  await runStage(restUrl, moduleAddress, score, consoleOutput);
+  await runStage(
+    restUrl,
+    moduleAddress,
+    score,
+    connection.networkName,
+    consoleOutput,
+  );
 };
 
 export default action;

@@ -21,6 +21,7 @@ export async function runStage(
   l1RestUrl: string,
   moduleAddress: string,
   score: VipScore | undefined,
+  network: string,
   out: Output,
 ): Promise<StageReport> {
   const program = await fetchVipStage(l1RestUrl, moduleAddress);
@@ -45,7 +46,7 @@ export async function runStage(
     out.line(
       field(
         "contract open stage",
-        "no VipScore deployment on this network yet (npx hardhat deploy)",
+        `no VipScore deployment on this network yet (npx hardhat contract:deploy --network ${network})`,
       ),
     );
     return { programStage: program.stage };
@@ -82,7 +83,8 @@ export async function runStage(
   if (open < program.stage) {
     out.warn(
       `the contract lags the program by ${program.stage - open} stage(s): the program snapshots finalized stages in order, ` +
-        `so finalize stage ${open}${program.stage - open > 1n ? ` through ${program.stage - 1n}` : ""} (stage:finalize)`,
+        `so finalize stage ${open}${program.stage - open > 1n ? ` through ${program.stage - 1n}, one at a time` : ""} ` +
+        `(npx hardhat stage:finalize --stage ${open} --network ${network}; stage:autopilot does it unattended)`,
     );
   } else if (open > program.stage) {
     out.warn(

@@ -11,35 +11,49 @@ import { announceSigner, operatorSigner } from "../../signer/signer.js";
 import { journalledStartStage, runDeploy } from "./run.js";
 
 interface DeployArgs {
+  startStage?: string;
   deploymentId?: string;
 }
 
 const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
+  // Checked before the network is touched: a typo never waits on a node.
+  const given =
+    args.startStage !== undefined
+      ? {
+          stage: parseStartStage(args.startStage, "--start-stage"),
+          from: "--start-stage",
+        }
+      : {
+          stage: parseStartStage(process.env.START_STAGE, "START_STAGE"),
+          from: "START_STAGE",
+        };
+  // Only a network with vip settings reached over HTTP: an in-process
+  // deployment would vanish with the command, its address worthless.
   const connection = await connect(hre);
   announceSigner(consoleOutput, await operatorSigner(connection));
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
-  const journalDir =
-    connection.networkConfig.type === "http"
-      ? deploymentDir(ignitionPath(hre), chainId, args.deploymentId)
-      : undefined;
+  const journalDir = deploymentDir(
+    ignitionPath(hre),
+    chainId,
+    args.deploymentId,
+  );
 
-  const fromEnvironment = parseStartStage(process.env.START_STAGE);
   const fromJournal = await journalledStartStage(journalDir);
   let startStage: bigint;
   let source: string;
   if (fromJournal !== undefined) {
-    if (fromEnvironment !== undefined && fromEnvironment !== fromJournal) {
+    if (given.stage !== undefined && given.stage !== fromJournal) {
       throw new VipError(
-        `the deployment in ${journalDir} was started with start stage ${fromJournal}, but START_STAGE is ${fromEnvironment}: ` +
-          "unset START_STAGE to resume it, or pass --deployment-id <new id> to deploy another contract",
+        `the deployment in ${journalDir} was started with start stage ${fromJournal}, but ${given.from} is ${given.stage}: ` +
+          `drop ${given.from} to resume it, or pass --deployment-id <new id> to deploy another contract`,
       );
     }
     [startStage, source] = [
       fromJournal,
       "from the journal of the deployment being resumed",
     ];
-  } else if (fromEnvironment !== undefined) {
-    [startStage, source] = [fromEnvironment, "from START_STAGE"];
+  } else if (given.stage !== undefined) {
+    [startStage, source] = [given.stage, `from ${given.from}`];
   } else {
     const restUrl = await vipUrl(
       connection.networkName,
@@ -56,7 +70,7 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
     ];
     if (startStage === 0n)
       throw new VipError(
-        "the base chain reports VIP stage 0, which no contract can start at: set START_STAGE",
+        "the base chain reports VIP stage 0, which no contract can start at: pass --start-stage <N> (or set START_STAGE)",
       );
   }
   await runDeploy(
@@ -71,7 +85,10 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
   );
 };
 
-function parseStartStage(raw: string | undefined): bigint | undefined {
+function parseStartStage(
+  raw: string | undefined,
+  from: string,
+): bigint | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
   if (
     !/^\d+$/.test(raw.trim()) ||
@@ -79,7 +96,7 @@ function parseStartStage(raw: string | undefined): bigint | undefined {
     BigInt(raw.trim()) >= 2n ** 64n
   ) {
     throw new VipError(
-      `START_STAGE="${raw}" is not a stage number (a whole number from 1 to 2^64 - 1)`,
+      `${from} "${raw}" is not a stage number (a whole number from 1 to 2^64 - 1)`,
     );
   }
   return BigInt(raw.trim());
