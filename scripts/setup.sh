@@ -25,7 +25,7 @@ if ! have_ledger_headers; then
   fi
 fi
 
-npx -y -p node@24 -- npm install --no-audit --no-fund
+npx -y -p node@24.21.0 -- npm install --no-audit --no-fund
 
 if [ -d node_modules/@nomicfoundation/hardhat-ledger ]; then
   echo "setup: done, with Ledger support"
