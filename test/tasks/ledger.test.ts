@@ -101,6 +101,8 @@ describe("signing with a Ledger", () => {
     // The process has no PRIVATE_KEY at all: only the (fake) device can sign.
     const ledgerEnv = {
       JSON_RPC_URL: node.url,
+      // stage:finalize reads the stage's end from the base chain.
+      L1_REST_URL: baseChain.url,
       LEDGER_ACCOUNT: LEDGER_ADDRESS,
       FAKE_LEDGER_KEY: LEDGER_KEY,
       FAKE_LEDGER_LOG: deviceLog,
