@@ -266,7 +266,7 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     baseChain.state.registeredBridges = [1n];
     baseChain.state.stage = 17n;
     expect(await refusal(out, {})).to.match(
-      /^the contract's open stage is 15, but the VIP program is at stage 17: finalize stages up to 16 first/,
+      /^the contract's open stage is 15, but the VIP program is at stage 17: finalize stage 15 through 16, one at a time, first \(npx hardhat stage:finalize --stage 15 --network rollup\)/,
     );
     baseChain.state.stage = 15n;
     baseChain.state.vipModule = false;

@@ -30,6 +30,7 @@ const action: NewTaskActionFunction<ProposalArgs> = async (args, hre) => {
       connection.networkName,
       connection.networkConfig,
     ),
+    network: connection.networkName,
     score: await locateScoreContract(
       connection,
       {

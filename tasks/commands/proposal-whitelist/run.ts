@@ -45,6 +45,8 @@ export interface WhitelistContext {
   rollupRestUrl: string;
   vipModuleAddress: string;
   score: VipScore;
+  /** The `--network` it runs on: refusals name complete commands for it. */
+  network: string;
 }
 
 /**
@@ -137,7 +139,8 @@ export async function runWhitelistProposal(
     throw new VipError(
       `the contract's open stage is ${openStage}, but the VIP program is at stage ${programStage}: ` +
         (openStage < programStage
-          ? `finalize stages up to ${programStage - 1n} first (stage:finalize)`
+          ? `finalize stage ${openStage}${programStage - openStage > 1n ? ` through ${programStage - 1n}, one at a time,` : ""} first ` +
+            `(npx hardhat stage:finalize --stage ${openStage} --network ${context.network})`
           : "is this the right base chain?"),
     );
   }

@@ -81,6 +81,7 @@ export async function rehearseProposal(
         rollupRestUrl: standIns.rollupRestUrl,
         vipModuleAddress: standIns.vipModuleAddress,
         score,
+        network: "default",
       },
       out,
     );
