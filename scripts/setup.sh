@@ -4,7 +4,7 @@
 # 1. Ledger support (optional): hardhat-ledger's USB module compiles against libusb and libudev. As root
 #    with apt, they are installed; otherwise the install goes on without Ledger support (npm drops the
 #    optional dependency) and says so.
-# 2. The npm packages, installed by npm running on Node 24 from the npm registry: Hardhat 3 needs
+# 2. The npm packages, installed by npm running on Node 24.21.0 from the npm registry: Hardhat 3 needs
 #    Node >= 22.13, and npm on an older Node silently skips the simulated network's native package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +26,10 @@ if ! have_ledger_headers; then
 fi
 
 npx -y -p node@24.21.0 -- npm install --no-audit --no-fund
+
+# 3. The build: the contracts (solc-js from npm, nothing downloaded) and the TypeChain bindings the tasks
+#    import, so that `npx hardhat rehearse` runs on a fresh clone before any test has built them.
+npx hardhat build
 
 if [ -d node_modules/@nomicfoundation/hardhat-ledger ]; then
   echo "setup: done, with Ledger support"
