@@ -156,7 +156,7 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption({
         name: "maxInFlight",
         description:
-          "Batches sent ahead of their receipts (1: send and wait; 0: enough to fill two blocks)",
+          "Batches sent ahead of their receipts (1: send and wait; 0: adaptive, from two blocks' worth, growing while blocks are not full)",
         type: ArgumentType.INT,
         defaultValue: 0,
       })

@@ -19,6 +19,7 @@ import {
   type GasLimits,
 } from "./batches.js";
 import { type EntryKind, NEW } from "./gas-model.js";
+import { InFlightWindow, isPoolFull } from "./in-flight.js";
 import type { Progress } from "./progress.js";
 import { type MinedReceipt, type Outcome, ReceiptWatcher } from "./receipts.js";
 import type { ScoreTable } from "./table.js";
@@ -28,7 +29,7 @@ export interface PushOptions {
   limits: GasLimits;
   /**
    * Batches awaiting their receipts at once; 1 is send-and-wait; 0 (or unset):
-   * two blocks' worth.
+   * adaptive (`InFlightWindow`), from two blocks' worth.
    */
   maxInFlight?: number;
   /** At most this many addresses per batch, whatever the gas allows. */
@@ -82,14 +83,8 @@ export interface PushReport {
    * again with an estimate.
    */
   outOfGas: number;
-}
-
-/**
- * Batches in flight when none is given: enough to fill the block being built
- * and the next one.
- */
-function defaultInFlight(limits: GasLimits): number {
-  return Math.max(2, 2 * limits.perBlock);
+  /** The most batches this run kept awaiting their receipts at once. */
+  maxInFlight: number;
 }
 
 /**
@@ -118,9 +113,17 @@ export async function pushScores(
     gasUsed: 0n,
     addresses: 0,
     outOfGas: 0,
+    maxInFlight: 0,
   };
   const known = batchesOf(journal.records);
-  const maxInFlight = options.maxInFlight || defaultInFlight(options.limits);
+  // A fixed --max-in-flight, else a window that follows the chain.
+  const window =
+    options.maxInFlight === undefined || options.maxInFlight === 0
+      ? new InFlightWindow(options.limits.perBlock)
+      : undefined;
+  const windowSize = () => window?.size ?? options.maxInFlight ?? 1;
+  /** Batches are ready but the window is full: the chain shows if it starves. */
+  let heldBack = false;
   const label = (batch: JournalledBatch) =>
     `batch ${batch.batch + 1}, lines ${table.line(batch.start)}–${table.line(batch.end - 1)}`;
 
@@ -290,6 +293,7 @@ export async function pushScores(
     return feeCache.fees;
   };
 
+  let poolWaits = 0;
   /**
    * Sends `indexes` as `batch` with `nonce`; a send whose answer was lost is
    * found by its nonce, not resent.
@@ -329,6 +333,16 @@ export async function pushScores(
           request,
         ])) as string;
       } catch (error) {
+        if (isPoolFull(error) && poolWaits < MAX_POOL_WAITS) {
+          // Too many pending for the node: a smaller window, and this batch
+          // goes once a receipt frees a place (its nonce is still the next).
+          poolWaits++;
+          window?.refused();
+          if (inFlight.size > 0) await Promise.race(inFlight);
+          else await sleep(0.5);
+          attempt--;
+          continue;
+        }
         const maybeArrived =
           isTransient(error) ||
           /already known|known transaction|nonce too low|replacement/i.test(
@@ -361,6 +375,7 @@ export async function pushScores(
   const watcher = await ReceiptWatcher.start(provider, {
     pollMs: options.pollMs,
     timeoutMs: options.receiptTimeoutMs,
+    onBlock: (block) => window?.observe({ ...block, heldBack }),
   });
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
@@ -470,8 +485,11 @@ export async function pushScores(
     };
 
     for (;;) {
-      while (inFlight.size >= maxInFlight && failure === undefined)
+      while (inFlight.size >= windowSize() && failure === undefined) {
+        heldBack = true;
         await Promise.race(inFlight);
+      }
+      heldBack = false;
       if (failure !== undefined) break;
       const next = await nextBatch();
       if (next === undefined) {
@@ -499,6 +517,7 @@ export async function pushScores(
       nonce++;
       report.sent++;
       track(batch, hash);
+      report.maxInFlight = Math.max(report.maxInFlight, inFlight.size);
     }
   } catch (error) {
     failure ??= error;
@@ -515,6 +534,9 @@ export async function pushScores(
   }
   return report;
 }
+
+/** Refusals for a full pool waited out in one run before it stops. */
+const MAX_POOL_WAITS = 100;
 
 function brief(error: unknown): string {
   return firstLine(error).slice(0, 200);

@@ -31,6 +31,8 @@ export interface WatcherOptions {
    * later), in ms.
    */
   timeoutMs?: number;
+  /** Told of every new block the watcher reads, in order. */
+  onBlock?: (block: { gasUsed: bigint; gasLimit: bigint }) => void;
 }
 
 /**
@@ -66,6 +68,7 @@ export class ReceiptWatcher {
   #stopped = false;
   readonly #pollMs: number;
   readonly #timeoutMs: number;
+  readonly #onBlock: WatcherOptions["onBlock"];
 
   private constructor(
     private readonly provider: Provider,
@@ -75,6 +78,7 @@ export class ReceiptWatcher {
     this.#lastBlock = fromBlock;
     this.#pollMs = options.pollMs ?? 250;
     this.#timeoutMs = options.timeoutMs ?? 600_000;
+    this.#onBlock = options.onBlock;
   }
 
   /**
@@ -140,6 +144,7 @@ export class ReceiptWatcher {
     for (let number = this.#lastBlock + 1; number <= latest; number++) {
       const block = await this.provider.getBlock(number);
       if (block === null) break; // not served yet: read on the next poll
+      this.#onBlock?.({ gasUsed: block.gasUsed, gasLimit: block.gasLimit });
       const ours: Waiter[] = [];
       for (const hash of block.transactions) {
         const waiter = this.#waiters.get(hash.toLowerCase());

@@ -31,7 +31,7 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
     );
   if (!Number.isInteger(args.maxInFlight) || args.maxInFlight < 0)
     throw new VipError(
-      `--max-in-flight ${args.maxInFlight} must be 0 (two blocks' worth) or a whole number of at least 1`,
+      `--max-in-flight ${args.maxInFlight} must be 0 (adaptive) or a whole number of at least 1`,
     );
   if (!Number.isInteger(args.batchSize) || args.batchSize < 0)
     throw new VipError(
