@@ -13,10 +13,11 @@ export interface Difference {
 }
 
 /**
- * Reader calls at once when the comparison ends; one at a time while a push
- * runs, to leave the node to it.
+ * Reader calls at once when the comparison ends, after the push: the node has
+ * nothing else to do then. (One at a time while a push runs, to leave the node
+ * to it.)
  */
-const PARALLEL_AT_FINISH = 2;
+const PARALLEL_AT_FINISH = 4;
 
 /**
  * Compares the file with the chain, entry by entry by address (`readEntries`),
