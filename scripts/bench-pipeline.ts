@@ -79,6 +79,15 @@ interface Row {
    */
   chainSeconds: number;
   chainBlocks: number;
+  /**
+   * For the command: from its start to the block before its first (start-up,
+   * pre-flight, the first sends), and from its last block to its exit (the
+   * read-back and the report).
+   */
+  before?: number;
+  after?: number;
+  /** From the command's `sent` line to its exit: the read-back, the report. */
+  readBack?: number;
 }
 
 try {
@@ -143,6 +152,8 @@ try {
       batches,
       chainSeconds: seconds,
       chainBlocks: last - first + 1,
+      firstAt: defined(minedAt.get(first - 1), "minedAt.get(first - 1)"),
+      lastAt: defined(minedAt.get(last), "minedAt.get(last)"),
     };
   };
 
@@ -269,12 +280,20 @@ try {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    // When the command printed its `sent` line: the push is over, the read-back
+    // starts.
+    let sentAt: number | undefined;
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (sentAt === undefined && /^sent\s/m.test(output))
+        sentAt = performance.now();
+    });
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const code = await new Promise<number | null>((resolve) =>
       child.on("close", resolve),
     );
-    const seconds = (performance.now() - started) / 1000;
+    const ended = performance.now();
+    const seconds = (ended - started) / 1000;
     if (code !== 0)
       throw new Error(`scores:update exited with ${code}:\n${output}`);
     if (!/^verified\s/m.test(output))
@@ -291,6 +310,9 @@ try {
       seconds,
       chainSeconds: chain.chainSeconds,
       chainBlocks: chain.chainBlocks,
+      before: (chain.firstAt - started) / 1000,
+      after: (ended - chain.lastAt) / 1000,
+      readBack: (ended - defined(sentAt, "sentAt")) / 1000,
     };
   };
 
@@ -309,6 +331,7 @@ try {
     "chain ratio",
     "command s",
     "vs perfect push",
+    "before/after/read",
   ];
   console.log(
     header.map((h, i) => (i === 0 ? h.padEnd(6) : h.padStart(17))).join(""),
@@ -332,6 +355,9 @@ try {
         ratio.toFixed(2).padStart(17),
         command.seconds.toFixed(1).padStart(17),
         `${whole.toFixed(2)}x`.padStart(17),
+        `${command.before?.toFixed(1)}/${command.after?.toFixed(1)}/${command.readBack?.toFixed(1)}`.padStart(
+          19,
+        ),
       ].join(""),
     );
   }
@@ -351,7 +377,7 @@ try {
     `whole command / perfect client's push: median ${median(wholes).toFixed(2)}x, worst ${Math.max(...wholes).toFixed(2)}x (goal: <= 1.3x)`,
   );
   console.log(
-    "The command's seconds are `npx hardhat scores:update` as a process (Hardhat's start-up, pre-flight, journal, push, read-back of every score); the perfect client's, its push alone.",
+    "The command's seconds are `npx hardhat scores:update` as a process (Hardhat's start-up, pre-flight, journal, push, read-back of every score); the perfect client's, its push alone. Before/after: from the command's start to the block before its first (start-up, pre-flight, first sends), and from its last block to its exit, of which the read-back (from the `sent` line to the exit).",
   );
 } finally {
   await node.close();

@@ -1,5 +1,4 @@
-import { getAddress } from "ethers";
-
+import { eip55, matchesEip55 } from "./checksum.js";
 import { ScoreTable } from "./table.js";
 
 export interface ScoreProblem {
@@ -28,13 +27,14 @@ function checkAddress(
   if (!/^0x[0-9a-fA-F]{40}$/.test(text))
     return { problem: `address "${text}" is not 0x followed by 40 hex digits` };
   const body = text.slice(2);
-  if (body !== body.toLowerCase() && body !== body.toUpperCase()) {
-    const checksummed = getAddress(text.toLowerCase());
-    if (text !== checksummed)
-      return {
-        problem: `address ${text} has a bad checksum (expected ${checksummed})`,
-      };
-  }
+  if (
+    body !== body.toLowerCase() &&
+    body !== body.toUpperCase() &&
+    !matchesEip55(body)
+  )
+    return {
+      problem: `address ${text} has a bad checksum (expected ${eip55(body.toLowerCase())})`,
+    };
   const bytes = Buffer.from(body, "hex");
   if (bytes.every((b) => b === 0))
     return { problem: "address is the zero address, which the contract skips" };

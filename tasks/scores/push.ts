@@ -70,6 +70,12 @@ export interface PushContext {
    * final (the read-back can start on them).
    */
   onConfirmed?: (start: number, end: number) => void;
+  /**
+   * Told once, when every batch has been sent and only receipts are awaited:
+   * the node's pool then holds the rest of the push, so reads no longer delay
+   * a send.
+   */
+  onAllSent?: () => void;
 }
 
 export interface PushReport {
@@ -440,6 +446,7 @@ export async function pushScores(
         : defined(known[known.length - 1], "known[known.length - 1]").end;
     let nonce = await provider.getTransactionCount(from, "pending");
     let calibrated = false;
+    let allSent = false;
 
     const nextBatch = async (): Promise<
       | { batch: JournalledBatch; indexes: number[]; gasLimit: bigint }
@@ -493,6 +500,10 @@ export async function pushScores(
       if (failure !== undefined) break;
       const next = await nextBatch();
       if (next === undefined) {
+        if (!allSent) {
+          allSent = true;
+          ctx.onAllSent?.();
+        }
         if (inFlight.size === 0 && retryQueue.length === 0) break;
         if (inFlight.size > 0) await Promise.race(inFlight);
         continue;

@@ -189,10 +189,14 @@ export async function runScoresUpdate(
   }
 
   const progress = createProgress(table.length, out, options.interactive);
-  // The read-back runs after the push: its eth_calls run on the node that
-  // mines the push's blocks, and measured while the push ran they cost the
-  // chain more than they saved the command (docs/benchmarks.md).
+  // The read-back starts once every batch is sent: its eth_calls run on the
+  // node that mines the push's blocks, and measured while batches were still
+  // going out they cost the chain more than they saved the command
+  // (docs/benchmarks.md). From then on, the pool holds the rest of the push
+  // and confirmed batches are read while the last blocks are mined.
   const comparison = new ChainComparison(score, options.stage, table);
+  const confirmed: [number, number][] = [];
+  let reading = false;
   let report;
   try {
     report = await pushScores(
@@ -204,6 +208,15 @@ export async function runScoresUpdate(
         journal,
         out,
         progress,
+        onConfirmed: (start, end) => {
+          if (reading) comparison.check(start, end);
+          else confirmed.push([start, end]);
+        },
+        onAllSent: () => {
+          reading = true;
+          for (const [start, end] of confirmed.splice(0))
+            comparison.check(start, end);
+        },
       },
       {
         stage: options.stage,
