@@ -179,6 +179,76 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .setAction(() => import("./commands/scores-update/action.js"))
       .build(),
     task(
+      "scores:index",
+      "Index the logs a scoring policy's sources declare, up to the rollup's head, into vip-data/ (resumable)",
+    )
+      .addOption(
+        requiredTextOption(
+          "policy",
+          "a policy file (.sql) or a folder of them (every source of every policy is indexed)",
+        ),
+      )
+      .addOption(
+        textOption(
+          "dataDir",
+          "where the index is kept (default: vip-data/ in the project)",
+        ),
+      )
+      .setAction(() => import("./commands/scores-index/action.js"))
+      .build(),
+    task(
+      "scores:compute",
+      "Compute a stage's scores under the policy in force for it: stage-N.final.csv once the window has closed, else stage-N.csv, with its manifest",
+    )
+      .addOption(
+        requiredTextOption(
+          "policy",
+          "a policy file (.sql) or a folder of them (stage N uses the highest @from-stage <= N)",
+        ),
+      )
+      .addOption(stageOption)
+      .addOption(
+        requiredTextOption(
+          "out",
+          "the folder the CSV and stage-N.manifest.json are written to",
+        ),
+      )
+      .addOption(
+        textOption(
+          "dataDir",
+          "where the index is kept (default: vip-data/ in the project)",
+        ),
+      )
+      .setAction(() => import("./commands/scores-compute/action.js"))
+      .build(),
+    task(
+      "scores:audit",
+      "Recompute a stage from the published policy and compare with the contract (and a manifest); exit 1 on any difference",
+    )
+      .addOption(
+        requiredTextOption(
+          "policy",
+          "the published policy file (.sql) or folder",
+        ),
+      )
+      .addOption(stageOption)
+      .addOption(
+        textOption(
+          "manifest",
+          "a published stage-N.manifest.json to compare as well",
+        ),
+      )
+      .addOption(contractOption)
+      .addOption(deploymentIdOption)
+      .addOption(
+        textOption(
+          "dataDir",
+          "where the index is kept (default: vip-data/ in the project)",
+        ),
+      )
+      .setAction(() => import("./commands/scores-audit/action.js"))
+      .build(),
+    task(
       "scores:verify",
       "Read every score of a stage back and compare it with a score file",
     )

@@ -12,6 +12,8 @@ export interface VipStage {
   stageStartTime?: bigint;
   stageEndTime?: bigint;
   stageInterval?: bigint;
+  /** The handle of `stage_data`, the table of every earlier stage's window. */
+  stageDataHandle?: string;
 }
 
 const resourceAnswer = z.object({
@@ -25,6 +27,7 @@ const moduleStore = z.object({
     stage_start_time: u64.optional(),
     stage_end_time: u64.optional(),
     stage_interval: u64.optional(),
+    stage_data: z.object({ handle: z.string() }).optional(),
   }),
 });
 
@@ -95,6 +98,7 @@ export async function fetchVipStage(
       data.stage_interval === undefined
         ? undefined
         : BigInt(data.stage_interval),
+    stageDataHandle: data.stage_data?.handle,
   };
 }
 

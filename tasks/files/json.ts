@@ -9,7 +9,15 @@ export async function writeJsonFileAtomically(
   file: string,
   value: unknown,
 ): Promise<void> {
+  await writeFileAtomically(file, JSON.stringify(value, null, 2) + "\n");
+}
+
+/** Writes `text` the same way: the old file or the new one, never half. */
+export async function writeFileAtomically(
+  file: string,
+  text: string,
+): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeUtf8File(temporary, JSON.stringify(value, null, 2) + "\n");
+  await writeUtf8File(temporary, text);
   await move(temporary, file);
 }

@@ -21,6 +21,12 @@ export interface L1RestState {
   stageEndTime: bigint;
   stageInterval: bigint;
   /**
+   * Earlier stages' windows, as the program's `stage_data` table holds them;
+   * the stage advancing adds the one that ended. A stage not listed is taken
+   * as back to back before the open one at the current interval.
+   */
+  stageData: Map<bigint, { start: bigint; end: bigint }>;
+  /**
    * The base chain's time in Unix seconds (its latest block's time); undefined
    * follows the local clock. Tests move it to pass a stage's end.
    */
@@ -73,6 +79,7 @@ export async function startL1RestStandIn(
     stageStartTime: start,
     stageEndTime: start + interval,
     stageInterval: interval,
+    stageData: new Map(),
     followClock: true,
     offline: false,
     mode: "ok",
@@ -98,6 +105,8 @@ export async function startL1RestStandIn(
     if (chain !== undefined) return chain;
     const extra = answerOnboardingQuery(state, url, body);
     if (extra !== undefined) return extra;
+    const entry = stageDataEntry(state, url);
+    if (entry !== undefined) return entry;
     const expectedPath = `/initia/move/v1/accounts/${state.moduleAddress}/resources/by_struct_tag`;
     const structTag = `${state.moduleAddress}::vip::ModuleStore`;
     if (state.mode === "not-json")
@@ -129,11 +138,18 @@ export async function startL1RestStandIn(
       minimum_lock_staking_period: "2592000",
       challenge_period: "259200",
     };
-    if (state.mode === "missing-field") delete data.stage;
+    const withTables: Record<string, unknown> = {
+      ...data,
+      stage_data: {
+        handle: STAGE_DATA_HANDLE,
+        length: String(state.stage - 1n),
+      },
+    };
+    if (state.mode === "missing-field") delete withTables.stage;
     const moveResource =
       state.mode === "bad-move-resource"
         ? "{not json"
-        : JSON.stringify({ type: structTag, data });
+        : JSON.stringify({ type: structTag, data: withTables });
     return json({
       resource: {
         address: state.moduleAddress,
@@ -144,6 +160,57 @@ export async function startL1RestStandIn(
     });
   });
   return { ...server, state };
+}
+
+/** The handle of the program's `stage_data` table (any 32-byte address). */
+const STAGE_DATA_HANDLE =
+  "0x8e3d4a1c2b7f60594e1d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a99881";
+
+/**
+ * `GET /initia/move/v1/tables/<handle>/entries/by_key_bytes?key_bytes=<base64>`
+ * for `stage_data`: the key is `table_key::encode_u64(stage)` as BCS bytes
+ * (0x08, then 8 bytes big-endian); the value a JSON string of `StageData`,
+ * u64 as decimal strings. A stage the table lacks answers 404, as the chain's
+ * gRPC gateway does.
+ */
+function stageDataEntry(state: L1RestState, url: URL) {
+  const match =
+    /^\/initia\/move\/v1\/tables\/([^/]+)\/entries\/by_key_bytes$/.exec(
+      url.pathname,
+    );
+  if (match === null) return undefined;
+  const notFound = json(
+    { code: 5, message: "collections: not found", details: [] },
+    404,
+  );
+  const key = Buffer.from(url.searchParams.get("key_bytes") ?? "", "base64");
+  if (match[1] !== STAGE_DATA_HANDLE || key.length !== 9 || key[0] !== 8)
+    return notFound;
+  const stage = key.readBigUInt64BE(1);
+  if (stage < 1n || stage >= state.stage) return notFound;
+  const window = state.stageData.get(stage) ?? {
+    start: state.stageStartTime - (state.stage - stage) * state.stageInterval,
+    end:
+      state.stageStartTime - (state.stage - stage - 1n) * state.stageInterval,
+  };
+  return json({
+    table_entry: {
+      address: STAGE_DATA_HANDLE,
+      key: key.toString("base64"),
+      value: JSON.stringify({
+        pool_split_ratio: "0.2",
+        total_operator_funded_reward: "0",
+        total_user_funded_reward: "0",
+        vesting_period: "26",
+        minimum_lock_staking_period: "2592000",
+        minimum_score_ratio: "0.5",
+        snapshots: { handle: "0x1", length: "0" },
+        stage_start_time: window.start.toString(),
+        stage_end_time: window.end.toString(),
+      }),
+      key_bytes: key.toString("base64"),
+    },
+  });
 }
 
 function localNow(): bigint {
@@ -160,6 +227,10 @@ function advanceProgram(state: L1RestState, now: bigint): void {
     now >= state.stageEndTime &&
     state.stageInterval > 0n
   ) {
+    state.stageData.set(state.stage, {
+      start: state.stageStartTime,
+      end: state.stageEndTime,
+    });
     state.stage += 1n;
     state.stageStartTime = state.stageEndTime;
     state.stageEndTime = state.stageStartTime + state.stageInterval;

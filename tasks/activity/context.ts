@@ -1,0 +1,45 @@
+import path from "node:path";
+
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+
+import { vipModuleAddress, vipUrl } from "../config/settings.js";
+import { connectReadOnly, type Connection } from "../network/connect.js";
+import { consoleOutput } from "../output.js";
+import type { ActivityContext } from "./score-stage.js";
+
+/**
+ * What the scoring commands read: the rollup named by `--network` (read-only:
+ * no key is resolved), its chain id, and the base chain's REST API for the
+ * stage windows.
+ */
+export async function activityContext(
+  hre: HardhatRuntimeEnvironment,
+  {
+    needsBaseChain = true,
+    dataDir,
+  }: { needsBaseChain?: boolean; dataDir?: string } = {},
+): Promise<{ ctx: ActivityContext; connection: Connection }> {
+  const connection = await connectReadOnly(hre);
+  const chainId = (await connection.ethers.provider.getNetwork()).chainId;
+  const l1RestUrl = needsBaseChain
+    ? await vipUrl(
+        connection.networkName,
+        connection.networkConfig,
+        "l1RestUrl",
+      )
+    : "";
+  const moduleAddress = needsBaseChain
+    ? await vipModuleAddress(connection.networkName, connection.networkConfig)
+    : "";
+  return {
+    connection,
+    ctx: {
+      provider: connection.provider,
+      chainId,
+      dataDir: dataDir ?? path.join(hre.config.paths.root, "vip-data"),
+      l1RestUrl,
+      moduleAddress,
+      out: consoleOutput,
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import path from "node:path";
+
+import { finalScoreFile, liveScoreFile } from "../autopilot/score-files.js";
+import type { StageWindow } from "../clients/stage-window.js";
+import { writeFileAtomically, writeJsonFileAtomically } from "../files/json.js";
+import type { Policy } from "../policy/parse.js";
+import type { ScoreRow, StageComputation } from "./compute.js";
+import type { StageBlocks } from "./stage-blocks.js";
+
+/** The score file's text: `address,score`, one line per address, by address. */
+export function scoreCsv(rows: ScoreRow[]): string {
+  return `address,score\n${rows.map((r) => `${r.address},${r.score}`).join("\n")}${rows.length === 0 ? "" : "\n"}`;
+}
+
+/**
+ * What a challenger needs to check a stage's file: the policy, the window, the
+ * blocks (with the hashes of the first and last), each source's logs (count
+ * and digest) and the output. Nothing in it depends on the machine, the
+ * folder or the time it was made: the same stage computed anywhere gives the
+ * same bytes.
+ */
+export function stageManifest(
+  policy: Policy,
+  window: StageWindow,
+  blocks: StageBlocks,
+  final: boolean,
+  computation: StageComputation,
+  csv: string,
+) {
+  return {
+    stage: window.stage.toString(),
+    final,
+    policy: {
+      name: policy.name,
+      file: path.basename(policy.file),
+      fromStage: policy.fromStage.toString(),
+      sha256: policy.sha256,
+    },
+    window: { start: window.start.toString(), end: window.end.toString() },
+    blocks: {
+      first:
+        blocks.first === undefined
+          ? null
+          : { number: blocks.first.number.toString(), hash: blocks.first.hash },
+      last: { number: blocks.last.number.toString(), hash: blocks.last.hash },
+      rule: "blocks whose own timestamp t satisfies start <= t < end; logs up to the last of them",
+    },
+    sources: computation.sources,
+    output: {
+      file: final
+        ? `stage-${window.stage}.final.csv`
+        : `stage-${window.stage}.csv`,
+      sha256: createHash("sha256").update(csv).digest("hex"),
+      addresses: computation.rows.length,
+      total: computation.rows.reduce((sum, r) => sum + r.score, 0n).toString(),
+    },
+    engine: computation.engine,
+  };
+}
+
+export type StageManifest = ReturnType<typeof stageManifest>;
+
+/** The manifest's path beside the stage's files. */
+function manifestFile(dir: string, stage: bigint): string {
+  return path.join(dir, `stage-${stage}.manifest.json`);
+}
+
+/**
+ * Writes the stage's CSV (`stage-N.final.csv` once final, else `stage-N.csv`)
+ * and its manifest, each whole or not at all; the CSV first, so a manifest
+ * always describes a file that exists.
+ */
+export async function writeStageFiles(
+  dir: string,
+  manifest: StageManifest,
+  csv: string,
+): Promise<{ csv: string; manifest: string }> {
+  const stage = BigInt(manifest.stage);
+  const file = manifest.final
+    ? finalScoreFile(dir, stage)
+    : liveScoreFile(dir, stage);
+  await writeFileAtomically(file, csv);
+  const manifestPath = manifestFile(dir, stage);
+  await writeJsonFileAtomically(manifestPath, manifest);
+  return { csv: file, manifest: manifestPath };
+}

@@ -1,0 +1,151 @@
+import type { EIP1193Provider } from "hardhat/types/providers";
+
+import { VipError } from "../errors.js";
+import { withRetry } from "../network/retry.js";
+import type { RpcLog } from "./decode.js";
+
+/** A rollup block's place: its number, hash and own timestamp. */
+export interface BlockHeader {
+  number: bigint;
+  hash: string;
+  time: bigint;
+}
+
+/**
+ * The rollup's JSON-RPC as the index reads it: every request retried with
+ * backoff on transient faults (a reset, a 5xx, a timeout).
+ */
+export class RollupReader {
+  /** Requests that failed and were retried, by method. */
+  readonly retried = new Map<string, number>();
+
+  constructor(
+    private readonly provider: EIP1193Provider,
+    private readonly onRetry?: (what: string, error: unknown) => void,
+  ) {}
+
+  async head(): Promise<bigint> {
+    return BigInt(
+      (await this.request(
+        "eth_blockNumber",
+        [],
+        "the latest block number",
+      )) as string,
+    );
+  }
+
+  /** The block's header, or undefined if the node does not have it. */
+  async block(number: bigint): Promise<BlockHeader | undefined> {
+    const answer = (await this.request(
+      "eth_getBlockByNumber",
+      [`0x${number.toString(16)}`, false],
+      `block ${number}`,
+    )) as { hash?: string; timestamp?: string } | null;
+    if (answer === null || answer.hash === undefined) return undefined;
+    return {
+      number,
+      hash: answer.hash.toLowerCase(),
+      time: BigInt(answer.timestamp ?? "0x0"),
+    };
+  }
+
+  /** As `block`, but a block the node lacks is an error naming it. */
+  async existingBlock(number: bigint, why: string): Promise<BlockHeader> {
+    const header = await this.block(number);
+    if (header === undefined)
+      throw new VipError(
+        `block ${number} is not on the rollup's node (${why}): it was pruned (evm.indexer-retain-height) or not produced yet. ` +
+          "Index from a node that keeps every block from the source's from-block on (an archive node)",
+      );
+    return header;
+  }
+
+  /**
+   * `eth_getLogs` for [from, to]. Faults are retried here; a refusal of the
+   * range's size (minievm's `block range exceeded N`, a too-large answer, a
+   * timeout) is left to the caller, which narrows the range.
+   */
+  async logs(
+    from: bigint,
+    to: bigint,
+    addresses: string[],
+    topics: string[],
+  ): Promise<RpcLog[]> {
+    return (await this.request(
+      "eth_getLogs",
+      [
+        {
+          fromBlock: `0x${from.toString(16)}`,
+          toBlock: `0x${to.toString(16)}`,
+          address: addresses,
+          topics: [topics],
+        },
+      ],
+      `logs of blocks ${from}–${to}`,
+      (error) => !isRangeRefusal(error),
+    )) as RpcLog[];
+  }
+
+  private async request(
+    method: string,
+    params: unknown[],
+    what: string,
+    alsoRetryable: (error: unknown) => boolean = () => true,
+  ): Promise<unknown> {
+    return withRetry(what, () => this.provider.request({ method, params }), {
+      retries: 8,
+      minDelayMs: 100,
+      maxDelayMs: 5_000,
+      retryable: (error) => alsoRetryable(error) && isFault(error),
+      onRetry: (_what, error) => {
+        this.retried.set(method, (this.retried.get(method) ?? 0) + 1);
+        this.onRetry?.(what, error);
+      },
+    });
+  }
+}
+
+/**
+ * The node refused the range as too wide or its answer as too large: the
+ * range is halved (or set to the limit the node names).
+ */
+export function isRangeRefusal(error: unknown): boolean {
+  return /block range exceeded|range (is )?too (large|wide)|too many (blocks|results|logs)|response (size|is too)|query returned more than|limit exceeded|timed? ?out|timeout|context deadline/i.test(
+    messageOf(error),
+  );
+}
+
+/** The limit minievm names in `block range exceeded <N>`. */
+export function rangeLimit(error: unknown): bigint | undefined {
+  const match = /block range exceeded:?\s*(\d+)/i.exec(messageOf(error));
+  return match === null ? undefined : BigInt(match[1] ?? "0");
+}
+
+function isFault(error: unknown): boolean {
+  const text = messageOf(error);
+  if (
+    /invalid (argument|params)|method not found|exceed max (addresses|topics)/i.test(
+      text,
+    )
+  )
+    return false;
+  return /ECONNRESET|ECONNREFUSED|EPIPE|socket|fetch failed|network|connection|other side closed|\b(429|500|502|503|504)\b|too many requests|rate limit|bad gateway|unavailable|timed? ?out|timeout|internal error|unexpected (end|token)|json/i.test(
+    text,
+  );
+}
+
+function messageOf(error: unknown): string {
+  const parts: string[] = [];
+  for (
+    let e: unknown = error, depth = 0;
+    e !== undefined && e !== null && depth < 6;
+    depth++
+  ) {
+    if (e instanceof Error) parts.push(e.message);
+    else if (typeof e === "string") parts.push(e);
+    const data = (e as { data?: unknown }).data;
+    if (typeof data === "string") parts.push(data);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return parts.join(" | ");
+}

@@ -1,0 +1,133 @@
+import path from "node:path";
+
+import type { EIP1193Provider } from "hardhat/types/providers";
+
+import { fetchChainTime } from "../clients/l1-rest.js";
+import { fetchStageWindow, type StageWindow } from "../clients/stage-window.js";
+import { field, formatNumber, formatUnixTime, type Output } from "../output.js";
+import { loadPolicies, policyForStage } from "../policy/load.js";
+import type { Policy } from "../policy/parse.js";
+import { computeStage, type StageComputation } from "./compute.js";
+import { indexSources, type IndexReport } from "./index-sources.js";
+import { scoreCsv, stageManifest, type StageManifest } from "./publish.js";
+import { RollupReader } from "./rpc.js";
+import { stageBlocks, type StageBlocks } from "./stage-blocks.js";
+import { ActivityStore } from "./store.js";
+
+export interface ActivityContext {
+  provider: EIP1193Provider;
+  chainId: bigint;
+  /** Where the index lives (`vip-data/` in the project unless told). */
+  dataDir: string;
+  l1RestUrl: string;
+  moduleAddress: string;
+  out: Output;
+}
+
+/** The index of one rollup: `<data dir>/chain-<id>.duckdb`. */
+export function indexFile(dataDir: string, chainId: bigint): string {
+  return path.join(dataDir, `chain-${chainId}.duckdb`);
+}
+
+function rollupReader(ctx: ActivityContext): RollupReader {
+  return new RollupReader(ctx.provider, (what, error) =>
+    ctx.out.warn(
+      `${what}: ${error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)}; retrying`,
+    ),
+  );
+}
+
+/** Brings every source of the policies up to the rollup's head. */
+export async function indexPolicies(
+  ctx: ActivityContext,
+  policies: Policy[],
+  reader = rollupReader(ctx),
+): Promise<IndexReport> {
+  const file = indexFile(ctx.dataDir, ctx.chainId);
+  const store = await ActivityStore.open(file);
+  try {
+    const report = await indexSources(
+      reader,
+      store,
+      policies.flatMap((p) => p.sources),
+      ctx.out,
+    );
+    if (report.rewound !== undefined)
+      ctx.out.warn(
+        `the node replaced blocks after ${report.rewound} (a reorganization): they were indexed again`,
+      );
+    return report;
+  } finally {
+    store.close();
+  }
+}
+
+export interface StageScores {
+  policy: Policy;
+  window: StageWindow;
+  blocks: StageBlocks;
+  /** The window has closed on both clocks: the scores can no longer change. */
+  final: boolean;
+  computation: StageComputation;
+  csv: string;
+  manifest: StageManifest;
+}
+
+/**
+ * A stage's scores under the policy in force for it: its window from the base
+ * chain, its blocks from the rollup's timestamps, the index brought up to the
+ * head, then the policy run on logs up to the stage's last block. Final once
+ * the base chain's time is past the window's end and the rollup has a block
+ * at or after it.
+ */
+export async function scoreStage(
+  ctx: ActivityContext,
+  policyPath: string,
+  stage: bigint,
+): Promise<StageScores> {
+  const policy = policyForStage(await loadPolicies(policyPath), stage);
+  ctx.out.line(
+    field(
+      "policy",
+      `${policy.name} (${policy.file}, from stage ${policy.fromStage}, sha256 ${policy.sha256.slice(0, 16)}…)`,
+    ),
+  );
+  const window = await fetchStageWindow(
+    ctx.l1RestUrl,
+    ctx.moduleAddress,
+    stage,
+  );
+  const baseTime = await fetchChainTime(ctx.l1RestUrl);
+  const reader = rollupReader(ctx);
+  const indexed = await indexPolicies(ctx, [policy], reader);
+  const blocks = await stageBlocks(reader, window, indexed.head);
+  const final = baseTime >= window.end && blocks.closed;
+  ctx.out.line(
+    field(
+      "window",
+      `stage ${stage}: ${formatUnixTime(window.start)} to ${formatUnixTime(window.end)}; rollup blocks ${blocks.firstNumber}–${blocks.last.number}${blocks.closed ? "" : " (so far)"}`,
+    ),
+  );
+  const computation = await computeStage(
+    indexFile(ctx.dataDir, ctx.chainId),
+    policy,
+    window,
+    blocks,
+  );
+  const csv = scoreCsv(computation.rows);
+  const manifest = stageManifest(
+    policy,
+    window,
+    blocks,
+    final,
+    computation,
+    csv,
+  );
+  ctx.out.line(
+    field(
+      "scores",
+      `${formatNumber(computation.rows.length)} addresses, total ${formatNumber(BigInt(manifest.output.total))}${final ? ", final" : ", live (the window has not closed on both clocks)"}`,
+    ),
+  );
+  return { policy, window, blocks, final, computation, csv, manifest };
+}

@@ -1,0 +1,216 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+
+import {
+  type DuckDBAppender,
+  type DuckDBConnection,
+  DuckDBInstance,
+} from "@duckdb/node-api";
+
+import { VipError } from "../errors.js";
+import type { PolicySource } from "../policy/parse.js";
+import type { DecodedLog } from "./decode.js";
+
+/** A block the index relies on: its hash proves it was not replaced. */
+export interface StoredBlock {
+  number: bigint;
+  hash: string;
+  time: bigint;
+}
+
+/**
+ * The embedded index of a rollup's logs: one DuckDB file per chain
+ * (`vip-data/chain-<id>.duckdb`). Per source, a table of decoded logs
+ * (`log_<id>`) and a cursor (the first block not indexed yet); the blocks the
+ * logs are in and each range's last block, with hashes. A range's logs, blocks
+ * and cursor are written in one transaction: a kill at any moment leaves the
+ * index as it was before the range or after it, never between.
+ */
+export class ActivityStore {
+  private constructor(
+    readonly file: string,
+    private readonly instance: DuckDBInstance,
+    readonly connection: DuckDBConnection,
+  ) {}
+
+  static async open(file: string): Promise<ActivityStore> {
+    await mkdir(path.dirname(file), { recursive: true });
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(file);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new VipError(
+        /lock/i.test(reason)
+          ? `${file} is in use by another scores:index or scores:compute: wait for it to finish`
+          : `cannot open the index ${file}: ${reason}`,
+      );
+    }
+    const connection = await instance.connect();
+    await connection.run(
+      "create table if not exists sources (id varchar primary key, address varchar, event varchar, from_block bigint, next_block bigint)",
+    );
+    await connection.run(
+      "create table if not exists blocks (number bigint primary key, hash varchar, time bigint)",
+    );
+    return new ActivityStore(file, instance, connection);
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+
+  /** Creates a source's table and cursor the first time it is seen. */
+  async ensureSource(source: PolicySource): Promise<void> {
+    const columns = source.columns
+      .map((c) => `"${c.name}" ${c.sql}`)
+      .join(", ");
+    await this.connection.run(
+      `create table if not exists ${logTable(source)} (block_number bigint, block_time bigint, tx_hash varchar, log_index integer${columns === "" ? "" : ", " + columns})`,
+    );
+    await this.connection.run(
+      "insert into sources values ($1, $2, $3, $4, $4) on conflict do nothing",
+      [
+        source.id,
+        source.address,
+        source.event.format("full"),
+        Number(source.fromBlock),
+      ],
+    );
+  }
+
+  /** The first block of `source` not indexed yet. */
+  async nextBlock(source: PolicySource): Promise<bigint> {
+    const rows = await this.rows(
+      "select next_block from sources where id = $1",
+      [source.id],
+    );
+    const value = rows[0]?.[0];
+    if (value === undefined || value === null)
+      throw new VipError(`source ${source.table} is not in the index`);
+    return BigInt(value);
+  }
+
+  async block(number: bigint): Promise<StoredBlock | undefined> {
+    const rows = await this.rows(
+      "select hash, time from blocks where number = $1",
+      [Number(number)],
+    );
+    const row = rows[0];
+    return row === undefined
+      ? undefined
+      : { number, hash: String(row[0]), time: BigInt(row[1] ?? 0) };
+  }
+
+  /** Stored blocks at or below `number`, newest first. */
+  async blocksDownFrom(number: bigint): Promise<StoredBlock[]> {
+    const rows = await this.rows(
+      "select number, hash, time from blocks where number <= $1 order by number desc",
+      [Number(number)],
+    );
+    return rows.map((r) => ({
+      number: BigInt(r[0] ?? 0),
+      hash: String(r[1]),
+      time: BigInt(r[2] ?? 0),
+    }));
+  }
+
+  /**
+   * Records a range [from, to] of the sources in `group`: their logs, the
+   * blocks they are in and the range's last block, and moves their cursors
+   * past `to`, all in one transaction.
+   */
+  async storeRange(
+    group: PolicySource[],
+    to: bigint,
+    logs: Map<string, DecodedLog[]>,
+    blocks: StoredBlock[],
+  ): Promise<void> {
+    await this.connection.run("begin transaction");
+    try {
+      for (const source of group) {
+        const rows = logs.get(source.id) ?? [];
+        if (rows.length === 0) continue;
+        const appender = await this.connection.createAppender(logTable(source));
+        appendLogs(appender, source, rows);
+        appender.closeSync();
+      }
+      for (const block of blocks)
+        await this.connection.run(
+          "insert into blocks values ($1, $2, $3) on conflict do nothing",
+          [Number(block.number), block.hash, Number(block.time)],
+        );
+      for (const source of group)
+        await this.connection.run(
+          "update sources set next_block = $1 where id = $2",
+          [Number(to + 1n), source.id],
+        );
+      await this.connection.run("commit");
+    } catch (error) {
+      await this.connection.run("rollback");
+      throw error;
+    }
+  }
+
+  /**
+   * Forgets everything after block `keep` (its hash on the node changed: a
+   * reorganization), so those blocks are indexed again.
+   */
+  async rewind(sources: PolicySource[], keep: bigint): Promise<void> {
+    await this.connection.run("begin transaction");
+    try {
+      for (const source of sources)
+        await this.connection.run(
+          `delete from ${logTable(source)} where block_number > $1`,
+          [Number(keep)],
+        );
+      await this.connection.run("delete from blocks where number > $1", [
+        Number(keep),
+      ]);
+      await this.connection.run(
+        "update sources set next_block = greatest(from_block, least(next_block, $1))",
+        [Number(keep + 1n)],
+      );
+      await this.connection.run("commit");
+    } catch (error) {
+      await this.connection.run("rollback");
+      throw error;
+    }
+  }
+
+  async rows(
+    sql: string,
+    values: (string | number)[] = [],
+  ): Promise<(string | number | boolean | null)[][]> {
+    const reader = await this.connection.runAndReadAll(sql, values);
+    return reader.getRowsJson() as (string | number | boolean | null)[][];
+  }
+}
+
+/** The table that holds a source's logs. */
+export function logTable(source: PolicySource): string {
+  return `log_${source.id}`;
+}
+
+/** Block numbers fit a double exactly far beyond any chain's height. */
+function appendLogs(
+  appender: DuckDBAppender,
+  source: PolicySource,
+  rows: DecodedLog[],
+): void {
+  for (const log of rows) {
+    appender.appendBigInt(log.blockNumber);
+    appender.appendBigInt(log.blockTime);
+    appender.appendVarchar(log.txHash);
+    appender.appendInteger(log.logIndex);
+    source.columns.forEach((column, i) => {
+      const value = log.values[i];
+      if (column.sql === "HUGEINT") appender.appendHugeInt(value as bigint);
+      else if (column.sql === "BOOLEAN")
+        appender.appendBoolean(value as boolean);
+      else appender.appendVarchar(value as string);
+    });
+    appender.endRow();
+  }
+}

@@ -1,0 +1,83 @@
+import { bcs } from "@initia/initia.js";
+import { z } from "zod";
+
+import { VipError } from "../errors.js";
+import { describeEndpoint, expectShape, requestJson } from "./http.js";
+import { fetchVipStage } from "./l1-rest.js";
+
+/** A stage's window on the base chain's clock: `[start, end)`, unix seconds. */
+export interface StageWindow {
+  stage: bigint;
+  start: bigint;
+  end: bigint;
+}
+
+const u64 = z.string().regex(/^\d+$/, "must be a u64 as a decimal string");
+const tableEntryAnswer = z.object({
+  table_entry: z.object({ value: z.string() }),
+});
+const stageData = z.object({ stage_start_time: u64, stage_end_time: u64 });
+
+/**
+ * A stage's window as the program recorded it, never derived from today's
+ * interval (a governance parameter): the open stage's from `ModuleStore`,
+ * every earlier stage's from its entry in the table `ModuleStore.stage_data`,
+ * keyed by `table_key::encode_u64(stage)` (8 bytes, big-endian) and read by
+ * the key's BCS bytes.
+ */
+export async function fetchStageWindow(
+  restUrl: string,
+  moduleAddress: string,
+  stage: bigint,
+): Promise<StageWindow> {
+  const program = await fetchVipStage(restUrl, moduleAddress);
+  if (stage > program.stage)
+    throw new VipError(
+      `stage ${stage} has not started on the base chain (its program is at stage ${program.stage}): its window is not known yet`,
+    );
+  if (stage === program.stage) {
+    if (
+      program.stageStartTime === undefined ||
+      program.stageEndTime === undefined
+    )
+      throw new VipError(
+        `the base chain's ModuleStore has no stage_start_time or stage_end_time: is VIP_MODULE_ADDRESS the VIP module?`,
+      );
+    return { stage, start: program.stageStartTime, end: program.stageEndTime };
+  }
+  if (program.stageDataHandle === undefined)
+    throw new VipError(
+      `the base chain's ModuleStore has no stage_data table: the window of stage ${stage} cannot be read`,
+    );
+  const key = new Uint8Array(8);
+  new DataView(key.buffer).setBigUint64(0, stage);
+  const keyBytes = bcs.vector(bcs.u8()).serialize(Array.from(key)).toBase64();
+  const path = `/initia/move/v1/tables/${program.stageDataHandle}/entries/by_key_bytes?key_bytes=${encodeURIComponent(keyBytes)}`;
+  const where = `stage ${stage}'s entry in stage_data at ${describeEndpoint(restUrl, path.split("?")[0] ?? path)}`;
+  const answer = await requestJson(restUrl, path, {
+    method: "GET",
+    undefinedFor: [404],
+  });
+  if (answer === undefined)
+    throw new VipError(
+      `${where}: not found (the program holds no window for stage ${stage})`,
+    );
+  const { value } = expectShape(tableEntryAnswer, answer, where).table_entry;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new VipError(`${where}: table_entry.value is not a JSON string`);
+  }
+  const data = expectShape(stageData, parsed, `${where} (table_entry.value)`);
+  const window = {
+    stage,
+    start: BigInt(data.stage_start_time),
+    end: BigInt(data.stage_end_time),
+  };
+  if (window.end <= window.start)
+    throw new VipError(
+      `${where}: its window ends (${window.end}) before it starts (${window.start})`,
+    );
+  return window;
+}

@@ -1,0 +1,55 @@
+import { readFile } from "node:fs/promises";
+
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { activityContext } from "../../activity/context.js";
+import { auditStage } from "../../activity/audit.js";
+import { scoreStage } from "../../activity/score-stage.js";
+import { readOnlyContract } from "../../contract/context.js";
+import { parseStage } from "../../contract/preflight.js";
+import { VipError } from "../../errors.js";
+import { loadPolicies } from "../../policy/load.js";
+
+interface ScoresAuditArgs {
+  dataDir?: string;
+  policy?: string;
+  stage?: string;
+  manifest?: string;
+  contract?: string;
+  deploymentId?: string;
+}
+
+const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
+  const stage = parseStage(args.stage);
+  if (args.policy === undefined)
+    throw new VipError(
+      "--policy is required: the published policy file (.sql) or folder",
+    );
+  await loadPolicies(args.policy);
+  let manifest: unknown;
+  if (args.manifest !== undefined) {
+    try {
+      manifest = JSON.parse(await readFile(args.manifest, "utf8"));
+    } catch (error) {
+      throw new VipError(
+        `--manifest ${args.manifest}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  const { ctx } = await activityContext(hre, { dataDir: args.dataDir });
+  const score = await readOnlyContract(hre, args);
+  const scores = await scoreStage(ctx, args.policy, stage);
+  const differences = await auditStage(
+    score,
+    scores,
+    ctx.out,
+    manifest,
+    args.manifest,
+  );
+  if (differences > 0)
+    throw new VipError(
+      `stage ${stage}: ${differences} difference(s) between the policy's scores and ${args.manifest === undefined ? "the contract" : "the contract or the manifest"} (listed above)`,
+    );
+};
+
+export default action;

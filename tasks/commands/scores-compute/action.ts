@@ -1,0 +1,35 @@
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { activityContext } from "../../activity/context.js";
+import { writeStageFiles } from "../../activity/publish.js";
+import { scoreStage } from "../../activity/score-stage.js";
+import { parseStage } from "../../contract/preflight.js";
+import { VipError } from "../../errors.js";
+import { field } from "../../output.js";
+import { loadPolicies } from "../../policy/load.js";
+
+interface ScoresComputeArgs {
+  dataDir?: string;
+  policy?: string;
+  stage?: string;
+  out?: string;
+}
+
+const action: NewTaskActionFunction<ScoresComputeArgs> = async (args, hre) => {
+  const stage = parseStage(args.stage);
+  if (args.policy === undefined)
+    throw new VipError(
+      "--policy is required: a policy file (.sql) or a folder of them",
+    );
+  if (args.out === undefined)
+    throw new VipError(
+      "--out is required: the folder the stage's CSV and manifest are written to",
+    );
+  await loadPolicies(args.policy);
+  const { ctx } = await activityContext(hre, { dataDir: args.dataDir });
+  const scores = await scoreStage(ctx, args.policy, stage);
+  const written = await writeStageFiles(args.out, scores.manifest, scores.csv);
+  ctx.out.line(field("wrote", `${written.csv} and ${written.manifest}`));
+};
+
+export default action;

@@ -1,0 +1,159 @@
+import type { Policy } from "./parse.js";
+
+/** An expression of the policy's plan whose value is floating point. */
+export interface InexactExpression {
+  line: number;
+  column: number;
+  /** The policy's text where the expression starts. */
+  text: string;
+  /** What it is (`/`, `sum`, a cast) and the exact way to write it. */
+  hint: string;
+}
+
+const FLOATING = new Set(["DOUBLE", "FLOAT"]);
+/** DuckDB's "no location" marker (2^64 − 1), read by JSON as a double. */
+const NO_LOCATION = 1e18;
+
+interface PlanNode {
+  expression_class?: string;
+  function_name?: string;
+  name?: string;
+  query_location?: number;
+  return_type?: { id?: string };
+  child?: unknown;
+  children?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * Every place where the plan DuckDB bound for the policy
+ * (`json_serialize_plan`) brings in floating point: a function or aggregate
+ * whose result is floating point though its inputs are exact (`/`, `avg`,
+ * `sum` of a UHUGEINT, `sqrt`), or an explicit cast to a float. What is
+ * computed from such a value afterwards is not listed again: the fix is where
+ * the float comes in. A policy with any of them is refused before it runs: a
+ * score must not pass through a double anywhere between a log and the file.
+ */
+export function inexactExpressions(
+  policy: Policy,
+  plan: unknown,
+): InexactExpression[] {
+  const found = new Map<number, InexactExpression>();
+  const visit = (node: unknown, parent: PlanNode | undefined): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, parent);
+      return;
+    }
+    if (node === null || typeof node !== "object") return;
+    const n = node as PlanNode;
+    const isExpression = n.expression_class !== undefined;
+    if (isExpression && bringsInFloat(n, parent)) {
+      const offset = locate(policy.sql, n);
+      if (!found.has(offset))
+        found.set(offset, describe(policy.sql, offset, n));
+    }
+    for (const value of Object.values(n))
+      visit(value, isExpression ? n : parent);
+  };
+  visit(plan, undefined);
+  return [...found.values()].sort(
+    (a, b) => a.line - b.line || a.column - b.column,
+  );
+}
+
+function isFloating(node: PlanNode): boolean {
+  return FLOATING.has(node.return_type?.id ?? "");
+}
+
+function expressionChildren(node: PlanNode): PlanNode[] {
+  const children = Array.isArray(node.children)
+    ? (node.children as PlanNode[])
+    : [];
+  return node.child !== undefined && node.child !== null
+    ? [...children, node.child as PlanNode]
+    : children;
+}
+
+/**
+ * A child carries floating point in when it is floating and is not merely the
+ * coercion DuckDB inserted to feed an exact value to a floating function
+ * (`sum(UHUGEINT)` casts its argument to DOUBLE; `7 / 2` casts both sides).
+ */
+function carriesFloatIn(child: PlanNode): boolean {
+  if (!isFloating(child)) return false;
+  if (child.expression_class !== "BOUND_CAST") return true;
+  return expressionChildren(child).some(isFloating);
+}
+
+function bringsInFloat(node: PlanNode, parent: PlanNode | undefined): boolean {
+  if (!isFloating(node)) return false;
+  if (expressionChildren(node).some(carriesFloatIn)) return false;
+  // A coercion feeding a floating function is reported as that function.
+  if (
+    node.expression_class === "BOUND_CAST" &&
+    parent !== undefined &&
+    parent.expression_class !== "BOUND_CAST" &&
+    isFloating(parent)
+  )
+    return false;
+  return node.expression_class !== "BOUND_REF";
+}
+
+/**
+ * Where the expression starts in the policy's text. An aggregate carries no
+ * location of its own in DuckDB's plan: it is found as its name followed by
+ * `(` before its first argument (or anywhere, for one without arguments
+ * that have a place).
+ */
+function locate(sql: string, node: PlanNode): number {
+  const own = node.query_location;
+  if (typeof own === "number" && own < NO_LOCATION) return own;
+  const name = node.function_name ?? node.name ?? "";
+  const argument = firstLocation(expressionChildren(node));
+  if (/^[a-z_][a-z0-9_]*$/i.test(name)) {
+    const call = new RegExp(`\\b${name}\\s*\\(`, "gi");
+    let best: number | undefined;
+    for (const match of sql.matchAll(call))
+      if (argument === undefined || match.index <= argument) best = match.index;
+      else break;
+    if (best !== undefined) return best;
+  }
+  return argument ?? 0;
+}
+
+function firstLocation(nodes: PlanNode[]): number | undefined {
+  for (const node of nodes) {
+    const own = node.query_location;
+    if (typeof own === "number" && own < NO_LOCATION) return own;
+    const below = firstLocation(expressionChildren(node));
+    if (below !== undefined) return below;
+  }
+  return undefined;
+}
+
+function describe(
+  sql: string,
+  offset: number,
+  node: PlanNode,
+): InexactExpression {
+  const before = sql.slice(0, offset);
+  const line = before.split("\n").length;
+  const column = offset - before.lastIndexOf("\n");
+  const text = (sql.slice(offset).split("\n")[0] ?? "").slice(0, 60).trim();
+  return { line, column, text, hint: hintFor(node) };
+}
+
+function hintFor(node: PlanNode): string {
+  const fn = (node.function_name ?? node.name ?? "").toLowerCase();
+  if (fn === "/")
+    return "`/` divides in floating point, also between integers: use `//` (integer division, floors) or a DECIMAL";
+  if (fn === "sum")
+    return "this sum is floating point (DuckDB sums UHUGEINT and floats as DOUBLE): sum a HUGEINT or DECIMAL(38,0) instead, e.g. sum(x::HUGEINT)";
+  if (fn === "avg" || fn === "mean")
+    return "avg is floating point: use sum(x) // count(*)";
+  if (/^(pow|power|sqrt|cbrt|ln|log|log2|log10|exp)$/.test(fn))
+    return `${fn} is floating point: use integer arithmetic (x * x, or a DECIMAL)`;
+  if (node.expression_class === "BOUND_CAST")
+    return "a value becomes floating point here (a ::DOUBLE or ::FLOAT cast): keep it an integer or a DECIMAL";
+  return `${fn === "" ? "this expression" : `\`${fn}\``} is floating point here (a float literal such as 1.5e0, a float argument, or DECIMAL / integer): write the factor as an integer ratio with \`//\`, or as a DECIMAL literal such as 1.5`;
+}

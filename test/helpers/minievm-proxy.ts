@@ -1,0 +1,138 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * How minievm's JSON-RPC differs from hardhat node's where the index reads it
+ * (initia-labs/minievm `jsonrpc/namespaces/eth/filters`, shared notes facts
+ * §8), applied in front of a hardhat node:
+ * - `maxRange`: `eth_getLogs` over more blocks is refused with
+ *   `block range exceeded <N>` (minievm's `filter-max-block-range`);
+ * - `prunedBelow`: block headers below it are gone; `eth_getBlockByNumber`
+ *   answers null, and `eth_getLogs` walks from its first block, stops at the
+ *   first missing header and answers what it found so far: nothing, without
+ *   an error;
+ * - `faultRate`: that share of requests fails on the way (a reset connection
+ *   or an HTTP 503), chosen by a seeded generator so a run is repeatable.
+ */
+export interface MinievmRules {
+  maxRange?: number;
+  prunedBelow?: number;
+  faultRate?: number;
+  seed?: number;
+}
+
+export interface MinievmProxy {
+  url: string;
+  rules: MinievmRules;
+  /** Requests failed on purpose, and `eth_getLogs` refused for their range. */
+  faults: number;
+  rangeRefusals: number;
+  close(): Promise<void>;
+}
+
+interface RpcRequest {
+  id: unknown;
+  method: string;
+  params?: unknown[];
+}
+
+export async function startMinievmProxy(
+  upstream: string,
+  rules: MinievmRules = {},
+): Promise<MinievmProxy> {
+  let state = rules.seed ?? 1;
+  const random = () => {
+    // mulberry32: a small seeded generator, enough to spread faults.
+    state = (state + 0x6d2b79f5) | 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const proxy: MinievmProxy = {
+    url: "",
+    rules,
+    faults: 0,
+    rangeRefusals: 0,
+    close: async () => {},
+  };
+  const forward = async (body: string): Promise<string> => {
+    const answer = await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    return answer.text();
+  };
+  const answer = async (request: RpcRequest): Promise<unknown> => {
+    const { maxRange, prunedBelow } = proxy.rules;
+    const error = (message: string) => ({
+      jsonrpc: "2.0",
+      id: request.id,
+      error: { code: -32000, message },
+    });
+    if (
+      request.method === "eth_getBlockByNumber" &&
+      prunedBelow !== undefined
+    ) {
+      const tag = String(request.params?.[0]);
+      if (/^0x/.test(tag) && Number(BigInt(tag)) < prunedBelow)
+        return { jsonrpc: "2.0", id: request.id, result: null };
+    }
+    if (request.method === "eth_getLogs") {
+      const filter = (request.params?.[0] ?? {}) as {
+        fromBlock?: string;
+        toBlock?: string;
+      };
+      const from = Number(BigInt(filter.fromBlock ?? "0x0"));
+      const to = Number(BigInt(filter.toBlock ?? "0x0"));
+      if (maxRange !== undefined && to - from > maxRange) {
+        proxy.rangeRefusals++;
+        return error(`block range exceeded ${maxRange}`);
+      }
+      if (prunedBelow !== undefined && from < prunedBelow)
+        return { jsonrpc: "2.0", id: request.id, result: [] };
+    }
+    return JSON.parse(await forward(JSON.stringify(request))) as unknown;
+  };
+  const server = createServer((req: IncomingMessage, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      void (async () => {
+        const rate = proxy.rules.faultRate ?? 0;
+        if (rate > 0 && random() < rate) {
+          proxy.faults++;
+          if (random() < 0.5) {
+            req.socket.destroy();
+            return;
+          }
+          res.writeHead(503, { "content-type": "text/plain" });
+          res.end("service unavailable");
+          return;
+        }
+        try {
+          const parsed = JSON.parse(body) as RpcRequest | RpcRequest[];
+          const result = Array.isArray(parsed)
+            ? await Promise.all(parsed.map(answer))
+            : await answer(parsed);
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify(result));
+        } catch {
+          req.socket.destroy();
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve()),
+  );
+  const { port } = server.address() as AddressInfo;
+  proxy.url = `http://127.0.0.1:${port}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}

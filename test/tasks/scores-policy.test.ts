@@ -1,0 +1,546 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { expect } from "chai";
+import { type JsonRpcProvider, Wallet } from "ethers";
+
+import {
+  startL1RestStandIn,
+  type L1RestStandIn,
+} from "../../tasks/stand-ins/l1-rest.js";
+import {
+  TestToken__factory,
+  TradeLog__factory,
+} from "../../types/ethers-contracts/index.js";
+import { runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
+import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
+import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
+import {
+  startMinievmProxy,
+  type MinievmProxy,
+} from "../helpers/minievm-proxy.js";
+import { deployVipScore, directProvider } from "../helpers/rig.js";
+
+// The base chain's windows. Stage 1 is longer than today's interval: a window
+// derived from the interval would miss its first trade.
+const T0 = 1_900_000_000n;
+const WINDOWS = new Map<bigint, { start: bigint; end: bigint }>([
+  [1n, { start: T0 - 500n, end: T0 + 1000n }],
+  [2n, { start: T0 + 1000n, end: T0 + 2000n }],
+]);
+const STAGE3 = { start: T0 + 2000n, end: T0 + 3000n };
+const E18 = 10n ** 18n;
+
+const A = "0x1000000000000000000000000000000000000001";
+const B = "0x2000000000000000000000000000000000000002";
+const C = "0x3000000000000000000000000000000000000003";
+
+interface Trade {
+  time: bigint;
+  trades: [string, bigint, bigint][];
+}
+
+// One block per entry, at its time. Boundaries: a block exactly at stage 2's
+// start (T0 + 1000), none at stage 3's (T0 + 2000 falls between T0 + 1500 and
+// T0 + 2005), one after stage 3's end.
+const TRADES: Trade[] = [
+  { time: T0 - 100n, trades: [[A, 3n * E18, 2n]] },
+  {
+    time: T0 + 10n,
+    trades: [
+      [A, 5n * E18, 10n],
+      [B, E18, 1n],
+    ],
+  },
+  { time: T0 + 999n, trades: [[B, 7n * E18 + 123n, 3n]] },
+  {
+    time: T0 + 1000n,
+    trades: [
+      [A, 2n * E18, 5n],
+      [C, 11n * E18, 20n],
+    ],
+  },
+  { time: T0 + 1500n, trades: [[C, E18 / 3n, 7n]] },
+  { time: T0 + 2005n, trades: [[A, 4n * E18, 1n]] },
+  { time: T0 + 2500n, trades: [[B, 9n * E18, 2n]] },
+  { time: T0 + 3100n, trades: [[C, 6n * E18, 4n]] },
+];
+
+/** Token transfers, each in its own block at its time (after the trades' blocks). */
+const TRANSFERS: { time: bigint; to: string; value: bigint }[] = [
+  { time: T0 - 50n, to: A, value: 40n * E18 },
+  { time: T0 + 1200n, to: B, value: 25n * E18 },
+  { time: T0 + 2600n, to: C, value: 7n * E18 },
+  { time: T0 + 3150n, to: A, value: 1n * E18 },
+];
+
+const PERP = (trades: string) => `-- @policy perp-volume
+-- @from-stage 1
+-- @source trades ${trades} event Trade(address indexed trader, uint256 notional, uint16 leverage) from-block 1
+select trader as address, sum(notional * 20 * (leverage + 4)) // (5 * 1000000000000000000) as score
+from trades, stage
+where block_time >= stage.start_time and block_time < stage.end_time
+group by trader
+`;
+
+// From stage 3 on: token balances at the stage's last block, built from every
+// Transfer since the token was made (history before the window).
+const HOLDERS = (token: string) => `-- @policy holders
+-- @from-stage 3
+-- @source transfers ${token} event Transfer(address indexed from, address indexed to, uint256 value)
+with moves as (
+  select "to" as address, value as delta from transfers
+  union all
+  select "from" as address, -value as delta from transfers
+)
+select address, sum(delta) // 1000000000000000000 as score
+from moves
+where address <> '0x0000000000000000000000000000000000000000'
+group by address
+having sum(delta) > 0
+`;
+
+/** What the perp policy gives for a window, computed here without SQL. */
+function expectedPerp(window: {
+  start: bigint;
+  end: bigint;
+}): Map<string, bigint> {
+  const sums = new Map<string, bigint>();
+  for (const block of TRADES)
+    if (block.time >= window.start && block.time < window.end)
+      for (const [trader, notional, leverage] of block.trades)
+        sums.set(
+          trader,
+          (sums.get(trader) ?? 0n) + notional * 20n * (leverage + 4n),
+        );
+  return new Map([...sums].map(([a, s]) => [a.toLowerCase(), s / (5n * E18)]));
+}
+
+function parseCsv(text: string): Map<string, bigint> {
+  const [header, ...lines] = text.trim().split("\n");
+  expect(header).to.equal("address,score");
+  return new Map(
+    lines.map((l) => {
+      const [address = "", score = "0"] = l.split(",");
+      return [address, BigInt(score)];
+    }),
+  );
+}
+
+describe("scores from a published policy: scores:index, scores:compute, scores:audit on hardhat node", function () {
+  let node: HardhatNode;
+  let provider: JsonRpcProvider;
+  let baseChain: L1RestStandIn;
+  let work: string;
+  let tradeLog: string;
+  let token: string;
+  let policies: string;
+  /** Block number of each trade entry and transfer. */
+  const tradeBlocks: number[] = [];
+  const SUPPLY = 1_000_000n * E18;
+
+  before(async () => {
+    node = await startHardhatNode();
+    provider = directProvider(node);
+    const wallet = new Wallet(DEPLOYER_KEY, provider);
+    const at = async (
+      time: bigint,
+      send: () => Promise<{ wait: () => Promise<unknown> }>,
+    ) => {
+      await provider.send("evm_setNextBlockTimestamp", [Number(time)]);
+      const tx = await send();
+      const receipt = (await tx.wait()) as { blockNumber: number };
+      return receipt.blockNumber;
+    };
+    await provider.send("evm_setNextBlockTimestamp", [Number(T0 - 1000n)]);
+    const trades = await new TradeLog__factory(wallet).deploy();
+    await trades.waitForDeployment();
+    const erc20 = await new TestToken__factory(wallet).deploy(DEPLOYER, SUPPLY);
+    await erc20.waitForDeployment();
+    tradeLog = (await trades.getAddress()).toLowerCase();
+    token = (await erc20.getAddress()).toLowerCase();
+    const events = [
+      ...TRADES.map((t) => ({ time: t.time, trade: t })),
+      ...TRANSFERS.map((t) => ({ time: t.time, transfer: t })),
+    ].sort((x, y) => (x.time < y.time ? -1 : 1));
+    for (const event of events) {
+      if ("trade" in event && event.trade !== undefined) {
+        const t = event.trade;
+        tradeBlocks.push(
+          await at(t.time, () =>
+            trades.trade(
+              t.trades.map((x) => x[0]),
+              t.trades.map((x) => x[1]),
+              t.trades.map((x) => x[2]),
+            ),
+          ),
+        );
+      } else if ("transfer" in event && event.transfer !== undefined) {
+        const t = event.transfer;
+        await at(t.time, () => erc20.transfer(t.to, t.value));
+      }
+    }
+    work = await mkdtemp(path.join(tmpdir(), "vip-policy-"));
+    policies = path.join(work, "policies");
+    await writeFile(path.join(work, "perp.sql"), PERP(tradeLog));
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(policies);
+    await writeFile(path.join(policies, "1-perp.sql"), PERP(tradeLog));
+    await writeFile(path.join(policies, "3-holders.sql"), HOLDERS(token));
+  });
+  after(async () => {
+    await node.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    baseChain = await startL1RestStandIn({
+      stage: 3n,
+      stageStartTime: STAGE3.start,
+      stageEndTime: STAGE3.end,
+      stageInterval: 1000n,
+      stageData: new Map(WINDOWS),
+      now: T0 + 2550n,
+    });
+  });
+  afterEach(async () => baseChain.close());
+
+  const env = (rpc = node.url) => ({
+    JSON_RPC_URL: rpc,
+    L1_REST_URL: baseChain.url,
+  });
+  const compute = (
+    stage: number,
+    out: string,
+    data: string,
+    policy = policies,
+    rpc = node.url,
+  ) =>
+    runHardhat(
+      [
+        "scores:compute",
+        "--network",
+        "rollup",
+        "--policy",
+        policy,
+        "--stage",
+        String(stage),
+        "--out",
+        out,
+        "--data-dir",
+        data,
+      ],
+      env(rpc),
+    );
+  let fresh = 0;
+  const dirs = async () => {
+    fresh++;
+    return {
+      out: path.join(work, `out-${fresh}`),
+      data: path.join(work, `data-${fresh}`),
+    };
+  };
+
+  it("scores closed stages from the base chain's recorded windows, boundary blocks by the rollup's own timestamps", async () => {
+    const { out, data } = await dirs();
+    for (const stage of [1, 2]) {
+      const result = await compute(stage, out, data);
+      expect(result.code, result.output).to.equal(0);
+      const csv = await readFile(
+        path.join(out, `stage-${stage}.final.csv`),
+        "utf8",
+      );
+      const window = WINDOWS.get(BigInt(stage));
+      expect(window).to.not.equal(undefined);
+      expect(parseCsv(csv)).to.deep.equal(
+        expectedPerp(window as { start: bigint; end: bigint }),
+      );
+      const manifest = JSON.parse(
+        await readFile(path.join(out, `stage-${stage}.manifest.json`), "utf8"),
+      );
+      expect(manifest.final).to.equal(true);
+      expect(manifest.policy.name).to.equal("perp-volume");
+      expect(manifest.window).to.deep.equal({
+        start: String(window?.start),
+        end: String(window?.end),
+      });
+    }
+    const one = JSON.parse(
+      await readFile(path.join(out, "stage-1.manifest.json"), "utf8"),
+    );
+    const two = JSON.parse(
+      await readFile(path.join(out, "stage-2.manifest.json"), "utf8"),
+    );
+    // The block at T0 + 1000 is stage 2's first; stage 1 ends on the block before it.
+    expect(Number(two.blocks.first.number)).to.equal(tradeBlocks[3]);
+    expect(Number(one.blocks.last.number)).to.equal((tradeBlocks[3] ?? 0) - 1);
+    expect(one.sources[0].logs).to.be.greaterThan(0);
+    expect(one.output.addresses).to.equal(
+      expectedPerp(WINDOWS.get(1n) as { start: bigint; end: bigint }).size,
+    );
+  });
+
+  it("hands stage 3 to the policy that starts there (balances from every Transfer before the window), live until both clocks pass its end", async () => {
+    const { out, data } = await dirs();
+    let result = await compute(3, out, data);
+    expect(result.code, result.output).to.equal(0);
+    expect(existsSync(path.join(out, "stage-3.final.csv"))).to.equal(false);
+    const live = parseCsv(
+      await readFile(path.join(out, "stage-3.csv"), "utf8"),
+    );
+    // The base chain is at T0 + 2550: stage 3 is open there, so the file is
+    // live, though the rollup has passed the end (its last block decides the
+    // logs: A's transfer at T0 + 3150 is not in).
+    expect(live.get(A.toLowerCase())).to.equal(40n);
+    expect(live.get(B.toLowerCase())).to.equal(25n);
+    expect(live.get(C.toLowerCase())).to.equal(7n);
+    baseChain.state.now = T0 + 3200n;
+    result = await compute(3, out, data);
+    expect(result.code, result.output).to.equal(0);
+    const final = parseCsv(
+      await readFile(path.join(out, "stage-3.final.csv"), "utf8"),
+    );
+    // At stage 3's last block (before T0 + 3000) A's last transfer (T0 + 3150) had not happened.
+    expect(final.get(A.toLowerCase())).to.equal(40n);
+    expect(final.get(C.toLowerCase())).to.equal(7n);
+    expect(final.get(DEPLOYER.toLowerCase())).to.equal(
+      SUPPLY / E18 - 40n - 25n - 7n,
+    );
+    const manifest = JSON.parse(
+      await readFile(path.join(out, "stage-3.manifest.json"), "utf8"),
+    );
+    expect(manifest.policy.name).to.equal("holders");
+    expect(manifest.final).to.equal(true);
+  });
+
+  it("gives byte-identical CSV and manifest in two fresh projects", async () => {
+    const first = await dirs();
+    const second = await dirs();
+    for (const d of [first, second]) {
+      const result = await compute(2, d.out, d.data);
+      expect(result.code, result.output).to.equal(0);
+    }
+    for (const name of ["stage-2.final.csv", "stage-2.manifest.json"])
+      expect(await readFile(path.join(first.out, name), "utf8")).to.equal(
+        await readFile(path.join(second.out, name), "utf8"),
+      );
+  });
+
+  describe("refusals, each naming the file and line or the address and stage, with nothing written", () => {
+    const refused = async (policy: string, pattern: RegExp) => {
+      const file = path.join(
+        work,
+        `bad-${Math.random().toString(16).slice(2)}.sql`,
+      );
+      await writeFile(file, policy);
+      const { out, data } = await dirs();
+      const result = await compute(1, out, data, file);
+      expect(result.code).to.not.equal(0);
+      expect(result.output, result.output).to.match(pattern);
+      expect(existsSync(out)).to.equal(false);
+      return result.output;
+    };
+    const header = () => PERP(tradeLog).split("\n").slice(0, 3).join("\n");
+
+    it("floating point anywhere in the plan: the expression's line and the exact alternative", async () => {
+      const output = await refused(
+        PERP(tradeLog).replace("// (5 *", "/ (5 *"),
+        /bad-\w+\.sql:4:\d+: .*\n\s+`\/` divides in floating point.*use `\/\/`/,
+      );
+      expect(output).to.match(/floating point/);
+      await refused(
+        `${header()}\nselect trader as address, sum(notional::UHUGEINT) // 1 as score\nfrom trades group by trader\n`,
+        /bad-\w+\.sql:4:\d+: [\s\S]*sum\(x::HUGEINT\)/,
+      );
+    });
+
+    it("an unknown column or table, a bad source line, an unknown header: file and line", async () => {
+      await refused(
+        `${header()}\nselect trader as address,\n  sum(volume) as score from trades group by trader\n`,
+        /bad-\w+\.sql:5: Binder Error/,
+      );
+      await refused(
+        `${header()}\nselect trader as address, 1 as score from swaps\n`,
+        /bad-\w+\.sql:4: Catalog Error/,
+      );
+      await refused(
+        `-- @policy x\n-- @from-stage 1\n-- @source trades 0x12 event Trade(address trader)\nselect 1\n`,
+        /bad-\w+\.sql:3: "0x12" is not a contract address/,
+      );
+      await refused(
+        `-- @policy x\n-- @from-stage 1\n-- @source trades ${tradeLog} event Trade(address trader, uint256)\nselect 1\n`,
+        /bad-\w+\.sql:3: every parameter needs a name/,
+      );
+      await refused(
+        `-- @policy x\n-- @from-stage 1\n-- @frm-stage 2\n`,
+        /bad-\w+\.sql:3: unknown header @frm-stage/,
+      );
+    });
+
+    it("a negative score, one above 2^64 - 1, an address that is not one, an address twice: that address and the stage", async () => {
+      await refused(
+        `${header()}\nselect trader as address, -1 as score from trades group by trader\n`,
+        /stage 1: 0x1000000000000000000000000000000000000001: its score -1 is negative/,
+      );
+      await refused(
+        `${header()}\nselect trader as address, 18446744073709551616 as score from trades group by trader\n`,
+        /stage 1: 0x\w{40}: its score 18446744073709551616 is above the uint64 maximum/,
+      );
+      await refused(
+        `${header()}\nselect 'trader-' || trader as address, 1 as score from trades group by trader\n`,
+        /stage 1: trader-0x\w+: is not an address/,
+      );
+      await refused(
+        `${header()}\nselect trader as address, 1 as score from trades\n`,
+        /stage 1: 0x\w{40}: is listed twice/,
+      );
+    });
+
+    it("floors a DECIMAL score", async () => {
+      const file = path.join(work, "decimal.sql");
+      await writeFile(
+        file,
+        `${header()}\nselect trader as address, (count(*) * 10 + 7)::DECIMAL(18,0) / 4::DECIMAL(18,0) * 1::DECIMAL(18,2) as score\nfrom trades, stage where block_time >= stage.start_time and block_time < stage.end_time group by trader\n`,
+      );
+      const { out, data } = await dirs();
+      const result = await compute(1, out, data, file);
+      // DECIMAL / DECIMAL is DOUBLE in DuckDB: refused, like every float.
+      expect(result.code).to.not.equal(0);
+      expect(result.output).to.match(/floating point/);
+      await writeFile(
+        file,
+        `${header()}\nselect trader as address, (count(*) * 10 + 7)::DECIMAL(18,0) * 0.25 as score\nfrom trades, stage where block_time >= stage.start_time and block_time < stage.end_time group by trader\n`,
+      );
+      const ok = await compute(1, out, data, file);
+      expect(ok.code, ok.output).to.equal(0);
+      const scores = parseCsv(
+        await readFile(path.join(out, "stage-1.final.csv"), "utf8"),
+      );
+      // A: 2 trades in stage 1 → 27 × 0.25 = 6.75 → 6; B: 2 trades → 6.
+      expect(scores.get(A.toLowerCase())).to.equal(6n);
+    });
+  });
+
+  describe("a node like minievm", () => {
+    let proxy: MinievmProxy;
+    beforeEach(async () => {
+      proxy = await startMinievmProxy(node.url);
+    });
+    afterEach(async () => proxy.close());
+
+    it("narrows the range to what the node allows, and gets the same CSV", async () => {
+      const reference = await dirs();
+      expect((await compute(2, reference.out, reference.data)).code).to.equal(
+        0,
+      );
+      proxy.rules.maxRange = 3;
+      const limited = await dirs();
+      const result = await compute(
+        2,
+        limited.out,
+        limited.data,
+        policies,
+        proxy.url,
+      );
+      expect(result.code, result.output).to.equal(0);
+      expect(proxy.rangeRefusals).to.be.greaterThan(0);
+      expect(
+        await readFile(path.join(limited.out, "stage-2.final.csv"), "utf8"),
+      ).to.equal(
+        await readFile(path.join(reference.out, "stage-2.final.csv"), "utf8"),
+      );
+    });
+
+    it("refuses a pruned node, naming the block, instead of taking its short answer as no logs", async () => {
+      proxy.rules.prunedBelow = 3;
+      const { out, data } = await dirs();
+      const result = await compute(2, out, data, policies, proxy.url);
+      expect(result.code).to.not.equal(0);
+      expect(result.output).to.match(
+        /block 1 is not on the rollup's node .*pruned/,
+      );
+      expect(existsSync(out)).to.equal(false);
+    });
+
+    it("through 8% faults and a kill during scores:index, ends with the CSV of an undisturbed run", async () => {
+      // Many small ranges, so the kill lands mid-index.
+      await provider.send("hardhat_mine", ["0x7d0"]);
+      const reference = await dirs();
+      expect((await compute(2, reference.out, reference.data)).code).to.equal(
+        0,
+      );
+      proxy.rules.maxRange = 20;
+      proxy.rules.faultRate = 0.08;
+      const disturbed = await dirs();
+      const { child, result: killed } = spawnHardhat(
+        [
+          "scores:index",
+          "--network",
+          "rollup",
+          "--policy",
+          policies,
+          "--data-dir",
+          disturbed.data,
+        ],
+        env(proxy.url),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      child.kill("SIGKILL");
+      await killed;
+      const result = await compute(
+        2,
+        disturbed.out,
+        disturbed.data,
+        policies,
+        proxy.url,
+      );
+      expect(result.code, result.output).to.equal(0);
+      expect(proxy.faults).to.be.greaterThan(0);
+      for (const name of ["stage-2.final.csv", "stage-2.manifest.json"])
+        expect(await readFile(path.join(disturbed.out, name), "utf8")).to.equal(
+          await readFile(path.join(reference.out, name), "utf8"),
+        );
+    });
+  });
+
+  it("scores:audit passes on the contract that holds the policy's scores and names the one score changed", async () => {
+    const score = await deployVipScore(provider, 1n);
+    const contract = await score.getAddress();
+    const expected = expectedPerp(
+      WINDOWS.get(1n) as { start: bigint; end: bigint },
+    );
+    await (
+      await score.updateScores(1n, [...expected.keys()], [...expected.values()])
+    ).wait();
+    const audit = () =>
+      runHardhat(
+        [
+          "scores:audit",
+          "--network",
+          "rollup",
+          "--policy",
+          policies,
+          "--stage",
+          "1",
+          "--contract",
+          contract,
+          "--data-dir",
+          path.join(work, "audit-data"),
+        ],
+        env(),
+      );
+    let result = await audit();
+    expect(result.code, result.output).to.equal(0);
+    expect(result.output).to.match(/holds exactly the policy's 2 scores/);
+    const changed = (expected.get(A.toLowerCase()) ?? 0n) + 1n;
+    await (await score.updateScores(1n, [A], [changed])).wait();
+    result = await audit();
+    expect(result.code).to.equal(1);
+    expect(result.output).to.include(
+      `${A.toLowerCase()}: policy ${expected.get(A.toLowerCase())}, contract ${changed}`,
+    );
+    expect(result.output).to.match(/1 difference/);
+  });
+});
