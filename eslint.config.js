@@ -35,7 +35,12 @@ export default config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["eslint.config.js"] },
+        projectService: {
+          allowDefaultProject: [
+            "eslint.config.js",
+            "scripts/bench/report-rss.mjs",
+          ],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },

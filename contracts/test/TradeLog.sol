@@ -14,4 +14,12 @@ contract TradeLog {
             emit Trade(traders[i], notionals[i], leverages[i]);
         }
     }
+
+    /// @notice Emits `count` trades for the benchmark, cycling through `traders` addresses from `firstTrader`
+    /// on, the `k`-th with notional `notional + k` and leverage `1 + k % 50`.
+    function burst(uint160 firstTrader, uint32 traders, uint32 count, uint256 notional) external {
+        for (uint256 k = 0; k < count; k++) {
+            emit Trade(address(firstTrader + uint160(k % traders)), notional + k, uint16(1 + (k % 50)));
+        }
+    }
 }

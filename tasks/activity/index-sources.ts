@@ -1,19 +1,37 @@
-import { Interface } from "ethers";
-
 import { VipError } from "../errors.js";
-import { formatNumber, type Output } from "../output.js";
+import type { Output } from "../output.js";
 import type { PolicySource } from "../policy/parse.js";
-import { decodeLog, type DecodedLog, type RpcLog } from "./decode.js";
-import { isRangeRefusal, rangeLimit, type RollupReader } from "./rpc.js";
+import { LogDecoder, type DecodedLog, type RpcLog } from "./decode.js";
+import { createIndexProgress } from "./index-progress.js";
+import {
+  type BlockHeader,
+  isRangeRefusal,
+  rangeLimit,
+  type RollupReader,
+} from "./rpc.js";
 import type { ActivityStore, StoredBlock } from "./store.js";
 
 /** Addresses per `eth_getLogs` filter: minievm's `filter-max-addresses`. */
 const MAX_ADDRESSES = 100;
-/** The first range tried, in blocks; it doubles while answers come back small. */
-const FIRST_RANGE = 2_000n;
+/** The first range tried, in blocks. */
+const FIRST_RANGE = 100n;
+/** minievm walks every header of a range: past this, a query risks its 10 s timeout. */
 const MAX_RANGE = 100_000n;
-/** Logs in one answer below which the range may grow. */
-const SMALL_ANSWER = 5_000;
+/**
+ * Logs one answer should hold: large enough that requests are few, small
+ * enough that an answer parses in a fraction of a second.
+ */
+const TARGET_LOGS = 10_000n;
+/**
+ * How often the index commits: each commit writes and syncs DuckDB's log, so
+ * one per range would cost more than the range; a kill loses at most this
+ * much work, done again on the next run.
+ */
+const COMMIT_EVERY_MS = 2_000;
+/** Answers fetched ahead of the one being stored. */
+const AHEAD = 2;
+/** Block headers asked for at once, for the times of the blocks with logs. */
+const HEADER_REQUESTS = 8;
 
 export interface IndexReport {
   head: bigint;
@@ -22,21 +40,39 @@ export interface IndexReport {
   rewound?: bigint;
 }
 
+interface Step {
+  group: PolicySource[];
+  from: bigint;
+  to: bigint;
+}
+
+/** A range's answer: refused, or its logs and the headers of their blocks. */
+type Fetched =
+  | { kind: "refused"; step: Step; error: unknown }
+  | {
+      kind: "answered";
+      step: Step;
+      logs: RpcLog[];
+      blocks: Settled<Map<bigint, BlockHeader>>;
+    };
+
 /**
  * Brings every source up to the chain's head: ranges of blocks, each fetched
  * with one `eth_getLogs` per group of sources at the same cursor (at most 100
- * addresses), decoded and stored with its blocks in one transaction. A range
- * the node refuses as too wide is narrowed; the range's first block must exist
- * on the node (a pruned node answers short, without an error, so an empty
- * answer would prove nothing); a stored block whose hash changed is indexed
- * again from the last block that still matches.
+ * addresses), decoded and stored with its blocks in one transaction, while the
+ * next range is already being fetched. A range's size follows the logs the
+ * last answer held (about 10,000 an answer); a range the node refuses as too
+ * wide is narrowed, to the limit it names if it names one. The range's first
+ * block must exist on the node (a pruned node answers short, without an
+ * error, so an empty answer would prove nothing); a stored block whose hash
+ * changed is indexed again from the last block that still matches.
  */
 export async function indexSources(
   reader: RollupReader,
   store: ActivityStore,
   sources: PolicySource[],
   out: Output,
-  options: { upTo?: bigint; interactive?: boolean } = {},
+  options: { upTo?: bigint } = {},
 ): Promise<IndexReport> {
   const unique = [...new Map(sources.map((s) => [s.id, s])).values()];
   for (const source of unique) await store.ensureSource(source);
@@ -44,121 +80,233 @@ export async function indexSources(
   report.rewound = await checkForReorg(reader, store, unique);
   const head = options.upTo ?? (await reader.head());
   report.head = head;
-  const interfaces = new Map(
-    unique.map((s) => [s.id, new Interface([s.event])]),
+  const decoders = new Map(unique.map((s) => [s.id, new LogDecoder(s)]));
+  const cursors = new Map<string, bigint>();
+  for (const source of unique)
+    cursors.set(source.id, await store.nextBlock(source));
+  const start = [...cursors.values()].reduce(
+    (m, c) => (c < m ? c : m),
+    head + 1n,
   );
+  const progress = createIndexProgress(start, head, out);
   let range = FIRST_RANGE;
   let ceiling = MAX_RANGE;
-  const started = Date.now();
-  let startBlock: bigint | undefined;
-  let lastLine = 0;
 
-  for (;;) {
-    const cursors = await Promise.all(
-      unique.map(async (s) => ({ source: s, next: await store.nextBlock(s) })),
+  /** The next range to fetch, given each source's cursor, or none. */
+  const nextStep = (): Step | undefined => {
+    const behind = unique.filter(
+      (s) => (cursors.get(s.id) ?? head + 1n) <= head,
     );
-    const behind = cursors.filter((c) => c.next <= head);
-    if (behind.length === 0) break;
-    const from = behind.reduce((m, c) => (c.next < m ? c.next : m), head + 1n);
-    startBlock ??= from;
+    if (behind.length === 0) return undefined;
+    const cursor = (s: PolicySource) => cursors.get(s.id) ?? head + 1n;
+    const from = behind.reduce((m, s) => (cursor(s) < m ? cursor(s) : m), head);
     // Sources at the same cursor go together; a later cursor bounds the
     // range, so the groups merge once they meet.
-    const group = behind
-      .filter((c) => c.next === from)
-      .slice(0, MAX_ADDRESSES)
-      .map((c) => c.source);
-    const nextCursor = behind
-      .filter((c) => c.next > from)
-      .reduce((m, c) => (c.next < m ? c.next : m), head + 1n);
+    const group: PolicySource[] = [];
+    const addresses = new Set<string>();
+    for (const source of behind.filter((s) => cursor(s) === from)) {
+      if (!addresses.has(source.address) && addresses.size === MAX_ADDRESSES)
+        continue;
+      addresses.add(source.address);
+      group.push(source);
+    }
+    const bound = behind
+      .filter((s) => cursor(s) > from)
+      .reduce((m, s) => (cursor(s) < m ? cursor(s) : m), head + 1n);
     let to = from + range - 1n;
-    if (to >= nextCursor) to = nextCursor - 1n;
-    if (to > head) to = head;
-
-    const first = await reader.existingBlock(
-      from,
-      `the first block of the range ${from}–${to}`,
+    if (to >= bound) to = bound - 1n;
+    return { group, from, to };
+  };
+  /**
+   * Ranges are fetched ahead, in order: as soon as one range's logs arrive,
+   * the next range is asked for, then this one's block headers, so the node
+   * always has a request to serve while this process decodes and stores. At
+   * most AHEAD answers wait to be stored. A refused range is asked again,
+   * narrower; nothing after it was asked for yet (the next range is planned
+   * only from an answer).
+   */
+  const pending: Promise<Fetched>[] = [];
+  let deferred = false;
+  const launchNext = (): void => {
+    const step = nextStep();
+    if (step !== undefined) pending.push(fetchRange(step));
+  };
+  const fetchRange = async (step: Step): Promise<Fetched> => {
+    const answer = await settle(
+      reader.logs(
+        step.from,
+        step.to,
+        [...new Set(step.group.map((s) => s.address))],
+        [...new Set(step.group.map((s) => s.topic))],
+      ),
     );
-    let logs: RpcLog[];
-    try {
-      logs = await reader.logs(
-        from,
-        to,
-        [...new Set(group.map((s) => s.address))],
-        [...new Set(group.map((s) => s.topic))],
-      );
-    } catch (error) {
-      if (!isRangeRefusal(error) || to === from) throw error;
-      const limit = rangeLimit(error);
-      // The node's stated limit becomes the ceiling; otherwise halve.
-      if (limit !== undefined && limit > 0n && limit < to - from + 1n)
-        ceiling = limit;
-      range =
-        limit !== undefined && limit > 0n && limit < to - from + 1n
-          ? limit
-          : (to - from + 1n) / 2n || 1n;
-      continue;
-    }
-    const last =
-      to === from
-        ? first
-        : await reader.existingBlock(
-            to,
-            `the last block of the range ${from}–${to}`,
-          );
-    // Every log's block must be the one the range's ends were read with: a
-    // log from a replaced block would be stored under a block that no longer
-    // exists.
-    const times = new Map<bigint, StoredBlock>([
-      [first.number, first],
-      [last.number, last],
-    ]);
-    const byId = new Map<string, DecodedLog[]>();
-    for (const log of logs) {
-      if (log.removed === true) continue;
-      const number = BigInt(log.blockNumber);
-      if (number < from || number > to)
-        throw new VipError(
-          `the node answered a log of block ${number} to a request for blocks ${from}–${to}`,
-        );
-      let block = times.get(number);
-      if (block === undefined) {
-        block = await reader.existingBlock(number, `a block with a log`);
-        times.set(number, block);
-      }
-      if (block.hash !== log.blockHash.toLowerCase())
-        throw new VipError(
-          `block ${number} changed while it was read (a reorganization): run scores:index again`,
-        );
-      const address = log.address.toLowerCase();
-      const topic = log.topics[0]?.toLowerCase();
-      for (const source of group) {
-        if (source.address !== address || source.topic !== topic) continue;
-        if (number < source.fromBlock) continue;
-        const iface = interfaces.get(source.id) as Interface;
-        const rows = byId.get(source.id) ?? [];
-        rows.push(decodeLog(source, iface, log, block.time));
-        byId.set(source.id, rows);
-        report.logs++;
-      }
-    }
-    await store.storeRange(group, to, byId, [...times.values()]);
-    report.ranges++;
-    if (logs.length < SMALL_ANSWER && range * 2n <= ceiling) range *= 2n;
+    if (!answer.ok) return { kind: "refused", step, error: answer.error };
+    const logs = answer.value.filter((log) => log.removed !== true);
+    range = nextRange(step.to - step.from + 1n, logs.length, ceiling);
+    for (const source of step.group) cursors.set(source.id, step.to + 1n);
+    if (pending.length <= AHEAD) launchNext();
+    else deferred = true;
+    const blocks = await settle(readBlocks(reader, step, logs));
+    return { kind: "answered", step, logs, blocks };
+  };
 
-    if (Date.now() - lastLine >= 5_000 || to === head) {
-      lastLine = Date.now();
-      const elapsed = (Date.now() - started) / 1000;
-      const done = Number(to - startBlock + 1n);
-      const total = Number(head - startBlock + 1n);
-      const rate = elapsed > 0 ? report.logs / elapsed : 0;
-      const left =
-        done > 0 && elapsed > 0 ? ((total - done) * elapsed) / done : 0;
-      out.line(
-        `index: block ${formatNumber(to)} of ${formatNumber(head)} (${Math.floor((100 * done) / Math.max(total, 1))}%), ${formatNumber(report.logs)} logs, ${formatNumber(Math.round(rate))} logs/s, ${Math.ceil(left)} s left`,
+  launchNext();
+  await store.begin();
+  let committed = Date.now();
+  let done = false;
+  try {
+    for (;;) {
+      const next = pending.shift();
+      if (next === undefined) break;
+      const fetched = await next;
+      if (deferred) {
+        deferred = false;
+        launchNext();
+      }
+      const { step } = fetched;
+      if (fetched.kind === "refused") {
+        const { error } = fetched;
+        if (!isRangeRefusal(error) || step.to === step.from) throw error;
+        const size = step.to - step.from + 1n;
+        const limit = rangeLimit(error);
+        // The node's stated limit becomes the ceiling; otherwise halve.
+        if (limit !== undefined && limit > 0n && limit < size) {
+          ceiling = limit;
+          range = limit;
+        } else range = size / 2n || 1n;
+        launchNext();
+        continue;
+      }
+      if (!fetched.blocks.ok) throw fetched.blocks.error;
+      // Should storing fail, the command stops, and the store still holds
+      // the cursors before this range.
+      report.logs += await storeAnswer(
+        store,
+        step,
+        fetched.logs,
+        fetched.blocks.value,
+        decoders,
       );
+      report.ranges++;
+      if (Date.now() - committed >= COMMIT_EVERY_MS) {
+        await store.commit();
+        await store.begin();
+        committed = Date.now();
+      }
+      progress.update(step.to, report.logs);
     }
+    done = true;
+  } finally {
+    // What was stored since the last commit is kept only if every range up
+    // to here was; an error leaves the index as it was at that commit.
+    if (done) await store.commit();
+    else await store.rollback();
+    progress.stop();
   }
   return report;
+}
+
+/** The next range's size: about TARGET_LOGS logs, growing at most fourfold. */
+function nextRange(size: bigint, logs: number, ceiling: bigint): bigint {
+  let next =
+    logs === 0 ? size * 4n : (size * TARGET_LOGS) / BigInt(Math.max(logs, 1));
+  if (next > size * 4n) next = size * 4n;
+  if (next < 1n) next = 1n;
+  return next > ceiling ? ceiling : next;
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise that never rejects, so a fetch ahead of its turn cannot go unhandled. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+/**
+ * The headers one answer needs: the range's first and last blocks (they must
+ * exist: a pruned node answers short without an error) and every block with
+ * a log, for its time (from the log itself where the node adds it).
+ */
+async function readBlocks(
+  reader: RollupReader,
+  { from, to }: Step,
+  logs: RpcLog[],
+): Promise<Map<bigint, BlockHeader>> {
+  const ends = await Promise.all([
+    reader.existingBlock(from, `the first block of the range ${from}–${to}`),
+    to === from
+      ? undefined
+      : reader.existingBlock(to, `the last block of the range ${from}–${to}`),
+  ]);
+  const blocks = new Map<bigint, BlockHeader>();
+  for (const end of ends) if (end !== undefined) blocks.set(end.number, end);
+  for (const log of logs) {
+    const number = BigInt(log.blockNumber);
+    if (number < from || number > to)
+      throw new VipError(
+        `the node answered a log of block ${number} to a request for blocks ${from}–${to}`,
+      );
+    if (log.blockTimestamp !== undefined && !blocks.has(number))
+      blocks.set(number, {
+        number,
+        hash: log.blockHash.toLowerCase(),
+        time: BigInt(log.blockTimestamp),
+      });
+  }
+  const missing = [
+    ...new Set(logs.map((log) => BigInt(log.blockNumber))),
+  ].filter((n) => !blocks.has(n));
+  for (let i = 0; i < missing.length; i += HEADER_REQUESTS) {
+    const headers = await Promise.all(
+      missing
+        .slice(i, i + HEADER_REQUESTS)
+        .map((n) => reader.existingBlock(n, "a block with a log")),
+    );
+    for (const header of headers) blocks.set(header.number, header);
+  }
+  return blocks;
+}
+
+/**
+ * Decodes one answer's logs and stores them, their blocks and the group's
+ * cursors in one transaction; every log's block must be the one its header
+ * says. Returns the logs stored.
+ */
+async function storeAnswer(
+  store: ActivityStore,
+  { group, to }: Step,
+  logs: RpcLog[],
+  blocks: Map<bigint, BlockHeader>,
+  decoders: Map<string, LogDecoder>,
+): Promise<number> {
+  const byId = new Map<string, DecodedLog[]>();
+  let stored = 0;
+  for (const log of logs) {
+    const number = BigInt(log.blockNumber);
+    const block = blocks.get(number);
+    if (block === undefined || block.hash !== log.blockHash.toLowerCase())
+      throw new VipError(
+        `block ${number} changed while it was read (a reorganization): run scores:index again`,
+      );
+    const address = log.address.toLowerCase();
+    const topic = log.topics[0]?.toLowerCase();
+    for (const source of group) {
+      if (source.address !== address || source.topic !== topic) continue;
+      if (number < source.fromBlock) continue;
+      const decoder = decoders.get(source.id);
+      if (decoder === undefined) continue;
+      let rows = byId.get(source.id);
+      if (rows === undefined) byId.set(source.id, (rows = []));
+      rows.push(decoder.decode(log, block.time));
+      stored++;
+    }
+  }
+  const kept: StoredBlock[] = [...blocks.values()];
+  await store.storeRange(group, to, byId, kept);
+  return stored;
 }
 
 /**
@@ -180,12 +328,11 @@ async function checkForReorg(
   const stored = await store.blocksDownFrom(highest);
   if (stored.length === 0) return undefined;
   for (const block of stored) {
-    const stored = block;
-    const now = await reader.block(stored.number);
-    if (now !== undefined && now.hash === stored.hash) {
-      if (stored.number === highest) return undefined;
-      await store.rewind(sources, stored.number);
-      return stored.number;
+    const now = await reader.block(block.number);
+    if (now !== undefined && now.hash === block.hash) {
+      if (block.number === highest) return undefined;
+      await store.rewind(sources, block.number);
+      return block.number;
     }
   }
   // Nothing stored matches any more: start every source over.

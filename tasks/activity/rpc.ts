@@ -1,7 +1,7 @@
 import type { EIP1193Provider } from "hardhat/types/providers";
 
 import { VipError } from "../errors.js";
-import { withRetry } from "../network/retry.js";
+import { isTransient, withRetry } from "../network/retry.js";
 import type { RpcLog } from "./decode.js";
 
 /** A rollup block's place: its number, hash and own timestamp. */
@@ -121,6 +121,12 @@ export function rangeLimit(error: unknown): bigint | undefined {
   return match === null ? undefined : BigInt(match[1] ?? "0");
 }
 
+/**
+ * A request worth another attempt: what every client here retries (a dropped
+ * connection, a timeout, a gateway's 5xx, a rate limit), and an answer cut
+ * short or a node's internal error, which a log query on a busy node gives.
+ * A refusal of the request itself is not.
+ */
 function isFault(error: unknown): boolean {
   const text = messageOf(error);
   if (
@@ -129,8 +135,9 @@ function isFault(error: unknown): boolean {
     )
   )
     return false;
-  return /ECONNRESET|ECONNREFUSED|EPIPE|socket|fetch failed|network|connection|other side closed|\b(429|500|502|503|504)\b|too many requests|rate limit|bad gateway|unavailable|timed? ?out|timeout|internal error|unexpected (end|token)|json/i.test(
-    text,
+  return (
+    isTransient(error) ||
+    /\b500\b|internal error|unexpected (end|token)|json/i.test(text)
   );
 }
 

@@ -2,8 +2,15 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 
 import {
+  BIGINT,
+  BOOLEAN,
   type DuckDBAppender,
   type DuckDBConnection,
+  DuckDBDataChunk,
+  type DuckDBType,
+  HUGEINT,
+  INTEGER,
+  VARCHAR,
   DuckDBInstance,
 } from "@duckdb/node-api";
 
@@ -37,7 +44,7 @@ export class ActivityStore {
     await mkdir(path.dirname(file), { recursive: true });
     let instance: DuckDBInstance;
     try {
-      instance = await DuckDBInstance.create(file);
+      instance = await DuckDBInstance.create(file, { threads: "1" });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new VipError(
@@ -117,9 +124,26 @@ export class ActivityStore {
   }
 
   /**
-   * Records a range [from, to] of the sources in `group`: their logs, the
-   * blocks they are in and the range's last block, and moves their cursors
-   * past `to`, all in one transaction.
+   * Opens a transaction: what is stored until `commit` is kept whole or not
+   * at all, cursors included, so a kill at any moment loses only work that
+   * is done again on the next run.
+   */
+  async begin(): Promise<void> {
+    await this.connection.run("begin transaction");
+  }
+
+  async commit(): Promise<void> {
+    await this.connection.run("commit");
+  }
+
+  async rollback(): Promise<void> {
+    await this.connection.run("rollback");
+  }
+
+  /**
+   * Records a range [from, to] of the sources in `group`, inside the open
+   * transaction: their logs, the blocks they are in and the range's ends, and
+   * moves their cursors past `to`.
    */
   async storeRange(
     group: PolicySource[],
@@ -127,30 +151,27 @@ export class ActivityStore {
     logs: Map<string, DecodedLog[]>,
     blocks: StoredBlock[],
   ): Promise<void> {
-    await this.connection.run("begin transaction");
-    try {
-      for (const source of group) {
-        const rows = logs.get(source.id) ?? [];
-        if (rows.length === 0) continue;
-        const appender = await this.connection.createAppender(logTable(source));
-        appendLogs(appender, source, rows);
-        appender.closeSync();
-      }
-      for (const block of blocks)
-        await this.connection.run(
-          "insert into blocks values ($1, $2, $3) on conflict do nothing",
-          [Number(block.number), block.hash, Number(block.time)],
-        );
-      for (const source of group)
-        await this.connection.run(
-          "update sources set next_block = $1 where id = $2",
-          [Number(to + 1n), source.id],
-        );
-      await this.connection.run("commit");
-    } catch (error) {
-      await this.connection.run("rollback");
-      throw error;
+    for (const source of group) {
+      const rows = logs.get(source.id) ?? [];
+      if (rows.length === 0) continue;
+      const appender = await this.connection.createAppender(logTable(source));
+      appendLogs(appender, source, rows);
+      appender.closeSync();
     }
+    // One statement each: DuckDB pays per statement, not per row.
+    if (blocks.length > 0)
+      await this.connection.run(
+        `insert into blocks values ${blocks.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`).join(", ")} on conflict do nothing`,
+        blocks.flatMap((block) => [
+          Number(block.number),
+          block.hash,
+          Number(block.time),
+        ]),
+      );
+    await this.connection.run(
+      `update sources set next_block = $1 where id in (${group.map((_, i) => `$${i + 2}`).join(", ")})`,
+      [Number(to + 1n), ...group.map((source) => source.id)],
+    );
   }
 
   /**
@@ -193,24 +214,34 @@ export function logTable(source: PolicySource): string {
   return `log_${source.id}`;
 }
 
-/** Block numbers fit a double exactly far beyond any chain's height. */
+/** Rows a DuckDB data chunk holds (its vector size). */
+const CHUNK_ROWS = 2048;
+
+/**
+ * Appends a source's rows a data chunk at a time, a column array each: a
+ * third less work than a call per value. Block numbers and times are BIGINT,
+ * every integer parameter HUGEINT.
+ */
 function appendLogs(
   appender: DuckDBAppender,
   source: PolicySource,
   rows: DecodedLog[],
 ): void {
-  for (const log of rows) {
-    appender.appendBigInt(log.blockNumber);
-    appender.appendBigInt(log.blockTime);
-    appender.appendVarchar(log.txHash);
-    appender.appendInteger(log.logIndex);
-    source.columns.forEach((column, i) => {
-      const value = log.values[i];
-      if (column.sql === "HUGEINT") appender.appendHugeInt(value as bigint);
-      else if (column.sql === "BOOLEAN")
-        appender.appendBoolean(value as boolean);
-      else appender.appendVarchar(value as string);
-    });
-    appender.endRow();
+  const types = ([BIGINT, BIGINT, VARCHAR, INTEGER] as DuckDBType[]).concat(
+    source.columns.map((c) =>
+      c.sql === "HUGEINT" ? HUGEINT : c.sql === "BOOLEAN" ? BOOLEAN : VARCHAR,
+    ),
+  );
+  for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+    const part = rows.slice(start, start + CHUNK_ROWS);
+    const chunk = DuckDBDataChunk.create(types, part.length);
+    chunk.setColumns([
+      part.map((log) => log.blockNumber),
+      part.map((log) => log.blockTime),
+      part.map((log) => log.txHash),
+      part.map((log) => log.logIndex),
+      ...source.columns.map((_, i) => part.map((log) => log.values[i] ?? null)),
+    ]);
+    appender.appendDataChunk(chunk);
   }
 }

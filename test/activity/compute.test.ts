@@ -62,7 +62,9 @@ describe("computing a stage on the index: exact or refused", () => {
         values: [trader, notional, leverage],
       }),
     );
+    await store.begin();
     await store.storeRange([source], 25n, new Map([[source.id, logs]]), []);
+    await store.commit();
     store.close();
   });
   after(async () => rm(dir, { recursive: true, force: true }));

@@ -486,9 +486,22 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
         ],
         env(proxy.url),
       );
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      // Killed once it has stored some ranges (a commit every 2 s) and is
+      // still going.
+      const spawned = Date.now();
+      let exited = false;
+      void killed.then(() => (exited = true));
+      while (
+        !exited &&
+        (Date.now() - spawned < 3_000 || proxy.logFilters.length < 10)
+      )
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(exited, "scores:index ended before it could be killed").to.equal(
+        false,
+      );
       child.kill("SIGKILL");
-      await killed;
+      const cut = await killed;
+      expect(cut.output).to.not.match(/^indexed /m);
       const result = await compute(
         2,
         disturbed.out,

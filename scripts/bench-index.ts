@@ -1,0 +1,242 @@
+/**
+ * Indexing and scoring benchmark, as operators run the commands: one local
+ * `npx hardhat node` holding BENCH_LOGS (1,000,000) `Trade` logs from
+ * BENCH_TRADERS (100,000) addresses, BENCH_LOGS_PER_TX (1,000) a transaction,
+ * each transaction's block followed by BENCH_EMPTY_BLOCKS (9) empty ones; all
+ * in one stage's window on the stand-in base chain. BENCH_RUNS (3) runs of:
+ * - `npx hardhat scores:index` in its own process into a fresh vip-data/
+ *   (Hardhat's start-up included), through a pass-through JSON-RPC proxy that
+ *   records every `eth_getLogs` filter it asks for;
+ * - a plain client right after, on the same proxy: the same filters, one
+ *   after the other, each answer read and parsed, nothing else; what the node
+ *   can give;
+ * - `npx hardhat scores:compute` for the stage on that index, in its own
+ *   process, with its peak memory (maxRSS, read in the process at exit).
+ * Prints each run's figures, then the median and the worst. Run with
+ * `npm run bench:index`.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { JsonRpcProvider, NonceManager, Wallet } from "ethers";
+
+import { startL1RestStandIn } from "../tasks/stand-ins/l1-rest.js";
+import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
+import { startHardhatNode } from "../test/helpers/hardhat-node.js";
+import { DEPLOYER_KEY } from "../test/helpers/keys.js";
+import { startMinievmProxy } from "../test/helpers/minievm-proxy.js";
+import { TradeLog__factory } from "../types/ethers-contracts/index.js";
+
+const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
+const TRADERS = Number(process.env.BENCH_TRADERS ?? 100_000);
+const PER_TX = Number(process.env.BENCH_LOGS_PER_TX ?? 1_000);
+const EMPTY_BLOCKS = Number(process.env.BENCH_EMPTY_BLOCKS ?? 9);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+const dir = await mkdtemp(path.join(tmpdir(), "vip-bench-index-"));
+const node = await startHardhatNode();
+const provider = new JsonRpcProvider(node.url, undefined, {
+  staticNetwork: true,
+});
+const wallet = new NonceManager(new Wallet(DEPLOYER_KEY, provider));
+const baseChain = await startL1RestStandIn({
+  stage: 1n,
+  stageStartTime: 0n,
+  stageEndTime: 4_000_000_000n,
+  stageInterval: 4_000_000_000n,
+  now: 2_000_000_000n,
+});
+const proxy = await startMinievmProxy(node.url);
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+
+/** Runs the Hardhat CLI as an operator would; its peak memory comes back too. */
+async function hardhat(args: string[]): Promise<{
+  seconds: number;
+  maxRssMb: number;
+  cpuSeconds: number;
+  output: string;
+}> {
+  const rssFile = path.join(dir, `rss-${Date.now()}.txt`);
+  const started = performance.now();
+  const child = spawn(process.execPath, [HARDHAT_CLI, ...args], {
+    cwd: PROJECT_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      JSON_RPC_URL: proxy.url,
+      L1_REST_URL: baseChain.url,
+      BENCH_RSS_FILE: rssFile,
+      NODE_OPTIONS: `${process.env.BENCH_NODE_OPTIONS ?? ""} --import ${path.join(PROJECT_ROOT, "scripts", "bench", "report-rss.mjs")}`,
+    },
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) =>
+    child.on("exit", resolve),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0)
+    throw new Error(`hardhat ${args.join(" ")} exited ${code}:\n${output}`);
+  const usage = JSON.parse(await readFile(rssFile, "utf8")) as {
+    maxRssKb: number;
+    cpuMicros: number;
+  };
+  return {
+    seconds,
+    maxRssMb: usage.maxRssKb / 1024,
+    cpuSeconds: usage.cpuMicros / 1e6,
+    output,
+  };
+}
+
+try {
+  console.log(
+    `bench:index: ${fmt(LOGS)} logs from ${fmt(TRADERS)} addresses, ${fmt(PER_TX)} a transaction, ${EMPTY_BLOCKS} empty blocks after each; ${RUNS} runs`,
+  );
+  await provider.send("evm_setBlockGasLimit", [
+    `0x${(500_000_000).toString(16)}`,
+  ]);
+  const tradeLog = await new TradeLog__factory(wallet).deploy();
+  await tradeLog.waitForDeployment();
+  const address = (await tradeLog.getAddress()).toLowerCase();
+  const made = performance.now();
+  const first = 0x1000000000000000000000000000000000000000n;
+  for (let sent = 0; sent < LOGS; sent += PER_TX) {
+    const count = Math.min(PER_TX, LOGS - sent);
+    const tx = await tradeLog.burst(
+      first + BigInt(sent % TRADERS),
+      TRADERS,
+      count,
+      10n ** 18n,
+      { gasLimit: 5_000 * count + 100_000 },
+    );
+    if (EMPTY_BLOCKS > 0)
+      await provider.send("hardhat_mine", [`0x${EMPTY_BLOCKS.toString(16)}`]);
+    if (sent + PER_TX >= LOGS) await tx.wait();
+  }
+  const head = await provider.getBlockNumber();
+  console.log(
+    `made ${fmt(LOGS)} logs in ${fmt(head)} blocks in ${fmt((performance.now() - made) / 1000, 1)} s`,
+  );
+  const policy = path.join(dir, "perp.sql");
+  await writeFile(
+    policy,
+    `-- @policy perp-volume
+-- @from-stage 1
+-- @source trades ${address} event Trade(address indexed trader, uint256 notional, uint16 leverage)
+select trader as address, sum(notional * 20 * (leverage + 4)) // (5 * 1000000000000000000) as score
+from trades, stage
+where block_time >= stage.start_time and block_time < stage.end_time
+group by trader
+`,
+  );
+
+  const rows: {
+    index: number;
+    plain: number;
+    ratio: number;
+    compute: number;
+    rss: number;
+  }[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const data = path.join(dir, `data-${run}`);
+    proxy.logFilters.length = 0;
+    const index = await hardhat([
+      "scores:index",
+      "--network",
+      "rollup",
+      "--policy",
+      policy,
+      "--data-dir",
+      data,
+    ]);
+    const filters = [...proxy.logFilters];
+    const plainStarted = performance.now();
+    let plainLogs = 0;
+    for (const filter of filters) {
+      const answer = await fetch(proxy.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "eth_getLogs",
+          params: [filter],
+        }),
+      });
+      const body = (await answer.json()) as { result?: unknown[] };
+      plainLogs += body.result?.length ?? 0;
+    }
+    const plain = (performance.now() - plainStarted) / 1000;
+    if (plainLogs !== LOGS)
+      throw new Error(
+        `the plain client got ${plainLogs} logs, not ${LOGS}: the index's requests do not cover the chain`,
+      );
+    const compute = await hardhat([
+      "scores:compute",
+      "--network",
+      "rollup",
+      "--policy",
+      policy,
+      "--stage",
+      "1",
+      "--out",
+      path.join(dir, `out-${run}`),
+      "--data-dir",
+      data,
+    ]);
+    const csv = await readFile(
+      path.join(dir, `out-${run}`, "stage-1.csv"),
+      "utf8",
+    );
+    const addresses = csv.trim().split("\n").length - 1;
+    if (addresses !== Math.min(TRADERS, LOGS))
+      throw new Error(`scores:compute wrote ${addresses} addresses`);
+    const row = {
+      index: LOGS / index.seconds,
+      plain: LOGS / plain,
+      ratio: plain / index.seconds,
+      compute: compute.seconds,
+      rss: compute.maxRssMb,
+    };
+    rows.push(row);
+    console.log(
+      `run ${run}: scores:index ${fmt(index.seconds, 2)} s (${fmt(row.index)} logs/s, ${filters.length} eth_getLogs, CPU ${fmt(index.cpuSeconds, 2)} s, peak ${fmt(index.maxRssMb)} MB); ` +
+        `plain client ${fmt(plain, 2)} s (${fmt(row.plain)} logs/s); ratio ${fmt(row.ratio, 2)}; ` +
+        `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), peak ${fmt(compute.maxRssMb)} MB, ${fmt(addresses)} addresses`,
+    );
+    await rm(data, { recursive: true, force: true });
+  }
+  const ratios = rows.map((r) => r.ratio);
+  const computes = rows.map((r) => r.compute);
+  const rss = rows.map((r) => r.rss);
+  console.log(
+    `\nscores:index / plain client throughput: median ${fmt(median(ratios), 2)}, lowest ${fmt(Math.min(...ratios), 2)} (goal >= 0.80)`,
+  );
+  console.log(
+    `scores:index: median ${fmt(median(rows.map((r) => r.index)))} logs/s; plain client median ${fmt(median(rows.map((r) => r.plain)))} logs/s`,
+  );
+  console.log(
+    `scores:compute (${fmt(LOGS)} logs, ${fmt(TRADERS)} addresses, Hardhat's start-up included): median ${fmt(median(computes), 2)} s, worst ${fmt(Math.max(...computes), 2)} s; peak memory median ${fmt(median(rss))} MB, worst ${fmt(Math.max(...rss))} MB (goal < 5 s, < 1,024 MB)`,
+  );
+} finally {
+  await proxy.close();
+  await baseChain.close();
+  await node.close();
+  await rm(dir, { recursive: true, force: true });
+}
