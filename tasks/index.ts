@@ -467,6 +467,12 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption(requiredTextOption("title", "the proposal's title"))
       .addOption(requiredTextOption("summary", "the proposal's summary"))
       .addOption(
+        textOption(
+          "policy",
+          "the scoring policy file (.sql) the rollup publishes: its name and sha256 are added to the summary",
+        ),
+      )
+      .addOption(
         requiredTextOption(
           "out",
           "the proposal file to write, e.g. proposal.json",

@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-
 import {
   type DuckDBConnection,
   DuckDBInstance,
@@ -9,7 +7,11 @@ import {
 import type { StageWindow } from "../clients/stage-window.js";
 import { VipError } from "../errors.js";
 import { inexactExpressions } from "../policy/exactness.js";
-import { LOG_COLUMNS, type Policy } from "../policy/parse.js";
+import {
+  LOG_COLUMNS,
+  type Policy,
+  type PolicySource,
+} from "../policy/parse.js";
 import type { StageBlocks } from "./stage-blocks.js";
 import { logTable } from "./store.js";
 
@@ -80,14 +82,7 @@ export async function computeStage(
     const rows = await runPolicy(connection, policy, sql, window.stage);
     const sources: SourceDigest[] = [];
     for (const source of policy.sources)
-      sources.push(
-        await digest(
-          connection,
-          source.table,
-          source.address,
-          source.event.format("full"),
-        ),
-      );
+      sources.push(await digest(connection, source));
     const version = await scalarText(connection, "select version()");
     return { rows, sources, engine: `duckdb ${version}` };
   } finally {
@@ -247,30 +242,35 @@ function checkRow(
   return { address: lower, score };
 }
 
-/** A source's rows in chain order, hashed: what a challenger compares. */
+/**
+ * A source's rows up to the stage's last block, hashed in the engine: each
+ * row's columns as text joined by "," (block_number, block_time, tx_hash,
+ * log_index, then the parameters as declared) is hashed with SHA-256, and the
+ * row hashes, in hex and chain order (block_number, log_index), are
+ * concatenated and hashed again. What a challenger compares; the README
+ * states it, so it can be recomputed without this tool.
+ */
 async function digest(
   connection: DuckDBConnection,
-  table: string,
-  address: string,
-  event: string,
+  source: PolicySource,
 ): Promise<SourceDigest> {
-  const hash = createHash("sha256");
-  const result = await connection.stream(
-    `select * from ${table} order by block_number, log_index`,
+  const columns = [...(LOG_COLUMNS as readonly string[])]
+    .concat(source.columns.map((c) => `"${c.name}"`))
+    .map((c) => `${c}::VARCHAR`)
+    .join(", ");
+  const reader = await connection.runAndReadAll(
+    `select count(*)::BIGINT, sha256(coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' order by block_number, log_index), '')) from ${source.table}`,
   );
-  let logs = 0;
-  for (;;) {
-    const chunk = await result.fetchChunk();
-    if (chunk === null || chunk.rowCount === 0) break;
-    for (const row of chunk.getRows()) {
-      hash.update(
-        JSON.stringify(row.map((v) => (v === null ? null : String(v)))),
-      );
-      hash.update("\n");
-      logs++;
-    }
-  }
-  return { table, address, event, logs, sha256: hash.digest("hex") };
+  const [count, hash] = reader.getRowsJson()[0] ?? [];
+  if (typeof hash !== "string")
+    throw new VipError(`DuckDB did not digest ${source.table}`);
+  return {
+    table: source.table,
+    address: source.address,
+    event: source.event.format("full"),
+    logs: Number(count),
+    sha256: hash,
+  };
 }
 
 /** Runs a DuckDB step; its error is reported as `<policy file>:<line>`. */

@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -233,6 +234,25 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     expect(result.stdout).to.match(/^ {2}commission rate\s+0\.2$/m);
     expect(result.stdout).to.match(/^ {2}vm type\s+2 \(EVM\)$/m);
     expect(result.stdout).to.match(/^deposit\s+100000000uinit$/m);
+  });
+
+  it("names the published scoring policy and its sha256 in the summary with --policy", async () => {
+    const policy = path.join(dir, "perp.sql");
+    const text = `-- @policy perp-volume\n-- @from-stage 16\n-- @source trades ${contract} event Trade(address indexed trader, uint256 notional)\nselect trader as address, sum(notional) as score from trades group by trader\n`;
+    await writeFile(policy, text);
+    const out = path.join(dir, "with-policy.json");
+    const result = await propose(out, { policy });
+    expect(result.code, result.output).to.equal(0);
+    const written = JSON.parse(await readFile(out, "utf8"));
+    const sha256 = createHash("sha256").update(text).digest("hex");
+    expect(written.summary).to.equal(
+      `Adds the rollup to VIP\n\nScoring policy: perp-volume (perp.sql), from stage 16, sha256 ${sha256}.`,
+    );
+    await writeFile(policy, "-- @policy perp-volume\n-- @from-stage x\n");
+    const bad = path.join(dir, "bad-policy.json");
+    expect(await refusal(bad, { policy })).to.match(
+      /perp\.sql:2: @from-stage "x" must be a stage number/,
+    );
   });
 
   it("refuses what the chain would refuse, before anything is written", async () => {

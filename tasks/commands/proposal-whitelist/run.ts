@@ -1,4 +1,5 @@
 import { access } from "node:fs/promises";
+import path from "node:path";
 
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import {
@@ -12,6 +13,7 @@ import { firstLine, VipError, defined } from "../../errors.js";
 import { writeJsonFileAtomically } from "../../files/json.js";
 import { requiredOption } from "../../options.js";
 import { field, type Output } from "../../output.js";
+import { loadPolicies } from "../../policy/load.js";
 import { deriveBridgeAddress } from "../../proposal/bridge-address.js";
 import { checkRates, parseRate } from "../../proposal/rates.js";
 import {
@@ -35,6 +37,8 @@ export interface WhitelistOptions {
   metadata?: string;
   title?: string;
   summary?: string;
+  /** A scoring policy file: its name and sha256 go into the summary. */
+  policy?: string;
   out?: string;
   deposit?: string;
   force: boolean;
@@ -82,10 +86,9 @@ export async function runWhitelistProposal(
     "--title",
     "the proposal's title",
   );
-  const summary = requiredOption(
-    options.summary,
-    "--summary",
-    "the proposal's summary",
+  const summary = await withPolicy(
+    requiredOption(options.summary, "--summary", "the proposal's summary"),
+    options.policy,
   );
   const outPath = requiredOption(
     options.out,
@@ -240,4 +243,22 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/**
+ * The summary with the scoring policy named in it (name, first stage,
+ * sha256), so the rollup's published method is bound to its proposal.
+ */
+async function withPolicy(
+  summary: string,
+  policyPath: string | undefined,
+): Promise<string> {
+  if (policyPath === undefined) return summary;
+  const policies = await loadPolicies(policyPath);
+  const [policy] = policies;
+  if (policy === undefined || policies.length !== 1)
+    throw new VipError(
+      `--policy ${policyPath} holds ${policies.length} policies: name the one policy file the proposal publishes`,
+    );
+  return `${summary}\n\nScoring policy: ${policy.name} (${path.basename(policy.file)}), from stage ${policy.fromStage}, sha256 ${policy.sha256}.`;
 }
