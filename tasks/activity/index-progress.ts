@@ -63,7 +63,9 @@ export function createIndexProgress(
     };
   }
   let lastLine = 0;
+  let printed = start - 1n;
   const line = () => {
+    printed = latest.block;
     const f = figures();
     out.line(
       `index: block ${formatNumber(latest.block)} of ${formatNumber(head)} (${Math.floor((100 * f.done) / total)}%), ${formatNumber(latest.logs)} logs, ${formatNumber(f.rate)} logs/s, ${f.left} left`,
@@ -78,7 +80,7 @@ export function createIndexProgress(
       }
     },
     stop: () => {
-      if (latest.block >= start) line();
+      if (latest.block > printed) line();
     },
   };
 }

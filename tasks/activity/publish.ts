@@ -27,7 +27,7 @@ export function stageManifest(
   final: boolean,
   computation: StageComputation,
   csv: string,
-) {
+): StageManifest {
   return {
     stage: window.stage.toString(),
     final,
@@ -59,7 +59,21 @@ export function stageManifest(
   };
 }
 
-export type StageManifest = ReturnType<typeof stageManifest>;
+/** A stage's manifest: every number as a decimal string, hashes in hex. */
+export interface StageManifest {
+  stage: string;
+  final: boolean;
+  policy: { name: string; file: string; fromStage: string; sha256: string };
+  window: { start: string; end: string };
+  blocks: {
+    first: { number: string; hash: string } | null;
+    last: { number: string; hash: string };
+    rule: string;
+  };
+  sources: StageComputation["sources"];
+  output: { file: string; sha256: string; addresses: number; total: string };
+  engine: string;
+}
 
 /** The manifest's path beside the stage's files. */
 function manifestFile(dir: string, stage: bigint): string {

@@ -135,11 +135,12 @@ describe("the npm package, installed into a brand-new Hardhat project", function
       "dist/ignition/modules/VipScore.js",
       "dist/artifacts/contracts/VipScore.sol/VipScore.json",
       "scripts/sample-scores.csv",
+      "scripts/sample-policy/perp-volume.sql",
       "scripts/examples/registry-input.json",
     ]);
     const outside = files.filter(
       (f) =>
-        !/^(dist\/(tasks|types|ignition|artifacts)\/|contracts\/I?VipScore\.sol$|scripts\/sample-scores\.csv$|scripts\/examples\/registry-input\.json$|package\.json$|README\.md$|LICENSE$)/.test(
+        !/^(dist\/(tasks|types|ignition|artifacts)\/|contracts\/I?VipScore\.sol$|scripts\/sample-scores\.csv$|scripts\/sample-policy\/perp-volume\.sql$|scripts\/examples\/registry-input\.json$|package\.json$|README\.md$|LICENSE$)/.test(
           f,
         ),
     );
@@ -161,6 +162,10 @@ describe("the npm package, installed into a brand-new Hardhat project", function
     expect(rehearsal.code, rehearsal.output).to.equal(0);
     expect(rehearsal.stdout).to.match(
       /^verified\s+1,000 scores on chain equal node_modules\/hardhat-vip-score\/scripts\/sample-scores\.csv$/m,
+    );
+    // The sample policy ships too: its stage is scored, pushed and finalized.
+    expect(rehearsal.stdout).to.match(
+      /^scores\s+3 addresses, total 496, final$/m,
     );
     expect(rehearsal.stdout).to.include("Rehearsal complete.");
 

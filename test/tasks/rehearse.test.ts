@@ -20,9 +20,10 @@ describe("rehearse", () => {
       "stage:autopilot",
       "bridge:transfer",
       "bridge:transfer from the base chain",
+      "scores from the rollup's activity",
     ];
     for (const [i, step] of steps.entries())
-      expect(result.stdout).to.include(`[${i + 1}/13] ${step}`);
+      expect(result.stdout).to.include(`[${i + 1}/14] ${step}`);
     expect(result.stdout).to.match(/^tracked\s+0x[0-9a-f]{64}/m);
     expect(result.stdout).to.match(
       /^bridge holds\s+1000000 of the test token$/m,
@@ -52,6 +53,15 @@ describe("rehearse", () => {
       /^finalized\s+stage 16 in tx 0x[0-9a-f]{64}, block \d+$/m,
     );
     expect(result.stdout).to.match(/^autopilot ok: stage 16: finalized in tx/m);
+    // The sample policy: 3 trades in stage 17's window (280 + 20 + 196), the
+    // one after its end left out; pushed, read back and finalized.
+    expect(result.stdout).to.match(/^scores\s+3 addresses, total 496, final$/m);
+    expect(result.stdout).to.match(
+      /^verified\s+3 scores on chain equal .*stage-17\.final\.csv$/m,
+    );
+    expect(result.stdout).to.match(
+      /^finalized\s+stage 17 in tx 0x[0-9a-f]{64}, block \d+/m,
+    );
     expect(result.stdout).to.include("Rehearsal complete.");
     // The one warning is the op hook's, which an operator must heed.
     const warnings = result.stderr

@@ -26,6 +26,7 @@ import { startRollupRestStandIn } from "../../stand-ins/rollup-rest.js";
 import { rehearseAutopilot } from "./autopilot.js";
 import { rehearseFunding, rehearseTransfer } from "./bridge.js";
 import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
+import { rehearsePolicy } from "./policy.js";
 
 interface RehearseArgs {
   file?: string;
@@ -40,7 +41,8 @@ const PROGRAM_STAGE = 15n;
  * base chain's REST API on 127.0.0.1: accounts, version, chain-id, stage,
  * deploy, registry:entry, proposal:whitelist, scores:update (which reads every
  * score back), stage:finalize, stage, stage:autopilot, bridge:transfer (from
- * the EVM, and from the base chain with an op hook). It needs no configuration
+ * the EVM, and from the base chain with an op hook), and a stage scored from
+ * the sample policy (index, compute, push, finalize). It needs no configuration
  * and sends nothing off this machine.
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
@@ -82,7 +84,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
       `(${cometbft.url}) and REST API (${rollupRest.url}) and the base chain's REST API (${baseChain.url}).`,
     );
     out.line("Nothing is sent anywhere else.");
-    const steps = 13;
+    const steps = 14;
     let n = 0;
     const step = (title: string) => out.line(`\n[${++n}/${steps}] ${title}`);
 
@@ -225,6 +227,22 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
       restUrls,
       out,
     );
+    step(
+      "scores from the rollup's activity: the sample policy on its own TradeLog contract, scores:index, scores:compute, scores:update, stage:finalize",
+    );
+    await rehearsePolicy(
+      connection,
+      score,
+      signer,
+      {
+        url: baseChain.url,
+        state: baseChain.state,
+        moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
+      },
+      journalDir,
+      out,
+    );
+
     out.line(
       `\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`,
     );
