@@ -290,7 +290,26 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       .addOption(
         requiredTextOption(
           "scoresDir",
-          "the folder with stage-<N>.csv (live scores, optional) and stage-<N>.final.csv (final scores)",
+          "the folder with stage-<N>.csv (live scores, optional) and stage-<N>.final.csv (final scores); with --policy, the autopilot writes them there",
+        ),
+      )
+      .addOption(
+        textOption(
+          "policy",
+          "A scoring policy file (.sql) or folder: compute each stage's files from the rollup's activity (without it, read the files a scoring job writes)",
+        ),
+      )
+      .addOption({
+        name: "computeInterval",
+        description:
+          "With --policy: seconds between computations of a running stage's live scores",
+        type: ArgumentType.STRING,
+        defaultValue: "600",
+      })
+      .addOption(
+        textOption(
+          "dataDir",
+          "With --policy: where the activity index is kept (default: vip-data/ in the project)",
         ),
       )
       .addFlag({

@@ -67,6 +67,7 @@ export async function computeStage(
     await connection.run("set enable_external_access = false");
     await connection.run("set lock_configuration = true");
     const last = blocks.last.number;
+    await checkComplete(connection, policy, last);
     for (const source of policy.sources) {
       const columns = [...(LOG_COLUMNS as readonly string[])]
         .concat(source.columns.map((c) => `"${c.name}"`))
@@ -88,6 +89,32 @@ export async function computeStage(
   } finally {
     connection.closeSync();
     instance.closeSync();
+  }
+}
+
+/**
+ * Every source of the policy is indexed through the stage's last block: a
+ * stage is never computed from an index with a gap at its end.
+ */
+async function checkComplete(
+  connection: DuckDBConnection,
+  policy: Policy,
+  last: bigint,
+): Promise<void> {
+  for (const source of policy.sources) {
+    const reader = await connection.runAndReadAll(
+      "select next_block from store.main.sources where id = $1",
+      [source.id],
+    );
+    const value = reader.getRowsJson()[0]?.[0];
+    const next =
+      typeof value === "string" || typeof value === "number"
+        ? BigInt(value)
+        : undefined;
+    if (next === undefined || next <= last)
+      throw new VipError(
+        `the index of source ${source.table} (${policy.file}:${source.line}) ${next === undefined ? "does not exist" : `reaches only block ${next - 1n}`}, short of the stage's last block ${last}: run scores:index first`,
+      );
   }
 }
 

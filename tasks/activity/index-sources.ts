@@ -35,6 +35,8 @@ const HEADER_REQUESTS = 8;
 
 export interface IndexReport {
   head: bigint;
+  /** Blocks the index was behind the head when it started. */
+  behind: bigint;
   logs: number;
   ranges: number;
   rewound?: bigint;
@@ -76,7 +78,7 @@ export async function indexSources(
 ): Promise<IndexReport> {
   const unique = [...new Map(sources.map((s) => [s.id, s])).values()];
   for (const source of unique) await store.ensureSource(source);
-  const report: IndexReport = { head: 0n, logs: 0, ranges: 0 };
+  const report: IndexReport = { head: 0n, behind: 0n, logs: 0, ranges: 0 };
   report.rewound = await checkForReorg(reader, store, unique);
   const head = options.upTo ?? (await reader.head());
   report.head = head;
@@ -88,6 +90,7 @@ export async function indexSources(
     (m, c) => (c < m ? c : m),
     head + 1n,
   );
+  report.behind = start > head ? 0n : head + 1n - start;
   const progress = createIndexProgress(start, head, out);
   let range = FIRST_RANGE;
   let ceiling = MAX_RANGE;

@@ -27,6 +27,7 @@ export function stageManifest(
   final: boolean,
   computation: StageComputation,
   csv: string,
+  zeroed: string[] = [],
 ): StageManifest {
   return {
     stage: window.stage.toString(),
@@ -56,6 +57,7 @@ export function stageManifest(
       total: computation.rows.reduce((sum, r) => sum + r.score, 0n).toString(),
     },
     engine: computation.engine,
+    ...(zeroed.length === 0 ? {} : { zeroed }),
   };
 }
 
@@ -73,6 +75,11 @@ export interface StageManifest {
   sources: StageComputation["sources"];
   output: { file: string; sha256: string; addresses: number; total: string };
   engine: string;
+  /**
+   * Addresses that held a score on chain which the policy does not give
+   * them: written with 0 (the autopilot's final files).
+   */
+  zeroed?: string[];
 }
 
 /** The manifest's path beside the stage's files. */

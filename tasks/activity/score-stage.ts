@@ -71,6 +71,28 @@ export interface StageScores {
   computation: StageComputation;
   csv: string;
   manifest: StageManifest;
+  /** What indexing before the computation found and stored. */
+  indexed: IndexReport;
+}
+
+/**
+ * Adds each of `addresses` the computation does not score, with 0, keeping
+ * the rows in address order; returns those added.
+ */
+function addZeros(
+  computation: StageComputation,
+  addresses: string[],
+): string[] {
+  const scored = new Set(computation.rows.map((r) => r.address));
+  const zeroed = [...new Set(addresses.map((a) => a.toLowerCase()))]
+    .filter((a) => !scored.has(a))
+    .sort();
+  if (zeroed.length === 0) return zeroed;
+  computation.rows.push(...zeroed.map((address) => ({ address, score: 0n })));
+  computation.rows.sort((a, b) =>
+    a.address < b.address ? -1 : a.address > b.address ? 1 : 0,
+  );
+  return zeroed;
 }
 
 /**
@@ -84,6 +106,14 @@ export async function scoreStage(
   ctx: ActivityContext,
   policyPath: string,
   stage: bigint,
+  options: {
+    /**
+     * The addresses that hold a score on chain for the stage: each one the
+     * policy does not score is written with 0, so a score pushed live and no
+     * longer earned is cleared by the final file.
+     */
+    onChain?: () => Promise<string[]>;
+  } = {},
 ): Promise<StageScores> {
   const policy = policyForStage(await loadPolicies(policyPath), stage);
   ctx.out.line(
@@ -114,6 +144,10 @@ export async function scoreStage(
     window,
     blocks,
   );
+  const zeroed =
+    options.onChain === undefined
+      ? []
+      : addZeros(computation, await options.onChain());
   const csv = scoreCsv(computation.rows);
   const manifest = stageManifest(
     policy,
@@ -122,6 +156,7 @@ export async function scoreStage(
     final,
     computation,
     csv,
+    zeroed,
   );
   ctx.out.line(
     field(
@@ -129,5 +164,14 @@ export async function scoreStage(
       `${formatNumber(computation.rows.length)} addresses, total ${formatNumber(BigInt(manifest.output.total))}${final ? ", final" : ", live (the window has not closed on both clocks)"}`,
     ),
   );
-  return { policy, window, blocks, final, computation, csv, manifest };
+  return {
+    policy,
+    window,
+    blocks,
+    final,
+    computation,
+    csv,
+    manifest,
+    indexed,
+  };
 }

@@ -55,6 +55,7 @@ export class AutopilotMonitor {
   readonly #lastPush: Gauge;
   readonly #lastFinalize: Gauge;
   readonly #failedPolls: Gauge;
+  readonly #indexLag: Gauge;
   readonly #scoresPushed: Counter;
   readonly #alerts: Counter<"level">;
   readonly #rpcErrors: Counter<"endpoint">;
@@ -92,6 +93,10 @@ export class AutopilotMonitor {
     this.#failedPolls = gauge(
       "failed_polls_in_a_row",
       "Polls that could not tell what is due, in a row (0 when the last one succeeded)",
+    );
+    this.#indexLag = gauge(
+      "index_lag_blocks",
+      "With --policy: blocks the activity index was behind the rollup's head when it last caught up",
     );
     this.#scoresPushed = new Counter({
       name: "vip_autopilot_scores_pushed_total",
@@ -166,6 +171,11 @@ export class AutopilotMonitor {
   pushed(scores: number): void {
     this.#scoresPushed.inc(scores);
     this.#lastPush.setToCurrentTime();
+  }
+
+  /** With `--policy`, after each computation: how far the index was behind. */
+  indexed(behindBlocks: bigint): void {
+    this.#indexLag.set(Number(behindBlocks));
   }
 
   alerted(level: AlertLevel): void {

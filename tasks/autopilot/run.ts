@@ -27,6 +27,7 @@ import {
   openStageTiming,
   type OpenStageTiming,
 } from "./schedule.js";
+import { computeStageFiles, type PolicyScoring } from "./policy-scores.js";
 import { type AutopilotStatus, writeStatus } from "./status.js";
 
 export interface AutopilotOptions {
@@ -41,6 +42,8 @@ export interface AutopilotOptions {
   moduleAddress: string;
   /** The `--network` it runs on: refusals name complete commands for it. */
   network: string;
+  /** With `--policy`: the autopilot computes the score files itself. */
+  scoring?: PolicyScoring;
 }
 
 export interface AutopilotContext {
@@ -192,8 +195,28 @@ async function runPass(
     describeClocks(status, program, chainTime, timing);
 
     if (!timing.due) {
+      if (options.scoring !== undefined)
+        await computeLiveScores(
+          ctx,
+          options,
+          options.scoring,
+          status,
+          memory,
+          timing,
+        );
       await pushLiveScores(ctx, options, status, memory, timing);
       return { timing, finalized };
+    }
+    if (options.scoring !== undefined) {
+      const waiting = await computeFinalScores(
+        ctx,
+        options,
+        options.scoring,
+        status,
+        memory,
+        timing,
+      );
+      if (waiting !== undefined) return { timing, finalized, blocked: waiting };
     }
     const outcome = await finalizeDueStage(
       ctx,
@@ -282,6 +305,91 @@ async function finalizeDueStage(
     const text = `${ended}, but pushing or finalizing it failed: ${reason}.${risk} Nothing is lost; the autopilot retries (or run it again)`;
     return blocked(ctx, status, memory, stage, "alert", "failed", text);
   }
+}
+
+/**
+ * With `--policy`, every compute interval while the stage runs: the index
+ * brought up to the head, and `stage-N.csv` with its manifest written from
+ * the policy (pushed next, as a live file is). A failure is a warning, tried
+ * again at the next poll: live scores are never finalized from.
+ */
+async function computeLiveScores(
+  ctx: AutopilotContext,
+  options: AutopilotOptions,
+  scoring: PolicyScoring,
+  status: AutopilotStatus,
+  memory: PassMemory,
+  timing: OpenStageTiming,
+): Promise<void> {
+  const stage = timing.stage;
+  if (
+    memory.computed?.stage === stage &&
+    Date.now() - memory.computed.at < scoring.computeIntervalSeconds * 1000
+  )
+    return;
+  try {
+    const scores = await computeStageFiles(
+      ctx.score,
+      scoring,
+      options.scoresDir,
+      stage,
+      { final: false },
+    );
+    memory.computed = { stage, at: Date.now() };
+    ctx.monitor?.indexed(scores.indexed.behind);
+    memory.resolve("compute", stage);
+  } catch (error) {
+    blocked(
+      ctx,
+      status,
+      memory,
+      stage,
+      "warning",
+      "compute",
+      `the live scores of stage ${stage} could not be computed from ${scoring.policyPath}: ${oneLine(error instanceof Error ? error.message : String(error))}. Tried again at the next poll; only final scores are finalized from`,
+    );
+  }
+}
+
+/**
+ * With `--policy`, once the stage is due: its final scores computed and
+ * written. Returns why the stage must wait: the rollup has no block at or
+ * after the end yet (the window is not closed on its clock), or the
+ * computation failed (an incomplete index, a pruned block, a policy error).
+ * Nothing is finalized then; the next poll tries again.
+ */
+async function computeFinalScores(
+  ctx: AutopilotContext,
+  options: AutopilotOptions,
+  scoring: PolicyScoring,
+  status: AutopilotStatus,
+  memory: PassMemory,
+  timing: OpenStageTiming,
+): Promise<string | undefined> {
+  const stage = timing.stage;
+  const ended = `stage ${stage} ended at ${iso(timing.endTime)} on the base chain's clock`;
+  const graceEnds = iso(timing.endTime + options.graceSeconds);
+  let scores;
+  try {
+    scores = await computeStageFiles(
+      ctx.score,
+      scoring,
+      options.scoresDir,
+      stage,
+      { final: true },
+    );
+  } catch (error) {
+    const text = `${ended}, but its final scores could not be computed from ${scoring.policyPath}: ${oneLine(error instanceof Error ? error.message : String(error))}. Nothing is finalized; the autopilot tries again (the grace ends at ${graceEnds})`;
+    return blocked(ctx, status, memory, stage, "alert", "final-compute", text);
+  }
+  ctx.monitor?.indexed(scores.indexed.behind);
+  if (!scores.final) {
+    const level: AlertLevel = timing.atRisk ? "alert" : "warning";
+    const text = `${ended}, but the rollup has no block at or after its end yet (its head is block ${scores.blocks.last.number} at ${iso(scores.blocks.last.time)}): the final scores wait for it (the grace ends at ${graceEnds})`;
+    return blocked(ctx, status, memory, stage, level, "final-compute", text);
+  }
+  memory.resolve("final-compute", stage);
+  return undefined;
 }
 
 /**
@@ -414,6 +522,8 @@ class PassMemory {
   readonly #standing = new Map<string, number>();
   readonly #repeatMs: number;
   livePushed?: string;
+  /** The last live computation from the policy. */
+  computed?: { stage: bigint; at: number };
   lastTiming?: OpenStageTiming;
   lastAnnounced?: string;
 

@@ -66,3 +66,13 @@ function decodePage(
     );
   }
 }
+
+/** Every address that holds a score of `stage` on chain (lowercase). */
+export async function stageAddresses(
+  score: VipScore,
+  stage: bigint,
+): Promise<string[]> {
+  const addresses: string[] = [];
+  await forEachStageScore(score, stage, (address) => addresses.push(address));
+  return addresses;
+}

@@ -193,6 +193,24 @@ describe("computing a stage on the index: exact or refused", () => {
     );
   });
 
+  it("refuses an index that does not reach the stage's last block", async () => {
+    const policy = parsePolicy(
+      "table.sql",
+      HEADER +
+        "select trader as address, count(*) as score from trades group by trader",
+    );
+    const message = await computeStage(file, policy, WINDOW, {
+      ...BLOCKS,
+      last: { ...BLOCKS.last, number: 30n },
+    }).then(
+      () => "computed",
+      (error: unknown) => (error instanceof Error ? error.message : ""),
+    );
+    expect(message).to.equal(
+      "the index of source trades (table.sql:3) reaches only block 25, short of the stage's last block 30: run scores:index first",
+    );
+  });
+
   it("lets the policy read no file and reach no network", async () => {
     await refused(
       "select trader as address, 1 as score from trades, read_text('/etc/hostname') group by trader",

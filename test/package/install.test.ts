@@ -165,7 +165,7 @@ describe("the npm package, installed into a brand-new Hardhat project", function
     );
     // The sample policy ships too: its stage is scored, pushed and finalized.
     expect(rehearsal.stdout).to.match(
-      /^scores\s+3 addresses, total 496, final$/m,
+      /^scores\s+4 addresses, total 516, final$/m,
     );
     expect(rehearsal.stdout).to.include("Rehearsal complete.");
 

@@ -11,11 +11,7 @@ import {
   startL1RestStandIn,
   type L1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
-import {
-  json,
-  startServer,
-  type StandInServer,
-} from "../../tasks/stand-ins/server.js";
+import type { StandInServer } from "../../tasks/stand-ins/server.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { failure } from "../helpers/failure.js";
 import {
@@ -32,6 +28,7 @@ import {
 } from "../helpers/rig.js";
 import { freePort } from "../helpers/hardhat-node.js";
 import { waitFor } from "../helpers/wait.js";
+import { type Alert, startWebhook } from "../helpers/webhook.js";
 import { defined } from "../../tasks/errors.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
@@ -39,23 +36,6 @@ const INTERVAL = 1_000n;
 const A = "0x1000000000000000000000000000000000000001";
 const B = "0x2000000000000000000000000000000000000002";
 const C = "0x3000000000000000000000000000000000000003";
-
-interface Alert {
-  level: string;
-  stage: number;
-  text: string;
-  at: string;
-}
-
-/** A loopback webhook receiver: every alert the autopilot posts. */
-async function startWebhook(): Promise<StandInServer & { alerts: Alert[] }> {
-  const alerts: Alert[] = [];
-  const server = await startServer((_request, body) => {
-    alerts.push(JSON.parse(body) as Alert);
-    return json({ ok: true });
-  });
-  return { ...server, alerts };
-}
 
 function csv(rows: [string, bigint][]): string {
   return (

@@ -17,10 +17,10 @@ describe("rehearse", () => {
       "scores:update",
       "stage:finalize",
       "stage",
-      "stage:autopilot",
       "bridge:transfer",
       "bridge:transfer from the base chain",
-      "scores from the rollup's activity",
+      "stage:autopilot --policy",
+      "scores from the rollup's activity, command by command",
     ];
     for (const [i, step] of steps.entries())
       expect(result.stdout).to.include(`[${i + 1}/14] ${step}`);
@@ -53,11 +53,18 @@ describe("rehearse", () => {
       /^finalized\s+stage 16 in tx 0x[0-9a-f]{64}, block \d+$/m,
     );
     expect(result.stdout).to.match(/^autopilot ok: stage 16: finalized in tx/m);
-    // The sample policy: 3 trades in stage 17's window (280 + 20 + 196), the
-    // one after its end left out; pushed, read back and finalized.
-    expect(result.stdout).to.match(/^scores\s+3 addresses, total 496, final$/m);
+    // The autopilot scored stage 16 from the sample policy: live first
+    // (2 traders: 2·20·5/5 + 1·20·10/5 = 40 + 40), then final.
     expect(result.stdout).to.match(
-      /^verified\s+3 scores on chain equal .*stage-17\.final\.csv$/m,
+      /^scores\s+2 addresses, total 80, live \(the window has not closed on both clocks\)$/m,
+    );
+    expect(result.stdout).to.match(/^scores\s+2 addresses, total 80, final$/m);
+    // The sample policy: 3 trades in stage 17's window (280 + 20 + 196) and
+    // the autopilot's closing trade of stage 16 (20), the one after its end
+    // left out; pushed, read back and finalized.
+    expect(result.stdout).to.match(/^scores\s+4 addresses, total 516, final$/m);
+    expect(result.stdout).to.match(
+      /^verified\s+4 scores on chain equal .*stage-17\.final\.csv$/m,
     );
     expect(result.stdout).to.match(
       /^finalized\s+stage 17 in tx 0x[0-9a-f]{64}, block \d+/m,

@@ -27,6 +27,7 @@ import { rehearseAutopilot } from "./autopilot.js";
 import { rehearseFunding, rehearseTransfer } from "./bridge.js";
 import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
 import { rehearsePolicy } from "./policy.js";
+import { deploySamplePolicy } from "./sample-policy.js";
 
 interface RehearseArgs {
   file?: string;
@@ -40,9 +41,10 @@ const PROGRAM_STAGE = 15n;
  * network, with stand-ins for the rollup's CometBFT RPC and REST API and the
  * base chain's REST API on 127.0.0.1: accounts, version, chain-id, stage,
  * deploy, registry:entry, proposal:whitelist, scores:update (which reads every
- * score back), stage:finalize, stage, stage:autopilot, bridge:transfer (from
- * the EVM, and from the base chain with an op hook), and a stage scored from
- * the sample policy (index, compute, push, finalize). It needs no configuration
+ * score back), stage:finalize, stage, bridge:transfer (from the EVM, and from
+ * the base chain with an op hook), stage:autopilot scoring a stage from the
+ * sample policy, and the next stage scored from it command by command (index,
+ * compute, push, finalize). It needs no configuration
  * and sends nothing off this machine.
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
@@ -184,21 +186,6 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
       out,
     );
 
-    step(
-      `stage:autopilot: stage ${programStage + 1n} finalized by the autopilot once the base chain's clock passes its end`,
-    );
-    await rehearseAutopilot(
-      score,
-      signer,
-      {
-        url: baseChain.url,
-        state: baseChain.state,
-        moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
-      },
-      journalDir,
-      out,
-    );
-
     const restUrls = {
       [baseChain.state.chain.chainId]: baseChain.url,
       [rollupRest.state.chain.chainId]: rollupRest.url,
@@ -227,18 +214,36 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
       restUrls,
       out,
     );
+    // Both runs move the in-process chain's clock past a stage's end: they
+    // come after the transfers, whose chain keeps the time they started in.
+    const sample = await deploySamplePolicy(signer, journalDir);
+    const baseChainView = {
+      url: baseChain.url,
+      state: baseChain.state,
+      moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
+    };
     step(
-      "scores from the rollup's activity: the sample policy on its own TradeLog contract, scores:index, scores:compute, scores:update, stage:finalize",
+      `stage:autopilot --policy: stage ${programStage + 1n} scored from the sample policy on its own TradeLog contract, live while it runs, then final and finalized once both clocks pass its end`,
+    );
+    await rehearseAutopilot(
+      connection,
+      score,
+      signer,
+      sample,
+      baseChainView,
+      journalDir,
+      out,
+    );
+
+    step(
+      `scores from the rollup's activity, command by command: scores:index, scores:compute, scores:update, stage:finalize for stage ${programStage + 2n}`,
     );
     await rehearsePolicy(
       connection,
       score,
       signer,
-      {
-        url: baseChain.url,
-        state: baseChain.state,
-        moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
-      },
+      sample,
+      baseChainView,
       journalDir,
       out,
     );

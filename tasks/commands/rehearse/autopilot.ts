@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -8,37 +8,39 @@ import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import { alertSink } from "../../autopilot/alerts.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { DEFAULT_GRACE_SECONDS } from "../../autopilot/schedule.js";
+import { defined } from "../../errors.js";
+import type { Connection } from "../../network/connect.js";
 import { field, type Output } from "../../output.js";
 import type { L1RestState } from "../../stand-ins/l1-rest.js";
-import { defined } from "../../errors.js";
+import { type SamplePolicy, trade } from "./sample-policy.js";
+
+const E18 = 10n ** 18n;
 
 /**
- * stage:autopilot as a service runs it, one pass at a time: before the open
- * stage's end on the stand-in base chain's clock nothing is finalized (the
- * final file is already there); once the clock passes the end, the autopilot
- * pushes the final file, verifies it on chain, and finalizes.
+ * stage:autopilot --policy as a service runs it, one pass at a time: while the
+ * open stage runs on the stand-in base chain's clock, it computes the live
+ * scores from the sample policy and pushes them, and finalizes nothing; once
+ * both clocks pass the end, it computes the final file, pushes it, verifies
+ * it on chain, and finalizes.
  */
 export async function rehearseAutopilot(
+  connection: Connection,
   score: VipScore,
   signer: Signer,
+  sample: SamplePolicy,
   baseChain: { url: string; state: L1RestState; moduleAddress: string },
   journalDir: string,
   out: Output,
 ): Promise<void> {
-  const scoresDir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-scores-"));
+  const work = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-autopilot-"));
   try {
     const stage = await score.openStage();
-    const addresses = [
-      "0x00000000000000000000000000000000000000a1",
-      "0x00000000000000000000000000000000000000a2",
-    ];
-    await writeFile(
-      path.join(scoresDir, `stage-${stage}.final.csv`),
-      `address,score\n${addresses[0]},40\n${addresses[1]},2\n`,
-    );
+    const { state } = baseChain;
+    state.stage = stage;
     const chainId = (
       await defined(signer.provider, "signer.provider").getNetwork()
     ).chainId;
+    const scoresDir = path.join(work, "scores");
     const pass = () =>
       runAutopilot(
         {
@@ -58,15 +60,30 @@ export async function rehearseAutopilot(
           l1RestUrl: baseChain.url,
           moduleAddress: baseChain.moduleAddress,
           network: "default",
+          scoring: {
+            policyPath: sample.policyPath,
+            computeIntervalSeconds: 600,
+            activity: {
+              provider: connection.provider,
+              chainId,
+              dataDir: path.join(work, "vip-data"),
+              l1RestUrl: baseChain.url,
+              moduleAddress: baseChain.moduleAddress,
+              out,
+            },
+          },
         },
       );
-    const { state } = baseChain;
-    state.stage = stage;
+    // Trades now, inside the window on the rollup's clock.
+    await trade(connection, sample, [
+      ["0x00000000000000000000000000000000000000a1", 2n * E18, 1],
+      ["0x00000000000000000000000000000000000000a2", E18, 6],
+    ]);
     state.now = state.stageEndTime - 30n;
     out.line(
       field(
         "base chain clock",
-        `30 s before stage ${stage}'s end; stage-${stage}.final.csv is already written`,
+        `30 s before stage ${stage}'s end: the autopilot scores it live from ${path.basename(sample.policyPath)}`,
       ),
     );
     const early = await pass();
@@ -78,10 +95,22 @@ export async function rehearseAutopilot(
           : early.finalized.join(", "),
       ),
     );
+    // A block after the end closes the window on the rollup's clock too.
+    await trade(
+      connection,
+      sample,
+      [["0x00000000000000000000000000000000000000a1", E18, 1]],
+      state.stageEndTime + 1n,
+    );
     state.now = state.stageEndTime + 5n;
-    out.line(field("base chain clock", `5 s past stage ${stage}'s end`));
+    out.line(
+      field(
+        "base chain clock",
+        `5 s past stage ${stage}'s end, and the rollup has a block after it`,
+      ),
+    );
     await pass();
   } finally {
-    await rm(scoresDir, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
   }
 }

@@ -1,16 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import type { Signer } from "ethers";
 
-import {
-  TradeLog__factory,
-  type VipScore,
-} from "../../../types/ethers-contracts/index.js";
+import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import { writeStageFiles } from "../../activity/publish.js";
 import { scoreStage } from "../../activity/score-stage.js";
-import { packageFile } from "../../config/package-files.js";
 import { defined, VipError } from "../../errors.js";
 import type { Connection } from "../../network/connect.js";
 import { field, type Output } from "../../output.js";
@@ -18,25 +14,25 @@ import { readScoreFile } from "../../scores/read.js";
 import { runScoresUpdate } from "../../scores/update.js";
 import type { L1RestState } from "../../stand-ins/l1-rest.js";
 import { runFinalize } from "../stage-finalize/run.js";
+import { type SamplePolicy, trade } from "./sample-policy.js";
 
 const E18 = 10n ** 18n;
-const TRADERS = [
-  "0x00000000000000000000000000000000000000b1",
-  "0x00000000000000000000000000000000000000b2",
-  "0x00000000000000000000000000000000000000b3",
-];
+const B1 = "0x00000000000000000000000000000000000000b1";
+const B2 = "0x00000000000000000000000000000000000000b2";
+const B3 = "0x00000000000000000000000000000000000000b3";
 
 /**
- * Scores from the rollup's activity, end to end: the sample policy
- * (scripts/sample-policy/perp-volume.sql) on its own TradeLog contract, trades
- * at set times in the open stage's window (and one after it, which must not
- * count), then scores:index and scores:compute (a final file once both
- * clocks pass the end), scores:update of that file and stage:finalize.
+ * Scores from the rollup's activity, command by command: the sample policy on
+ * its own TradeLog contract, trades at set times in the open stage's window
+ * (and one after it, which must not count), then scores:index and
+ * scores:compute (a final file once both clocks pass the end), scores:update
+ * of that file and stage:finalize.
  */
 export async function rehearsePolicy(
   connection: Connection,
   score: VipScore,
   signer: Signer,
+  sample: SamplePolicy,
   baseChain: { url: string; state: L1RestState; moduleAddress: string },
   journalDir: string,
   out: Output,
@@ -47,50 +43,19 @@ export async function rehearsePolicy(
     const { state } = baseChain;
     state.stage = stage;
     const window = { start: state.stageStartTime, end: state.stageEndTime };
-
-    const tradeLog = await new TradeLog__factory(signer).deploy();
-    await tradeLog.waitForDeployment();
-    const address = await tradeLog.getAddress();
-    const sample = await readFile(
-      await packageFile("scripts", "sample-policy", "perp-volume.sql"),
-      "utf8",
+    await trade(
+      connection,
+      sample,
+      [
+        [B1, 5n * E18, 10],
+        [B2, E18, 1],
+      ],
+      window.start + 60n,
     );
-    const policy = path.join(work, "perp-volume.sql");
-    await writeFile(
-      policy,
-      sample.replace(/(-- @source trades )0x[0-9a-fA-F]{40}/, `$1${address}`),
-    );
-    out.line(
-      field("sample contract", `TradeLog at ${address}, the policy's source`),
-    );
-
-    const provider = defined(signer.provider, "signer.provider");
-    const trade = async (
-      time: bigint,
-      entries: [string, bigint, number][],
-    ): Promise<void> => {
-      await connection.provider.request({
-        method: "evm_setNextBlockTimestamp",
-        params: [Number(time)],
-      });
-      await (
-        await tradeLog.trade(
-          entries.map((e) => e[0]),
-          entries.map((e) => e[1]),
-          entries.map((e) => e[2]),
-        )
-      ).wait();
-    };
-    await trade(window.start + 60n, [
-      [defined(TRADERS[0], "trader"), 5n * E18, 10],
-      [defined(TRADERS[1], "trader"), E18, 1],
-    ]);
-    await trade(window.start + 3_600n, [
-      [defined(TRADERS[2], "trader"), 7n * E18, 3],
-    ]);
+    await trade(connection, sample, [[B3, 7n * E18, 3]], window.start + 3_600n);
     // After the window: the rollup's clock has passed the end, and this trade
     // belongs to the next stage.
-    await trade(window.end + 10n, [[defined(TRADERS[0], "trader"), E18, 50]]);
+    await trade(connection, sample, [[B1, E18, 50]], window.end + 10n);
     state.now = window.end + 20n;
     out.line(
       field(
@@ -102,13 +67,15 @@ export async function rehearsePolicy(
     const scores = await scoreStage(
       {
         provider: connection.provider,
-        chainId: (await provider.getNetwork()).chainId,
+        chainId: (
+          await defined(signer.provider, "signer.provider").getNetwork()
+        ).chainId,
         dataDir: path.join(work, "vip-data"),
         l1RestUrl: baseChain.url,
         moduleAddress: baseChain.moduleAddress,
         out,
       },
-      policy,
+      sample.policyPath,
       stage,
     );
     if (!scores.final)
@@ -131,7 +98,9 @@ export async function rehearsePolicy(
         stage,
         network: connection.networkName,
         dryRun: false,
-        replace: false,
+        // The autopilot of the step before pushed this stage's live scores
+        // (it opened once stage 16 was finalized): this file replaces them.
+        replace: true,
         skipUnchanged: false,
         maxInFlight: 0,
         journalDir,

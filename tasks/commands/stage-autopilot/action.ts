@@ -30,10 +30,14 @@ import {
   formatDuration,
   type Output,
 } from "../../output.js";
+import { loadPolicies } from "../../policy/load.js";
 import { announceSigner } from "../../signer/signer.js";
 
 interface AutopilotArgs {
   scoresDir?: string;
+  policy?: string;
+  computeInterval: string;
+  dataDir?: string;
   once: boolean;
   pollInterval: string;
   grace: string;
@@ -59,6 +63,15 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
       `--scores-dir ${scoresDir} is not a folder: create it, or point it at the scoring job's output`,
     );
   const pollSeconds = wholeSeconds(args.pollInterval, "--poll-interval", 1);
+  const computeSeconds = wholeSeconds(
+    args.computeInterval,
+    "--compute-interval",
+    1,
+  );
+  // The policies are read before anything is reached: a bad header never
+  // waits on a node.
+  const policies =
+    args.policy === undefined ? undefined : await loadPolicies(args.policy);
   const graceSeconds = BigInt(wholeSeconds(args.grace, "--grace", 0));
   // --webhook, else the network's vip.alertWebhook (keystore or environment),
   // else VIP_ALERT_WEBHOOK for a config without that setting.
@@ -162,6 +175,29 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
         out.line(
           field("listening", `http://${service.address}/healthz and /metrics`),
         );
+      const scoring =
+        args.policy === undefined || policies === undefined
+          ? undefined
+          : {
+              policyPath: args.policy,
+              computeIntervalSeconds: computeSeconds,
+              activity: {
+                provider: connection.provider,
+                chainId,
+                dataDir:
+                  args.dataDir ?? path.join(hre.config.paths.root, "vip-data"),
+                l1RestUrl,
+                moduleAddress,
+                out,
+              },
+            };
+      if (scoring !== undefined)
+        out.line(
+          field(
+            "policy",
+            `${policies?.map((p) => `${p.name} (from stage ${p.fromStage})`).join(", ")}: the autopilot computes ${scoresDir}/stage-<N>.csv every ${formatDuration(computeSeconds)} while a stage runs, and stage-<N>.final.csv once it has closed on both clocks`,
+          ),
+        );
       const report = await runAutopilot(
         { score, signer: operator.signer, chainId, out, alerts, monitor },
         {
@@ -174,6 +210,7 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
           l1RestUrl,
           moduleAddress,
           network: connection.networkName,
+          scoring,
         },
       );
       await alerts.drain(15_000);
