@@ -310,7 +310,11 @@ async function withLines<T>(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const line = /LINE (\d+):/.exec(message)?.[1];
-    const first = message.split("\n")[0] ?? message;
+    // The API wraps the parser's own words; they are what the author needs.
+    const first = (message.split("\n")[0] ?? message).replace(
+      /^Failed to extract statements: /,
+      "",
+    );
     throw new VipError(
       `${policy.file}${line === undefined ? "" : `:${line}`}: ${first}${line === undefined ? "" : `\n${message.slice(message.indexOf("LINE"))}`}`,
     );

@@ -178,6 +178,13 @@ describe("computing a stage on the index: exact or refused", () => {
       expect(message).to.match(/computes in floating point/);
     });
 
+  it("refuses a policy that does not parse, naming the file and the line", async () => {
+    await refused(
+      "select trader as address,\n  count(*) as score frm trades group by trader",
+      /^table\.sql:5: Parser Error: syntax error at or near "frm"\nLINE 5: .*count\(\*\) as score frm trades/,
+    );
+  });
+
   it("refuses what is not one SELECT of address and score", async () => {
     await refused(
       "select 1 as address",

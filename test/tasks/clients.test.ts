@@ -5,6 +5,7 @@ import {
   fetchCosmosChainId,
 } from "../../tasks/clients/cometbft.js";
 import { describeEndpoint } from "../../tasks/clients/http.js";
+import { fetchStageWindow } from "../../tasks/clients/stage-window.js";
 import {
   fetchChainTime,
   fetchVipProgram,
@@ -150,7 +151,37 @@ describe("base-chain REST client", () => {
 
   it("reads the current stage from the ModuleStore's move_resource JSON string", async () => {
     const stage = await fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS);
-    expect(stage).to.deep.equal({ stage: 21n, ...window });
+    expect(stage).to.deep.include({ stage: 21n, ...window });
+    expect(stage.stageDataHandle).to.match(/^0x[0-9a-f]{64}$/);
+  });
+
+  it("reads a past stage's window from its stage_data entry (by the key's BCS bytes), the open one from the ModuleStore", async () => {
+    // Stage 20 lasted longer than today's interval: only the table knows.
+    rest.state.stageData.set(20n, {
+      start: 1_699_000_000n,
+      end: 1_700_000_000n,
+    });
+    expect(
+      await fetchStageWindow(rest.url, MAINNET_VIP_MODULE_ADDRESS, 20n),
+    ).to.deep.equal({ stage: 20n, start: 1_699_000_000n, end: 1_700_000_000n });
+    expect(
+      await fetchStageWindow(rest.url, MAINNET_VIP_MODULE_ADDRESS, 21n),
+    ).to.deep.equal({
+      stage: 21n,
+      start: window.stageStartTime,
+      end: window.stageEndTime,
+    });
+    const refused = async (stage: bigint) =>
+      fetchStageWindow(rest.url, MAINNET_VIP_MODULE_ADDRESS, stage).then(
+        () => "read",
+        (error: unknown) => (error instanceof Error ? error.message : ""),
+      );
+    expect(await refused(22n)).to.match(
+      /^stage 22 has not started on the base chain \(its program is at stage 21\)/,
+    );
+    expect(await refused(0n)).to.match(
+      /stage 0's entry in stage_data at .*: not found \(the program holds no window for stage 0\)/,
+    );
   });
 
   it("reads the program's clock, and the stage advances by fund_reward_script's rule once its end passes", async () => {

@@ -556,4 +556,64 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     );
     expect(result.output).to.match(/1 difference/);
   });
+
+  it("indexes again from the last block that still matches when stored blocks were replaced (a reorganization)", async () => {
+    const data = path.join(work, "reorg-data");
+    const index = () =>
+      runHardhat(
+        [
+          "scores:index",
+          "--network",
+          "rollup",
+          "--policy",
+          path.join(work, "perp.sql"),
+          "--data-dir",
+          data,
+        ],
+        env(),
+      );
+    const wallet = new Wallet(DEPLOYER_KEY, provider);
+    const trades = TradeLog__factory.connect(tradeLog, wallet);
+    const snapshot = (await provider.send("evm_snapshot", [])) as string;
+    const forkedAt = await provider.getBlockNumber();
+    for (const notional of [111n, 222n])
+      await (await trades.trade([A], [notional], [1])).wait();
+    let result = await index();
+    expect(result.code, result.output).to.equal(0);
+    // The chain drops those blocks and makes others at the same heights.
+    await provider.send("evm_revert", [snapshot]);
+    for (const notional of [333n, 444n, 555n])
+      await (await trades.trade([B], [notional], [2])).wait();
+    result = await index();
+    expect(result.code, result.output).to.equal(0);
+    // Indexed again from the last stored block that still matches, at or
+    // before the fork.
+    const rewound =
+      /the node replaced blocks after (\d+) \(a reorganization\): they were indexed again/.exec(
+        result.output,
+      );
+    expect(rewound, result.output).to.not.equal(null);
+    expect(Number(rewound?.[1])).to.be.at.most(forkedAt);
+    const { DuckDBInstance } = await import("@duckdb/node-api");
+    const db = await DuckDBInstance.create(
+      path.join(data, `chain-${node.chainId}.duckdb`),
+      { access_mode: "READ_ONLY" },
+    );
+    const connection = await db.connect();
+    const tables = (
+      await connection.runAndReadAll("select id from sources")
+    ).getRowsJson();
+    const rows = (
+      await connection.runAndReadAll(
+        `select trader, notional::VARCHAR from log_${String(tables[0]?.[0])} where block_number > ${forkedAt} order by block_number`,
+      )
+    ).getRowsJson();
+    connection.closeSync();
+    db.closeSync();
+    expect(rows).to.deep.equal([
+      [B.toLowerCase(), "333"],
+      [B.toLowerCase(), "444"],
+      [B.toLowerCase(), "555"],
+    ]);
+  });
 });
