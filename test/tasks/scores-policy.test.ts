@@ -600,12 +600,12 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       { access_mode: "READ_ONLY" },
     );
     const connection = await db.connect();
-    const tables = (
+    const [[id]] = (
       await connection.runAndReadAll("select id from sources")
-    ).getRowsJson();
+    ).getRowsJson() as [[string]];
     const rows = (
       await connection.runAndReadAll(
-        `select trader, notional::VARCHAR from log_${String(tables[0]?.[0])} where block_number > ${forkedAt} order by block_number`,
+        `select trader, notional::VARCHAR from log_${id} where block_number > ${forkedAt} order by block_number`,
       )
     ).getRowsJson();
     connection.closeSync();
