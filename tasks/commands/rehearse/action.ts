@@ -217,36 +217,28 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     // Both runs move the in-process chain's clock past a stage's end: they
     // come after the transfers, whose chain keeps the time they started in.
     const sample = await deploySamplePolicy(signer, journalDir);
-    const baseChainView = {
-      url: baseChain.url,
-      state: baseChain.state,
-      moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
+    const rehearsal = {
+      connection,
+      score,
+      signer,
+      sample,
+      baseChain: {
+        url: baseChain.url,
+        state: baseChain.state,
+        moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
+      },
+      journalDir,
+      out,
     };
     step(
       `stage:autopilot --policy: stage ${programStage + 1n} scored from the sample policy on its own TradeLog contract, live while it runs, then final and finalized once both clocks pass its end`,
     );
-    await rehearseAutopilot(
-      connection,
-      score,
-      signer,
-      sample,
-      baseChainView,
-      journalDir,
-      out,
-    );
+    await rehearseAutopilot(rehearsal);
 
     step(
       `scores from the rollup's activity, command by command: scores:index, scores:compute, scores:update, stage:finalize for stage ${programStage + 2n}`,
     );
-    await rehearsePolicy(
-      connection,
-      score,
-      signer,
-      sample,
-      baseChainView,
-      journalDir,
-      out,
-    );
+    await rehearsePolicy(rehearsal);
 
     out.line(
       `\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`,

@@ -2,17 +2,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import type { Signer } from "ethers";
-
-import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import { alertSink } from "../../autopilot/alerts.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { DEFAULT_GRACE_SECONDS } from "../../autopilot/schedule.js";
 import { defined } from "../../errors.js";
-import type { Connection } from "../../network/connect.js";
-import { field, type Output } from "../../output.js";
-import type { L1RestState } from "../../stand-ins/l1-rest.js";
-import { type SamplePolicy, trade } from "./sample-policy.js";
+import { field } from "../../output.js";
+import { type PolicyRehearsal, trade } from "./sample-policy.js";
 
 const E18 = 10n ** 18n;
 
@@ -23,15 +18,15 @@ const E18 = 10n ** 18n;
  * both clocks pass the end, it computes the final file, pushes it, verifies
  * it on chain, and finalizes.
  */
-export async function rehearseAutopilot(
-  connection: Connection,
-  score: VipScore,
-  signer: Signer,
-  sample: SamplePolicy,
-  baseChain: { url: string; state: L1RestState; moduleAddress: string },
-  journalDir: string,
-  out: Output,
-): Promise<void> {
+export async function rehearseAutopilot({
+  connection,
+  score,
+  signer,
+  sample,
+  baseChain,
+  journalDir,
+  out,
+}: PolicyRehearsal): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-autopilot-"));
   try {
     const stage = await score.openStage();

@@ -2,19 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import type { Signer } from "ethers";
-
-import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import { writeStageFiles } from "../../activity/publish.js";
 import { scoreStage } from "../../activity/score-stage.js";
 import { defined, VipError } from "../../errors.js";
-import type { Connection } from "../../network/connect.js";
-import { field, type Output } from "../../output.js";
+import { field } from "../../output.js";
 import { readScoreFile } from "../../scores/read.js";
 import { runScoresUpdate } from "../../scores/update.js";
-import type { L1RestState } from "../../stand-ins/l1-rest.js";
 import { runFinalize } from "../stage-finalize/run.js";
-import { type SamplePolicy, trade } from "./sample-policy.js";
+import { type PolicyRehearsal, trade } from "./sample-policy.js";
 
 const E18 = 10n ** 18n;
 const B1 = "0x00000000000000000000000000000000000000b1";
@@ -28,15 +23,15 @@ const B3 = "0x00000000000000000000000000000000000000b3";
  * scores:compute (a final file once both clocks pass the end), scores:update
  * of that file and stage:finalize.
  */
-export async function rehearsePolicy(
-  connection: Connection,
-  score: VipScore,
-  signer: Signer,
-  sample: SamplePolicy,
-  baseChain: { url: string; state: L1RestState; moduleAddress: string },
-  journalDir: string,
-  out: Output,
-): Promise<void> {
+export async function rehearsePolicy({
+  connection,
+  score,
+  signer,
+  sample,
+  baseChain,
+  journalDir,
+  out,
+}: PolicyRehearsal): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-policy-"));
   try {
     const stage = await score.openStage();

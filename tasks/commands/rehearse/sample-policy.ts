@@ -6,9 +6,12 @@ import type { Signer } from "ethers";
 import {
   type TradeLog,
   TradeLog__factory,
+  type VipScore,
 } from "../../../types/ethers-contracts/index.js";
 import { packageFile } from "../../config/package-files.js";
 import type { Connection } from "../../network/connect.js";
+import type { Output } from "../../output.js";
+import type { L1RestState } from "../../stand-ins/l1-rest.js";
 
 /** The sample venue of the rehearsal: its contract and the policy that scores it. */
 export interface SamplePolicy {
@@ -16,6 +19,17 @@ export interface SamplePolicy {
   address: string;
   /** The sample policy, its source pointed at `address`. */
   policyPath: string;
+}
+
+/** What the two rehearsal steps that score from the sample policy act on. */
+export interface PolicyRehearsal {
+  connection: Connection;
+  score: VipScore;
+  signer: Signer;
+  sample: SamplePolicy;
+  baseChain: { url: string; state: L1RestState; moduleAddress: string };
+  journalDir: string;
+  out: Output;
 }
 
 /**
