@@ -14,9 +14,9 @@ import type { ActivityStore, StoredBlock } from "./store.js";
 /** Addresses per `eth_getLogs` filter: minievm's `filter-max-addresses`. */
 const MAX_ADDRESSES = 100;
 /** The first range tried, in blocks. */
-const FIRST_RANGE = 100n;
+export const FIRST_RANGE = 100n;
 /** minievm walks every header of a range: past this, a query risks its 10 s timeout. */
-const MAX_RANGE = 100_000n;
+export const MAX_RANGE = 100_000n;
 /**
  * Logs one answer should hold: large enough that requests are few, small
  * enough that an answer parses in a fraction of a second.
@@ -210,7 +210,7 @@ export async function indexSources(
 }
 
 /** The next range's size: about TARGET_LOGS logs, growing at most fourfold. */
-function nextRange(size: bigint, logs: number, ceiling: bigint): bigint {
+export function nextRange(size: bigint, logs: number, ceiling: bigint): bigint {
   let next =
     logs === 0 ? size * 4n : (size * TARGET_LOGS) / BigInt(Math.max(logs, 1));
   if (next > size * 4n) next = size * 4n;
