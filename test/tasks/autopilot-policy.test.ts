@@ -16,6 +16,7 @@ import {
   type VipScore,
 } from "../../types/ethers-contracts/index.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";
+import { parseScoreCsv } from "../helpers/score-csv.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 import { deployVipScore, directProvider } from "../helpers/rig.js";
@@ -50,17 +51,6 @@ from trades
 group by trader
 having sum(case when leverage = 0 then -notional else notional end) > 0
 `;
-
-function parseCsv(text: string): Map<string, bigint> {
-  const [header, ...lines] = text.trim().split("\n");
-  expect(header).to.equal("address,score");
-  return new Map(
-    lines.map((line) => {
-      const [address = "", score = ""] = line.split(",");
-      return [address, BigInt(score)];
-    }),
-  );
-}
 
 describe("stage:autopilot --policy: the stage scored from the rollup's activity, on hardhat node", function () {
   let node: HardhatNode;
@@ -163,7 +153,7 @@ describe("stage:autopilot --policy: the stage scored from the rollup's activity,
     ]);
     let result = await autopilot(policy);
     expect(result.code, result.output).to.equal(0);
-    const live = parseCsv(
+    const live = parseScoreCsv(
       await readFile(path.join(scoresDir, "stage-5.csv"), "utf8"),
     );
     expect(live).to.deep.equal(
@@ -191,7 +181,7 @@ describe("stage:autopilot --policy: the stage scored from the rollup's activity,
       path.join(scoresDir, "stage-5.final.csv"),
       "utf8",
     );
-    expect(parseCsv(finalCsv)).to.deep.equal(
+    expect(parseScoreCsv(finalCsv)).to.deep.equal(
       new Map([
         [A.toLowerCase(), 6n],
         [B.toLowerCase(), 5n],
@@ -252,7 +242,7 @@ describe("stage:autopilot --policy: the stage scored from the rollup's activity,
     expect(await score.openStage()).to.equal(6n);
     expect(await onChain(B)).to.equal(0n);
     expect(await onChain(A)).to.equal(3n);
-    const final = parseCsv(
+    const final = parseScoreCsv(
       await readFile(path.join(scoresDir, "stage-5.final.csv"), "utf8"),
     );
     expect(final.get(B.toLowerCase())).to.equal(0n);

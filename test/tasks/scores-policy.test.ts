@@ -15,6 +15,7 @@ import {
   TradeLog__factory,
 } from "../../types/ethers-contracts/index.js";
 import { runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
+import { parseScoreCsv } from "../helpers/score-csv.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import {
@@ -116,17 +117,6 @@ function expectedPerp(window: {
           (sums.get(trader) ?? 0n) + notional * 20n * (leverage + 4n),
         );
   return new Map([...sums].map(([a, s]) => [a.toLowerCase(), s / (5n * E18)]));
-}
-
-function parseCsv(text: string): Map<string, bigint> {
-  const [header, ...lines] = text.trim().split("\n");
-  expect(header).to.equal("address,score");
-  return new Map(
-    lines.map((l) => {
-      const [address = "", score = "0"] = l.split(",");
-      return [address, BigInt(score)];
-    }),
-  );
 }
 
 describe("scores from a published policy: scores:index, scores:compute, scores:audit on hardhat node", function () {
@@ -254,7 +244,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       );
       const window = WINDOWS.get(BigInt(stage));
       expect(window).to.not.equal(undefined);
-      expect(parseCsv(csv)).to.deep.equal(
+      expect(parseScoreCsv(csv)).to.deep.equal(
         expectedPerp(window as { start: bigint; end: bigint }),
       );
       const manifest = JSON.parse(
@@ -287,7 +277,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     let result = await compute(3, out, data);
     expect(result.code, result.output).to.equal(0);
     expect(existsSync(path.join(out, "stage-3.final.csv"))).to.equal(false);
-    const live = parseCsv(
+    const live = parseScoreCsv(
       await readFile(path.join(out, "stage-3.csv"), "utf8"),
     );
     // The base chain is at T0 + 2550: stage 3 is open there, so the file is
@@ -299,7 +289,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     baseChain.state.now = T0 + 3200n;
     result = await compute(3, out, data);
     expect(result.code, result.output).to.equal(0);
-    const final = parseCsv(
+    const final = parseScoreCsv(
       await readFile(path.join(out, "stage-3.final.csv"), "utf8"),
     );
     // At stage 3's last block (before T0 + 3000) A's last transfer (T0 + 3150) had not happened.
@@ -415,7 +405,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       );
       const ok = await compute(1, out, data, file);
       expect(ok.code, ok.output).to.equal(0);
-      const scores = parseCsv(
+      const scores = parseScoreCsv(
         await readFile(path.join(out, "stage-1.final.csv"), "utf8"),
       );
       // A: 2 trades in stage 1 → 27 × 0.25 = 6.75 → 6; B: 2 trades → 6.
