@@ -19,16 +19,27 @@ export function eip55(lowerHex: string): string {
   return out;
 }
 
+/** The lowercase text `matchesEip55` hashes, reused: no string per address. */
+const lowered = new Uint8Array(40);
+
 /**
  * Whether 40 mixed-case hex digits (no `0x`) are spelled as EIP-55 spells
  * them, without building the spelling: the common case of a valid file.
  */
 export function matchesEip55(hex: string): boolean {
-  const upper = upperCaseMask(hex.toLowerCase());
+  for (let i = 0; i < 40; i++) {
+    const code = hex.charCodeAt(i);
+    lowered[i] = code >= 0x41 && code <= 0x46 ? code + 0x20 : code;
+  }
+  keccak.init();
+  keccak.update(lowered);
+  const hash = keccak.digest("binary");
   for (let i = 0; i < 40; i++) {
     const code = hex.charCodeAt(i);
     if (code < 0x41) continue; // a digit has no case
-    if ((code < 0x61 ? 1 : 0) !== upper[i]) return false;
+    const byte = hash[i >> 1] ?? 0;
+    const nibble = (i & 1) === 0 ? byte >> 4 : byte & 15;
+    if (code < 0x61 !== nibble >= 8) return false;
   }
   return true;
 }

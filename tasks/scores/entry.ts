@@ -17,28 +17,51 @@ const KEPT_PROBLEMS = 1000;
 /**
  * The address as 20 bytes, or what is wrong with `raw`. All-lowercase and
  * all-uppercase hex carry no checksum and are accepted; mixed case must match
- * EIP-55 (the only case that costs a keccak).
+ * EIP-55 (the only case that costs a keccak). One pass over the digits: a
+ * million-line file spends most of its reading time here.
  */
 function checkAddress(
   raw: string,
 ): { bytes: Uint8Array } | { problem: string } {
   const text = raw.trim();
   if (text === "") return { problem: "address is empty" };
-  if (!/^0x[0-9a-fA-F]{40}$/.test(text))
-    return { problem: `address "${text}" is not 0x followed by 40 hex digits` };
-  const body = text.slice(2);
   if (
-    body !== body.toLowerCase() &&
-    body !== body.toUpperCase() &&
-    !matchesEip55(body)
+    text.length !== 42 ||
+    text.charCodeAt(0) !== 0x30 ||
+    text.charCodeAt(1) !== 0x78
   )
+    return notHex(text);
+  const bytes = new Uint8Array(20);
+  let lower = false;
+  let upper = false;
+  let nonZero = 0;
+  let high = 0;
+  for (let i = 0; i < 40; i++) {
+    const code = text.charCodeAt(i + 2);
+    let digit: number;
+    if (code >= 0x30 && code <= 0x39) digit = code - 0x30;
+    else if (code >= 0x61 && code <= 0x66) {
+      digit = code - 0x57;
+      lower = true;
+    } else if (code >= 0x41 && code <= 0x46) {
+      digit = code - 0x37;
+      upper = true;
+    } else return notHex(text);
+    if ((i & 1) === 0) high = digit << 4;
+    else bytes[i >> 1] = high | digit;
+    nonZero |= digit;
+  }
+  if (lower && upper && !matchesEip55(text.slice(2)))
     return {
-      problem: `address ${text} has a bad checksum (expected ${eip55(body.toLowerCase())})`,
+      problem: `address ${text} has a bad checksum (expected ${eip55(text.slice(2).toLowerCase())})`,
     };
-  const bytes = Buffer.from(body, "hex");
-  if (bytes.every((b) => b === 0))
+  if (nonZero === 0)
     return { problem: "address is the zero address, which the contract skips" };
   return { bytes };
+}
+
+function notHex(text: string): { problem: string } {
+  return { problem: `address "${text}" is not 0x followed by 40 hex digits` };
 }
 
 /** The score as a uint64, or what is wrong with `raw`. */

@@ -2,6 +2,20 @@ import { expect } from "chai";
 import { getAddress, hexlify, randomBytes } from "ethers";
 
 import { eip55, matchesEip55 } from "../../tasks/scores/checksum.js";
+import { EntryCollector } from "../../tasks/scores/entry.js";
+
+/**
+ * What a score file's address column accepts, said the slow way: 0x and 40
+ * hex digits, a checksum where the case is mixed (ethers' getAddress), never
+ * the zero address.
+ */
+function acceptable(text: string): boolean {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return false;
+  if (/^0x0{40}$/.test(text)) return false;
+  const body = text.slice(2);
+  if (body === body.toLowerCase() || body === body.toUpperCase()) return true;
+  return getAddress(text.toLowerCase()) === text;
+}
 
 describe("EIP-55 checksums (hash-wasm's keccak)", () => {
   it("spells EIP-55's own test vectors as the EIP does", () => {
@@ -34,5 +48,57 @@ describe("EIP-55 checksums (hash-wasm's keccak)", () => {
         good.slice(letter + 1);
       expect(matchesEip55(flipped)).to.equal(false);
     }
+  });
+
+  it("accepts in a score file exactly the addresses getAddress and the format accept, one character changed at a time", () => {
+    const replacements = [
+      "0",
+      "9",
+      "a",
+      "f",
+      "A",
+      "F",
+      "g",
+      "G",
+      "x",
+      "X",
+      " ",
+      "é",
+      "",
+      // The characters next to the hex digits' ranges.
+      "/",
+      ":",
+      "@",
+      "`",
+    ];
+    const tried: string[] = [];
+    // 150 addresses: the collector keeps the first 1,000 problems.
+    for (let i = 0; i < 150; i++) {
+      const good = getAddress(hexlify(randomBytes(20)));
+      const at = i % 42;
+      const by = replacements[i % replacements.length] ?? "";
+      const lower = good.toLowerCase();
+      const upper = `0x${good.slice(2).toUpperCase()}`;
+      const changed = (text: string) =>
+        text.slice(0, at) + by + text.slice(at + 1);
+      tried.push(good, lower, upper, good + by);
+      tried.push(changed(good), changed(lower), changed(upper));
+    }
+    tried.push("0x" + "0".repeat(40), "0X" + "a".repeat(40));
+    const collector = new EntryCollector();
+    tried.forEach((text, line) => collector.add(line + 2, text, "1"));
+    const refused = new Set(collector.problems.map((p) => p.line));
+    const wrong = tried.filter(
+      (text, line) =>
+        acceptable(text.trim()) === refused.has(line + 2) &&
+        !collector.problems.some(
+          (p) => p.line === line + 2 && /duplicate/.test(p.message),
+        ),
+    );
+    expect(collector.problemCount).to.equal(collector.problems.length);
+    expect(wrong).to.deep.equal([]);
+    expect(refused.size, "some tried addresses are refused").to.be.greaterThan(
+      300,
+    );
   });
 });

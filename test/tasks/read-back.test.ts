@@ -8,7 +8,10 @@ import {
 } from "../../scripts/gas/scenarios.js";
 import { EntryCollector } from "../../tasks/scores/entry.js";
 import { CHANGED, NEW, SAME } from "../../tasks/scores/gas-model.js";
-import { entryKinds } from "../../tasks/scores/entry-reader.js";
+import {
+  entryKinds,
+  READER_BATCH,
+} from "../../tasks/scores/entry-reader.js";
 import {
   ChainComparison,
   compareWithChain,
@@ -19,10 +22,11 @@ import { defined } from "../../tasks/errors.js";
 const { ethers } = await network.create();
 
 /**
- * 3,000 entries: more than two calls of the reader (1,400 addresses each), so
- * its batches are joined.
+ * More than two calls of the reader (2,400 addresses each), so its batches are
+ * joined.
  */
-const COUNT = 3000;
+const COUNT = 2 * READER_BATCH + 200;
+const MIDDLE = READER_BATCH + 100;
 const addresses = sampleAddresses(COUNT, "read-back");
 const scores = sampleScores(COUNT, "read-back");
 
@@ -82,7 +86,7 @@ describe("reading a stage back", () => {
     await write(
       score,
       3n,
-      [defined(addresses[1500], "addresses[1500]"), stranger, zeroStranger],
+      [defined(addresses[MIDDLE], "addresses[MIDDLE]"), stranger, zeroStranger],
       [7n, 3n, 0n],
     );
     const table = tableOf((i) => defined(scores[i], "scores[i]"));
@@ -91,9 +95,9 @@ describe("reading a stage back", () => {
 
     expect(differences).to.deep.equal([
       {
-        address: addresses[1500],
-        line: 1502,
-        expected: scores[1500],
+        address: addresses[MIDDLE],
+        line: MIDDLE + 2,
+        expected: scores[MIDDLE],
         actual: 7n,
       },
       {
@@ -120,7 +124,13 @@ describe("reading a stage back", () => {
 
   it("compares batches as they are confirmed and the rest at the end, reading each entry once", async () => {
     const score = await deployVipScore(ethers, 3n);
-    await write(score, 3n, addresses.slice(0, 2000), scores.slice(0, 2000));
+    const confirmed = READER_BATCH + 1000;
+    await write(
+      score,
+      3n,
+      addresses.slice(0, confirmed),
+      scores.slice(0, confirmed),
+    );
     let readerCalls = 0;
     const counted = VipScore__factory.connect(
       await score.getAddress(),
@@ -134,12 +144,17 @@ describe("reading a stage back", () => {
       3n,
       tableOf((i) => defined(scores[i], "scores[i]")),
     );
-    comparison.check(0, 1500); // read in the background: a full reader call is queued
-    comparison.check(1000, 2000); // overlapping: entries already queued are not read again
-    await write(score, 3n, addresses.slice(2000), scores.slice(2000));
+    comparison.check(0, MIDDLE); // read in the background: a full reader call is queued
+    comparison.check(1000, confirmed); // overlapping: entries already queued are not read again
+    await write(
+      score,
+      3n,
+      addresses.slice(confirmed),
+      scores.slice(confirmed),
+    );
     expect(await comparison.finish()).to.deep.equal([]);
-    // 1,400 while "pushing", then the other 1,600 (1,400 + 200): 3,000 entries
-    // in three calls.
+    // A full call while "pushing", then the rest (a full call and 200): every
+    // entry read once, in three calls.
     expect(readerCalls).to.equal(3);
   });
 
@@ -197,7 +212,7 @@ describe("reading a stage back", () => {
     const score = await deployVipScore(ethers, 3n);
     await write(score, 3n, addresses.slice(0, 2000), scores.slice(0, 2000));
     // The file keeps the first 1,000 scores, changes the next 1,000, and adds
-    // 1,000 new addresses.
+    // the rest as new addresses.
     const kinds = await entryKinds(
       score,
       3n,
