@@ -3,13 +3,46 @@ import { hexlify, Indexed, Interface } from "ethers";
 import { VipError } from "../errors.js";
 import type { PolicySource } from "../policy/parse.js";
 
+/** A parameter's value as its column holds it. */
+export type Value = bigint | boolean | string;
+
 /** A log as its source's table stores it: the log's place, then one value per parameter. */
 export interface DecodedLog {
   blockNumber: bigint;
   blockTime: bigint;
   txHash: string;
   logIndex: number;
-  values: (bigint | boolean | string)[];
+  values: Value[];
+}
+
+/**
+ * One source's decoded logs column by column, as DuckDB's appender takes
+ * them: no object per log, which a million logs would make the garbage
+ * collector's work.
+ */
+export class LogColumns {
+  readonly blockNumber: bigint[] = [];
+  readonly blockTime: bigint[] = [];
+  readonly txHash: string[] = [];
+  readonly logIndex: number[] = [];
+  /** One array per parameter, in the event's order. */
+  readonly values: Value[][];
+
+  constructor(parameters: number) {
+    this.values = Array.from({ length: parameters }, () => []);
+  }
+
+  get length(): number {
+    return this.logIndex.length;
+  }
+
+  push(row: DecodedLog): void {
+    this.blockNumber.push(row.blockNumber);
+    this.blockTime.push(row.blockTime);
+    this.txHash.push(row.txHash);
+    this.logIndex.push(row.logIndex);
+    row.values.forEach((value, i) => this.values[i]?.push(value));
+  }
 }
 
 /** A log as `eth_getLogs` answers it (hex quantities). */
@@ -29,9 +62,13 @@ export interface RpcLog {
 const HUGEINT_MIN = -(2n ** 127n);
 const HUGEINT_MAX = 2n ** 127n - 1n;
 
-type Value = DecodedLog["values"][number];
-/** Reads one parameter from a log's topics or data words; undefined: let ethers decide. */
+/**
+ * Reads one parameter from a log's topics or its data (lowercase hex, checked
+ * by the caller); undefined: let ethers decide.
+ */
 type Reader = (topics: string[], data: string) => Value | undefined;
+/** Reads a static type from one 32-byte word (64 lowercase hex digits). */
+type WordReader = (word: string) => Value | undefined;
 
 /**
  * Decodes the logs of one source into its table's rows. Parameters of static
@@ -48,6 +85,10 @@ export class LogDecoder {
   private readonly readers: Reader[] | undefined;
   private readonly topicCount: number;
   private readonly dataLength: number;
+  /** Columns whose values may fall outside HUGEINT (wider than 127 bits). */
+  private readonly checkRange: boolean[];
+  /** One log's values, reused from log to log. */
+  private readonly scratch: Value[];
 
   /** `fast: false` decodes every log with ethers (tests compare the two). */
   constructor(
@@ -62,62 +103,100 @@ export class LogDecoder {
     for (const input of source.event.inputs) {
       if (input.indexed === true) {
         const at = topic++;
-        const dynamic = !isStatic(input.type);
+        const read = isStatic(input.type)
+          ? wordReader(input.type)
+          : (word: string) => `0x${word}`;
         readers.push((topics) => {
           const value = topics[at];
-          if (value === undefined || !/^0x[0-9a-fA-F]{64}$/.test(value))
-            return undefined;
-          const word = value.slice(2).toLowerCase();
-          return dynamic ? `0x${word}` : readWord(input.type, word);
+          if (value === undefined) return undefined;
+          const word = LOWER_WORD.test(value)
+            ? value.slice(2)
+            : WORD.test(value)
+              ? value.slice(2).toLowerCase()
+              : undefined;
+          return word === undefined ? undefined : read(word);
         });
       } else if (isStatic(input.type)) {
-        const at = word++;
-        readers.push((_, data) =>
-          readWord(input.type, data.slice(2 + 64 * at, 2 + 64 * (at + 1))),
-        );
+        const at = 2 + 64 * word++;
+        const read = wordReader(input.type);
+        readers.push((_, data) => read(data.slice(at, at + 64)));
       } else fast = false;
     }
     this.readers = fast && useFastPath ? readers : undefined;
     this.topicCount = topic;
     this.dataLength = 2 + 64 * word;
+    this.checkRange = source.columns.map(
+      (column, i) =>
+        column.sql === "HUGEINT" &&
+        Number(/\d+$/.exec(source.event.inputs[i]?.type ?? "")?.[0] ?? 256) >
+          127,
+    );
+    this.scratch = new Array<Value>(source.columns.length);
   }
 
+  /** One log as a row (tests; the index appends to columns). */
   decode(log: RpcLog, blockTime: bigint): DecodedLog {
-    const values = this.fast(log) ?? this.withEthers(log);
-    this.source.columns.forEach((column, i) => {
-      const value = values[i];
-      if (
-        column.sql === "HUGEINT" &&
-        typeof value === "bigint" &&
-        (value < HUGEINT_MIN || value > HUGEINT_MAX)
-      )
-        throw new VipError(
-          `${this.where(log)}: ${column.name} = ${value} does not fit an exact 128-bit integer column`,
-        );
-    });
     return {
       blockNumber: BigInt(log.blockNumber),
       blockTime,
       txHash: log.transactionHash.toLowerCase(),
       logIndex: Number(BigInt(log.logIndex)),
-      values,
+      values: [...this.valuesOf(log)],
     };
+  }
+
+  /** Appends one log of block `blockNumber` to `columns`. */
+  decodeInto(
+    columns: LogColumns,
+    log: RpcLog,
+    blockNumber: bigint,
+    blockTime: bigint,
+  ): void {
+    const values = this.valuesOf(log);
+    columns.blockNumber.push(blockNumber);
+    columns.blockTime.push(blockTime);
+    columns.txHash.push(log.transactionHash.toLowerCase());
+    columns.logIndex.push(parseInt(log.logIndex, 16));
+    for (let i = 0; i < values.length; i++)
+      columns.values[i]?.push(values[i] as Value);
+  }
+
+  /** The log's values, in `scratch` (valid until the next call). */
+  private valuesOf(log: RpcLog): Value[] {
+    const values = this.fast(log) ?? this.withEthers(log);
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      if (
+        this.checkRange[i] === true &&
+        typeof value === "bigint" &&
+        (value < HUGEINT_MIN || value > HUGEINT_MAX)
+      )
+        throw new VipError(
+          `${this.where(log)}: ${this.source.columns[i]?.name} = ${value} does not fit an exact 128-bit integer column`,
+        );
+    }
+    return values;
   }
 
   private fast(log: RpcLog): Value[] | undefined {
     if (
       this.readers === undefined ||
       log.topics.length !== this.topicCount ||
-      log.data.length !== this.dataLength ||
-      !/^0x[0-9a-fA-F]*$/.test(log.data)
+      log.data.length !== this.dataLength
     )
       return undefined;
-    const data = log.data.toLowerCase();
-    const values: Value[] = [];
-    for (const read of this.readers) {
-      const value = read(log.topics, data);
+    // Nodes answer lowercase hex: checked in one pass, lowered only if not.
+    const data = LOWER_HEX.test(log.data)
+      ? log.data
+      : HEX.test(log.data)
+        ? log.data.toLowerCase()
+        : undefined;
+    if (data === undefined) return undefined;
+    const values = this.scratch;
+    for (let i = 0; i < this.readers.length; i++) {
+      const value = (this.readers[i] as Reader)(log.topics, data);
       if (value === undefined) return undefined;
-      values.push(value);
+      values[i] = value;
     }
     return values;
   }
@@ -151,6 +230,11 @@ export class LogDecoder {
   }
 }
 
+const LOWER_HEX = /^0x[0-9a-f]*$/;
+const HEX = /^0x[0-9a-fA-F]*$/;
+const LOWER_WORD = /^0x[0-9a-f]{64}$/;
+const WORD = /^0x[0-9a-fA-F]{64}$/;
+
 function isStatic(type: string): boolean {
   return (
     type === "address" ||
@@ -161,22 +245,37 @@ function isStatic(type: string): boolean {
 }
 
 const ADDRESS_PADDING = "0".repeat(24);
+const ZERO_WORD = "0".repeat(64);
 
 /**
- * One 32-byte word (64 lowercase hex digits, checked by the caller) as
- * ethers' coder reads `type` from it.
+ * How ethers' coder reads a static `type` from a 32-byte word, decided once
+ * per parameter: integers masked to their width (the last width/4 digits),
+ * then signed by their top bit; an address refused when the word has more
+ * than 20 bytes.
  */
-function readWord(type: string, word: string): Value | undefined {
+function wordReader(type: string): WordReader {
   if (type === "address")
-    return word.startsWith(ADDRESS_PADDING) ? `0x${word.slice(24)}` : undefined;
-  if (type === "bool") return BigInt(`0x${word}`) !== 0n;
+    return (word) =>
+      word.startsWith(ADDRESS_PADDING) ? `0x${word.slice(24)}` : undefined;
+  if (type === "bool") return (word) => word !== ZERO_WORD;
   const bytes = /^bytes(\d+)$/.exec(type);
-  if (bytes !== null) return `0x${word.slice(0, 2 * Number(bytes[1]))}`;
+  if (bytes !== null) {
+    const digits = 2 * Number(bytes[1]);
+    return (word) => `0x${word.slice(0, digits)}`;
+  }
   const integer = /^(u?)int(\d*)$/.exec(type);
-  if (integer === null) return undefined;
-  const bits = BigInt(integer[2] === "" ? 256 : Number(integer[2]));
-  const value = BigInt(`0x${word}`) & ((1n << bits) - 1n);
-  return integer[1] === "u" || value < 1n << (bits - 1n)
-    ? value
-    : value - (1n << bits);
+  if (integer === null) return () => undefined;
+  const bits = integer[2] === "" ? 256 : Number(integer[2]);
+  const from = 64 - bits / 4;
+  const signed = integer[1] !== "u";
+  if (!signed && bits <= 48)
+    // Exact as a double: one parse, no BigInt from text.
+    return (word) => BigInt(parseInt(word.slice(from), 16));
+  if (!signed) return (word) => BigInt(`0x${word.slice(from)}`);
+  const half = 1n << BigInt(bits - 1);
+  const whole = 1n << BigInt(bits);
+  return (word) => {
+    const value = BigInt(`0x${word.slice(from)}`);
+    return value < half ? value : value - whole;
+  };
 }

@@ -1,7 +1,7 @@
 import { VipError } from "../errors.js";
 import type { Output } from "../output.js";
 import type { PolicySource } from "../policy/parse.js";
-import { LogDecoder, type DecodedLog, type RpcLog } from "./decode.js";
+import { LogColumns, LogDecoder, type RpcLog } from "./decode.js";
 import { createIndexProgress } from "./index-progress.js";
 import {
   type BlockHeader,
@@ -155,7 +155,18 @@ export async function indexSources(
 
   launchNext();
   await store.begin();
-  let committed = Date.now();
+  let committedAt = Date.now();
+  /**
+   * The commit under way, with its checkpoint: it runs on DuckDB's thread
+   * while the next answer arrives and is decoded, and is waited for before
+   * that answer is stored.
+   */
+  let committing: Promise<Settled<void>> | undefined;
+  const finishCommit = async (): Promise<void> => {
+    const result = await committing;
+    committing = undefined;
+    if (result !== undefined && !result.ok) throw result.error;
+  };
   let done = false;
   try {
     for (;;) {
@@ -181,29 +192,47 @@ export async function indexSources(
         continue;
       }
       if (!fetched.blocks.ok) throw fetched.blocks.error;
-      // Should storing fail, the command stops, and the store still holds
-      // the cursors before this range.
-      report.logs += await storeAnswer(
-        store,
+      const answer = decodeAnswer(
         step,
         fetched.logs,
         fetched.blocks.value,
         decoders,
       );
+      await finishCommit();
+      // Should storing fail, the command stops, and the store still holds
+      // the cursors before this range.
+      await store.storeRange(step.group, step.to, answer.rows, answer.blocks);
+      report.logs += answer.count;
       report.ranges++;
-      if (Date.now() - committed >= COMMIT_EVERY_MS) {
-        await store.commit();
-        await store.begin();
-        committed = Date.now();
+      if (Date.now() - committedAt >= COMMIT_EVERY_MS) {
+        committing = settle(
+          (async () => {
+            await store.commit();
+            // Written now, on DuckDB's thread, while this one decodes:
+            // left to the end, the whole index is written after the last
+            // answer.
+            await store.checkpoint();
+            await store.begin();
+          })(),
+        );
+        committedAt = Date.now();
       }
       progress.update(step.to, report.logs);
     }
+    await finishCommit();
     done = true;
   } finally {
     // What was stored since the last commit is kept only if every range up
     // to here was; an error leaves the index as it was at that commit.
-    if (done) await store.commit();
-    else await store.rollback();
+    if (done) {
+      await store.commit();
+      await store.checkpoint();
+    } else {
+      const pendingCommit = await committing;
+      // A failed commit leaves no transaction open to roll back.
+      if (pendingCommit === undefined || pendingCommit.ok)
+        await store.rollback();
+    }
     progress.stop();
   }
   return report;
@@ -246,25 +275,29 @@ async function readBlocks(
   ]);
   const blocks = new Map<bigint, BlockHeader>();
   for (const end of ends) if (end !== undefined) blocks.set(end.number, end);
+  const missing = new Set<bigint>();
+  let blockHex = "";
   for (const log of logs) {
-    const number = BigInt(log.blockNumber);
+    if (log.blockNumber === blockHex) continue; // the block before's
+    blockHex = log.blockNumber;
+    const number = BigInt(blockHex);
     if (number < from || number > to)
       throw new VipError(
         `the node answered a log of block ${number} to a request for blocks ${from}–${to}`,
       );
-    if (log.blockTimestamp !== undefined && !blocks.has(number))
+    if (blocks.has(number)) continue;
+    if (log.blockTimestamp !== undefined)
       blocks.set(number, {
         number,
         hash: log.blockHash.toLowerCase(),
         time: BigInt(log.blockTimestamp),
       });
+    else missing.add(number);
   }
-  const missing = [
-    ...new Set(logs.map((log) => BigInt(log.blockNumber))),
-  ].filter((n) => !blocks.has(n));
-  for (let i = 0; i < missing.length; i += HEADER_REQUESTS) {
+  const unread = [...missing];
+  for (let i = 0; i < unread.length; i += HEADER_REQUESTS) {
     const headers = await Promise.all(
-      missing
+      unread
         .slice(i, i + HEADER_REQUESTS)
         .map((n) => reader.existingBlock(n, "a block with a log")),
     );
@@ -274,23 +307,33 @@ async function readBlocks(
 }
 
 /**
- * Decodes one answer's logs and stores them, their blocks and the group's
- * cursors in one transaction; every log's block must be the one its header
- * says. Returns the logs stored.
+ * Decodes one answer's logs into each source's rows; every log's block must
+ * be the one its header says. Returns them with the blocks to store.
  */
-async function storeAnswer(
-  store: ActivityStore,
-  { group, to }: Step,
+function decodeAnswer(
+  { group }: Step,
   logs: RpcLog[],
   blocks: Map<bigint, BlockHeader>,
   decoders: Map<string, LogDecoder>,
-): Promise<number> {
-  const byId = new Map<string, DecodedLog[]>();
+): { rows: Map<string, LogColumns>; blocks: StoredBlock[]; count: number } {
+  const byId = new Map<string, LogColumns>();
   let stored = 0;
+  // An answer holds many logs per block, in order: each block is looked up
+  // once.
+  let blockHex = "";
+  let number = 0n;
+  let block: BlockHeader | undefined;
   for (const log of logs) {
-    const number = BigInt(log.blockNumber);
-    const block = blocks.get(number);
-    if (block === undefined || block.hash !== log.blockHash.toLowerCase())
+    if (log.blockNumber !== blockHex) {
+      blockHex = log.blockNumber;
+      number = BigInt(blockHex);
+      block = blocks.get(number);
+    }
+    if (
+      block === undefined ||
+      (block.hash !== log.blockHash &&
+        block.hash !== log.blockHash.toLowerCase())
+    )
       throw new VipError(
         `block ${number} changed while it was read (a reorganization): run scores:index again`,
       );
@@ -301,15 +344,14 @@ async function storeAnswer(
       if (number < source.fromBlock) continue;
       const decoder = decoders.get(source.id);
       if (decoder === undefined) continue;
-      let rows = byId.get(source.id);
-      if (rows === undefined) byId.set(source.id, (rows = []));
-      rows.push(decoder.decode(log, block.time));
+      let columns = byId.get(source.id);
+      if (columns === undefined)
+        byId.set(source.id, (columns = new LogColumns(source.columns.length)));
+      decoder.decodeInto(columns, log, number, block.time);
       stored++;
     }
   }
-  const kept: StoredBlock[] = [...blocks.values()];
-  await store.storeRange(group, to, byId, kept);
-  return stored;
+  return { rows: byId, blocks: [...blocks.values()], count: stored };
 }
 
 /**

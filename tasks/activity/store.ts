@@ -16,7 +16,7 @@ import {
 
 import { VipError } from "../errors.js";
 import type { PolicySource } from "../policy/parse.js";
-import type { DecodedLog } from "./decode.js";
+import type { LogColumns } from "./decode.js";
 
 /** A block the index relies on: its hash proves it was not replaced. */
 export interface StoredBlock {
@@ -34,6 +34,10 @@ export interface StoredBlock {
  * index as it was before the range or after it, never between.
  */
 export class ActivityStore {
+  /** Blocks and cursors of the open transaction, written at its commit. */
+  #blocks = new Map<bigint, StoredBlock>();
+  #cursors = new Map<string, bigint>();
+
   private constructor(
     readonly file: string,
     private readonly instance: DuckDBInstance,
@@ -132,46 +136,68 @@ export class ActivityStore {
     await this.connection.run("begin transaction");
   }
 
-  async commit(): Promise<void> {
-    await this.connection.run("commit");
-  }
-
-  async rollback(): Promise<void> {
-    await this.connection.run("rollback");
-  }
-
   /**
-   * Records a range [from, to] of the sources in `group`, inside the open
-   * transaction: their logs, the blocks they are in and the range's ends, and
-   * moves their cursors past `to`.
+   * Writes the blocks and cursors of the ranges stored since `begin`, then
+   * commits: one statement each per commit, not per range (DuckDB pays per
+   * statement, not per row).
    */
-  async storeRange(
-    group: PolicySource[],
-    to: bigint,
-    logs: Map<string, DecodedLog[]>,
-    blocks: StoredBlock[],
-  ): Promise<void> {
-    for (const source of group) {
-      const rows = logs.get(source.id) ?? [];
-      if (rows.length === 0) continue;
-      const appender = await this.connection.createAppender(logTable(source));
-      appendLogs(appender, source, rows);
-      appender.closeSync();
-    }
-    // One statement each: DuckDB pays per statement, not per row.
-    if (blocks.length > 0)
+  async commit(): Promise<void> {
+    const blocks = [...this.#blocks.values()];
+    for (let i = 0; i < blocks.length; i += BLOCKS_PER_INSERT) {
+      const part = blocks.slice(i, i + BLOCKS_PER_INSERT);
       await this.connection.run(
-        `insert into blocks values ${blocks.map((_, i) => `($${3 * i + 1}, $${3 * i + 2}, $${3 * i + 3})`).join(", ")} on conflict do nothing`,
-        blocks.flatMap((block) => [
+        `insert into blocks values ${part.map((_, k) => `($${3 * k + 1}, $${3 * k + 2}, $${3 * k + 3})`).join(", ")} on conflict do nothing`,
+        part.flatMap((block) => [
           Number(block.number),
           block.hash,
           Number(block.time),
         ]),
       );
-    await this.connection.run(
-      `update sources set next_block = $1 where id in (${group.map((_, i) => `$${i + 2}`).join(", ")})`,
-      [Number(to + 1n), ...group.map((source) => source.id)],
-    );
+    }
+    for (const [id, next] of this.#cursors)
+      await this.connection.run(
+        "update sources set next_block = $1 where id = $2",
+        [Number(next), id],
+      );
+    this.#blocks.clear();
+    this.#cursors.clear();
+    await this.connection.run("commit");
+  }
+
+  /**
+   * Writes what is committed into the database file, so that it need not be
+   * written when the index closes (or replayed from the log when it opens).
+   */
+  async checkpoint(): Promise<void> {
+    await this.connection.run("checkpoint");
+  }
+
+  async rollback(): Promise<void> {
+    this.#blocks.clear();
+    this.#cursors.clear();
+    await this.connection.run("rollback");
+  }
+
+  /**
+   * Records a range [from, to] of the sources in `group`, inside the open
+   * transaction: their logs now, the blocks they are in, the range's ends and
+   * the cursors past `to` at the commit.
+   */
+  async storeRange(
+    group: PolicySource[],
+    to: bigint,
+    logs: Map<string, LogColumns>,
+    blocks: StoredBlock[],
+  ): Promise<void> {
+    for (const source of group) {
+      const columns = logs.get(source.id);
+      if (columns === undefined || columns.length === 0) continue;
+      const appender = await this.connection.createAppender(logTable(source));
+      appendLogs(appender, source, columns);
+      appender.closeSync();
+    }
+    for (const block of blocks) this.#blocks.set(block.number, block);
+    for (const source of group) this.#cursors.set(source.id, to + 1n);
   }
 
   /**
@@ -216,6 +242,8 @@ export function logTable(source: PolicySource): string {
 
 /** Rows a DuckDB data chunk holds (its vector size). */
 const CHUNK_ROWS = 2048;
+/** Blocks per insert statement (three parameters each). */
+const BLOCKS_PER_INSERT = 1000;
 
 /**
  * Appends a source's rows a data chunk at a time, a column array each: a
@@ -225,23 +253,24 @@ const CHUNK_ROWS = 2048;
 function appendLogs(
   appender: DuckDBAppender,
   source: PolicySource,
-  rows: DecodedLog[],
+  columns: LogColumns,
 ): void {
   const types = ([BIGINT, BIGINT, VARCHAR, INTEGER] as DuckDBType[]).concat(
     source.columns.map((c) =>
       c.sql === "HUGEINT" ? HUGEINT : c.sql === "BOOLEAN" ? BOOLEAN : VARCHAR,
     ),
   );
-  for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-    const part = rows.slice(start, start + CHUNK_ROWS);
-    const chunk = DuckDBDataChunk.create(types, part.length);
-    chunk.setColumns([
-      part.map((log) => log.blockNumber),
-      part.map((log) => log.blockTime),
-      part.map((log) => log.txHash),
-      part.map((log) => log.logIndex),
-      ...source.columns.map((_, i) => part.map((log) => log.values[i] ?? null)),
-    ]);
+  const all = [
+    columns.blockNumber,
+    columns.blockTime,
+    columns.txHash,
+    columns.logIndex,
+    ...columns.values,
+  ];
+  for (let start = 0; start < columns.length; start += CHUNK_ROWS) {
+    const end = Math.min(start + CHUNK_ROWS, columns.length);
+    const chunk = DuckDBDataChunk.create(types, end - start);
+    chunk.setColumns(all.map((column) => column.slice(start, end)));
     appender.appendDataChunk(chunk);
   }
 }

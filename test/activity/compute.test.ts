@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect } from "chai";
 
 import { computeStage } from "../../tasks/activity/compute.js";
-import type { DecodedLog } from "../../tasks/activity/decode.js";
+import { LogColumns } from "../../tasks/activity/decode.js";
 import type { StageBlocks } from "../../tasks/activity/stage-blocks.js";
 import { ActivityStore } from "../../tasks/activity/store.js";
 import { parsePolicy, type Policy } from "../../tasks/policy/parse.js";
@@ -53,8 +53,9 @@ describe("computing a stage on the index: exact or refused", () => {
     const [source] = policy("select 1").sources;
     if (source === undefined) throw new Error("no source parsed");
     await store.ensureSource(source);
-    const logs: DecodedLog[] = TRADES.map(
-      ([block, time, trader, notional, leverage], i) => ({
+    const logs = new LogColumns(3);
+    TRADES.forEach(([block, time, trader, notional, leverage], i) =>
+      logs.push({
         blockNumber: block,
         blockTime: time,
         txHash: `0x${i.toString(16).padStart(64, "0")}`,

@@ -1,7 +1,11 @@
 import { expect } from "chai";
 import { AbiCoder, EventFragment, zeroPadValue } from "ethers";
 
-import { LogDecoder, type RpcLog } from "../../tasks/activity/decode.js";
+import {
+  LogColumns,
+  LogDecoder,
+  type RpcLog,
+} from "../../tasks/activity/decode.js";
 import { parsePolicy } from "../../tasks/policy/parse.js";
 
 const CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
@@ -123,5 +127,40 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
     expect(() => new LogDecoder(s).decode(log(topics, "0x1234"), 1n)).to.throw(
       /does not decode as event Named/,
     );
+  });
+
+  it("appends to columns what ethers decodes, from lowercase and uppercase hex alike", () => {
+    const s = source(
+      "Mixed(uint8 indexed small, int16 signed, bool flag, bytes4 tag, int256 wide, address who)",
+    );
+    const decoder = new LogDecoder(s);
+    const ethers = new LogDecoder(s, { fast: false });
+    const word = words(11);
+    const columns = new LogColumns(s.columns.length);
+    const rows = [];
+    for (let n = 0; n < 200; n++) {
+      const who = `${"0".repeat(24)}${word().slice(24)}`;
+      const data = `0x${[word(), word(), word(), word(), who].join("")}`;
+      const topic = `0x${word()}`;
+      const upper = (hex: string) => `0x${hex.slice(2).toUpperCase()}`;
+      const entry = {
+        ...(n % 2 === 0
+          ? log([s.topic, topic], data)
+          : log([s.topic, upper(topic)], upper(data))),
+        logIndex: `0x${n.toString(16)}`,
+        blockNumber: `0x${(100 + (n >> 3)).toString(16)}`,
+      };
+      rows.push(ethers.decode(entry, 7n));
+      decoder.decodeInto(columns, entry, BigInt(entry.blockNumber), 7n);
+    }
+    const appended = Array.from({ length: columns.length }, (_, i) => ({
+      blockNumber: columns.blockNumber[i],
+      blockTime: columns.blockTime[i],
+      txHash: columns.txHash[i],
+      logIndex: columns.logIndex[i],
+      values: columns.values.map((values) => values[i]),
+    }));
+    expect(appended).to.deep.equal(rows);
+    expect(columns.length).to.equal(200);
   });
 });
