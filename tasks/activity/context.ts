@@ -5,6 +5,7 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { vipModuleAddress, vipUrl } from "../config/settings.js";
 import { connectReadOnly, type Connection } from "../network/connect.js";
 import { consoleOutput } from "../output.js";
+import { batchTransport } from "./batch.js";
 import type { ActivityContext } from "./score-stage.js";
 
 /**
@@ -40,6 +41,7 @@ export async function activityContext(
       l1RestUrl,
       moduleAddress,
       out: consoleOutput,
+      batch: await batchTransport(connection.networkConfig),
     },
   };
 }

@@ -30,8 +30,6 @@ const TARGET_LOGS = 10_000n;
 const COMMIT_EVERY_MS = 2_000;
 /** Answers fetched ahead of the one being stored. */
 const AHEAD = 2;
-/** Block headers asked for at once, for the times of the blocks with logs. */
-const HEADER_REQUESTS = 8;
 
 export interface IndexReport {
   head: bigint;
@@ -267,15 +265,8 @@ async function readBlocks(
   { from, to }: Step,
   logs: RpcLog[],
 ): Promise<Map<bigint, BlockHeader>> {
-  const ends = await Promise.all([
-    reader.existingBlock(from, `the first block of the range ${from}–${to}`),
-    to === from
-      ? undefined
-      : reader.existingBlock(to, `the last block of the range ${from}–${to}`),
-  ]);
   const blocks = new Map<bigint, BlockHeader>();
-  for (const end of ends) if (end !== undefined) blocks.set(end.number, end);
-  const missing = new Set<bigint>();
+  const unread = new Set<bigint>([from, to]);
   let blockHex = "";
   for (const log of logs) {
     if (log.blockNumber === blockHex) continue; // the block before's
@@ -285,24 +276,24 @@ async function readBlocks(
       throw new VipError(
         `the node answered a log of block ${number} to a request for blocks ${from}–${to}`,
       );
-    if (blocks.has(number)) continue;
+    if (unread.has(number) || blocks.has(number)) continue;
     if (log.blockTimestamp !== undefined)
       blocks.set(number, {
         number,
         hash: log.blockHash.toLowerCase(),
         time: BigInt(log.blockTimestamp),
       });
-    else missing.add(number);
+    else unread.add(number);
   }
-  const unread = [...missing];
-  for (let i = 0; i < unread.length; i += HEADER_REQUESTS) {
-    const headers = await Promise.all(
-      unread
-        .slice(i, i + HEADER_REQUESTS)
-        .map((n) => reader.existingBlock(n, "a block with a log")),
-    );
-    for (const header of headers) blocks.set(header.number, header);
-  }
+  const numbers = [...unread];
+  const headers = await reader.existingBlocks(numbers, (n) =>
+    n === from
+      ? `the first block of the range ${from}–${to}`
+      : n === to
+        ? `the last block of the range ${from}–${to}`
+        : "a block with a log",
+  );
+  for (const header of headers) blocks.set(header.number, header);
   return blocks;
 }
 

@@ -1,7 +1,8 @@
 import type { EIP1193Provider } from "hardhat/types/providers";
 
-import { VipError } from "../errors.js";
+import { defined, VipError } from "../errors.js";
 import { isTransient, withRetry } from "../network/retry.js";
+import type { BatchTransport } from "./batch.js";
 import type { RpcLog } from "./decode.js";
 
 /** A rollup block's place: its number, hash and own timestamp. */
@@ -11,9 +12,15 @@ export interface BlockHeader {
   time: bigint;
 }
 
+/** Block headers in one batch request (minievm takes up to 1,000). */
+const HEADERS_PER_BATCH = 100;
+/** Block headers asked for at once where the network takes no batches. */
+const HEADER_REQUESTS = 8;
+
 /**
  * The rollup's JSON-RPC as the index reads it: every request retried with
- * backoff on transient faults (a reset, a 5xx, a timeout).
+ * backoff on transient faults (a reset, a 5xx, a timeout); block headers in
+ * batches where the network is reached over HTTP.
  */
 export class RollupReader {
   /** Requests that failed and were retried, by method. */
@@ -22,6 +29,7 @@ export class RollupReader {
   constructor(
     private readonly provider: EIP1193Provider,
     private readonly onRetry?: (what: string, error: unknown) => void,
+    private readonly batch?: BatchTransport,
   ) {}
 
   async head(): Promise<bigint> {
@@ -36,28 +44,68 @@ export class RollupReader {
 
   /** The block's header, or undefined if the node does not have it. */
   async block(number: bigint): Promise<BlockHeader | undefined> {
-    const answer = (await this.request(
-      "eth_getBlockByNumber",
-      [`0x${number.toString(16)}`, false],
-      `block ${number}`,
-    )) as { hash?: string; timestamp?: string } | null;
-    if (answer === null || answer.hash === undefined) return undefined;
-    return {
+    return header(
       number,
-      hash: answer.hash.toLowerCase(),
-      time: BigInt(answer.timestamp ?? "0x0"),
-    };
+      await this.request(
+        "eth_getBlockByNumber",
+        [`0x${number.toString(16)}`, false],
+        `block ${number}`,
+      ),
+    );
+  }
+
+  /**
+   * The headers of `numbers`, in order (undefined where the node does not
+   * have the block): a batch request per 100 where the network takes
+   * batches, else 8 requests at a time.
+   */
+  async blocks(numbers: bigint[]): Promise<(BlockHeader | undefined)[]> {
+    const headers: (BlockHeader | undefined)[] = [];
+    const { batch } = this;
+    const size = batch === undefined ? HEADER_REQUESTS : HEADERS_PER_BATCH;
+    for (let i = 0; i < numbers.length; i += size) {
+      const part = numbers.slice(i, i + size);
+      if (batch === undefined) {
+        headers.push(...(await Promise.all(part.map((n) => this.block(n)))));
+        continue;
+      }
+      const answers = await this.retrying(
+        "eth_getBlockByNumber",
+        `blocks ${part[0]}–${part.at(-1)}`,
+        () =>
+          batch(
+            part.map((n) => ({
+              method: "eth_getBlockByNumber",
+              params: [`0x${n.toString(16)}`, false],
+            })),
+          ),
+      );
+      part.forEach((n, k) => headers.push(header(n, answers[k])));
+    }
+    return headers;
   }
 
   /** As `block`, but a block the node lacks is an error naming it. */
   async existingBlock(number: bigint, why: string): Promise<BlockHeader> {
-    const header = await this.block(number);
-    if (header === undefined)
-      throw new VipError(
-        `block ${number} is not on the rollup's node (${why}): it was pruned (evm.indexer-retain-height) or not produced yet. ` +
-          "Index from a node that keeps every block from the source's from-block on (an archive node)",
-      );
-    return header;
+    const [found] = await this.existingBlocks([number], () => why);
+    return defined(found, "the block's header");
+  }
+
+  /** As `blocks`, but a block the node lacks is an error naming it. */
+  async existingBlocks(
+    numbers: bigint[],
+    why: (number: bigint) => string,
+  ): Promise<BlockHeader[]> {
+    const headers = await this.blocks(numbers);
+    return numbers.map((number, i) => {
+      const found = headers[i];
+      if (found === undefined)
+        throw new VipError(
+          `block ${number} is not on the rollup's node (${why(number)}): it was pruned (evm.indexer-retain-height) or not produced yet. ` +
+            "Index from a node that keeps every block from the source's from-block on (an archive node)",
+        );
+      return found;
+    });
   }
 
   /**
@@ -92,7 +140,21 @@ export class RollupReader {
     what: string,
     alsoRetryable: (error: unknown) => boolean = () => true,
   ): Promise<unknown> {
-    return withRetry(what, () => this.provider.request({ method, params }), {
+    return this.retrying(
+      method,
+      what,
+      () => this.provider.request({ method, params }),
+      alsoRetryable,
+    );
+  }
+
+  private async retrying<T>(
+    method: string,
+    what: string,
+    send: () => Promise<T>,
+    alsoRetryable: (error: unknown) => boolean = () => true,
+  ): Promise<T> {
+    return withRetry(what, send, {
       retries: 8,
       minDelayMs: 100,
       maxDelayMs: 5_000,
@@ -103,6 +165,18 @@ export class RollupReader {
       },
     });
   }
+}
+
+/** An `eth_getBlockByNumber` answer as a header; undefined for none. */
+function header(number: bigint, answer: unknown): BlockHeader | undefined {
+  const block = answer as { hash?: string; timestamp?: string } | null;
+  if (block === null || block === undefined || block.hash === undefined)
+    return undefined;
+  return {
+    number,
+    hash: block.hash.toLowerCase(),
+    time: BigInt(block.timestamp ?? "0x0"),
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { fetchStageWindow, type StageWindow } from "../clients/stage-window.js";
 import { field, formatNumber, formatUnixTime, type Output } from "../output.js";
 import { loadPolicies, policyForStage } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
+import type { BatchTransport } from "./batch.js";
 import { computeStage, type StageComputation } from "./compute.js";
 import { indexSources, type IndexReport } from "./index-sources.js";
 import { scoreCsv, stageManifest, type StageManifest } from "./publish.js";
@@ -22,6 +23,8 @@ export interface ActivityContext {
   l1RestUrl: string;
   moduleAddress: string;
   out: Output;
+  /** Block headers in batches (HTTP networks; see `batchTransport`). */
+  batch?: BatchTransport;
 }
 
 /** The index of one rollup: `<data dir>/chain-<id>.duckdb`. */
@@ -30,10 +33,13 @@ export function indexFile(dataDir: string, chainId: bigint): string {
 }
 
 function rollupReader(ctx: ActivityContext): RollupReader {
-  return new RollupReader(ctx.provider, (what, error) =>
-    ctx.out.warn(
-      `${what}: ${error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)}; retrying`,
-    ),
+  return new RollupReader(
+    ctx.provider,
+    (what, error) =>
+      ctx.out.warn(
+        `${what}: ${error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)}; retrying`,
+      ),
+    ctx.batch,
   );
 }
 

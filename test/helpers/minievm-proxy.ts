@@ -29,6 +29,8 @@ export interface MinievmProxy {
   rangeRefusals: number;
   /** Every `eth_getLogs` filter asked for, in order. */
   logFilters: { fromBlock?: string; toBlock?: string }[];
+  /** Requests that asked for block headers: one each, or a batch of them. */
+  headerRequests: { single: number; batched: number };
   close(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function startMinievmProxy(
     faults: 0,
     rangeRefusals: 0,
     logFilters: [],
+    headerRequests: { single: 0, batched: 0 },
     close: async () => {},
   };
   const forward = async (body: string): Promise<string> => {
@@ -121,6 +124,11 @@ export async function startMinievmProxy(
         }
         try {
           const parsed = JSON.parse(body) as RpcRequest | RpcRequest[];
+          const calls = Array.isArray(parsed) ? parsed : [parsed];
+          if (calls.some((c) => c.method === "eth_getBlockByNumber"))
+            proxy.headerRequests[
+              Array.isArray(parsed) ? "batched" : "single"
+            ]++;
           const text = Array.isArray(parsed)
             ? `[${(await Promise.all(parsed.map(answer))).join(",")}]`
             : await answer(parsed);

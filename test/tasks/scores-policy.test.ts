@@ -436,6 +436,9 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       );
       expect(result.code, result.output).to.equal(0);
       expect(proxy.rangeRefusals).to.be.greaterThan(0);
+      // The headers of the blocks with logs, and of each range's ends, come in
+      // batches (single requests are the stage's boundary search).
+      expect(proxy.headerRequests.batched).to.be.greaterThan(0);
       expect(
         await readFile(path.join(limited.out, "stage-2.final.csv"), "utf8"),
       ).to.equal(

@@ -9,6 +9,7 @@ import { type AlertSink, alertSink } from "../../autopilot/alerts.js";
 import { acquireLock, lockPath } from "../../autopilot/lock.js";
 import { AutopilotMonitor } from "../../autopilot/monitor.js";
 import { runAutopilot } from "../../autopilot/run.js";
+import { batchTransport } from "../../activity/batch.js";
 import { backoffSeconds } from "../../autopilot/schedule.js";
 import { type Service, startService } from "../../autopilot/service.js";
 import {
@@ -189,6 +190,7 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
                 l1RestUrl,
                 moduleAddress,
                 out,
+                batch: await batchTransport(connection.networkConfig),
               },
             };
       if (scoring !== undefined)
