@@ -6,7 +6,7 @@ import { vipModuleAddress, vipUrl } from "../config/settings.js";
 import { connectReadOnly, type Connection } from "../network/connect.js";
 import { consoleOutput } from "../output.js";
 import { batchTransport } from "./batch.js";
-import type { ActivityContext } from "./score-stage.js";
+import type { ActivityContext } from "./index-policies.js";
 
 /**
  * What the scoring commands read: the rollup named by `--network` (read-only:

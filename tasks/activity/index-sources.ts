@@ -308,6 +308,13 @@ function decodeAnswer(
   decoders: Map<string, LogDecoder>,
 ): { rows: Map<string, LogColumns>; blocks: StoredBlock[]; count: number } {
   const byId = new Map<string, LogColumns>();
+  const targets = group.flatMap((source) => {
+    const decoder = decoders.get(source.id);
+    if (decoder === undefined) return [];
+    const columns = new LogColumns(source.columns.length);
+    byId.set(source.id, columns);
+    return [{ source, decoder, columns }];
+  });
   let stored = 0;
   // An answer holds many logs per block, in order: each block is looked up
   // once.
@@ -328,16 +335,16 @@ function decodeAnswer(
       throw new VipError(
         `block ${number} changed while it was read (a reorganization): run scores:index again`,
       );
-    const address = log.address.toLowerCase();
-    const topic = log.topics[0]?.toLowerCase();
-    for (const source of group) {
-      if (source.address !== address || source.topic !== topic) continue;
-      if (number < source.fromBlock) continue;
-      const decoder = decoders.get(source.id);
-      if (decoder === undefined) continue;
-      let columns = byId.get(source.id);
-      if (columns === undefined)
-        byId.set(source.id, (columns = new LogColumns(source.columns.length)));
+    const topic = log.topics[0];
+    for (const { source, decoder, columns } of targets) {
+      if (
+        (source.address !== log.address &&
+          source.address !== log.address.toLowerCase()) ||
+        topic === undefined ||
+        (source.topic !== topic && source.topic !== topic.toLowerCase()) ||
+        number < source.fromBlock
+      )
+        continue;
       decoder.decodeInto(columns, log, number, block.time);
       stored++;
     }

@@ -1,10 +1,7 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { writeStageFiles } from "../activity/publish.js";
-import {
-  type ActivityContext,
-  scoreStage,
-  type StageScores,
-} from "../activity/score-stage.js";
+import type { ActivityContext } from "../activity/index-policies.js";
+import { scoreStage, type StageScores } from "../activity/score-stage.js";
 import { stageAddresses } from "../scores/stage-pages.js";
 
 /** The autopilot computing the scores itself (`--policy`). */

@@ -1,4 +1,3 @@
-import { bcs } from "@initia/initia.js";
 import { z } from "zod";
 
 import { VipError } from "../errors.js";
@@ -51,6 +50,9 @@ export async function fetchStageWindow(
     );
   const key = new Uint8Array(8);
   new DataView(key.buffer).setBigUint64(0, stage);
+  // Loaded here, for past stages only: initia.js takes 0.3 s to load, more
+  // than the open stage's whole window costs.
+  const { bcs } = await import("@initia/initia.js");
   const keyBytes = bcs.vector(bcs.u8()).serialize(Array.from(key)).toBase64();
   const path = `/initia/move/v1/tables/${program.stageDataHandle}/entries/by_key_bytes?key_bytes=${encodeURIComponent(keyBytes)}`;
   const where = `stage ${stage}'s entry in stage_data at ${describeEndpoint(restUrl, path.split("?")[0] ?? path)}`;

@@ -1,7 +1,7 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { activityContext } from "../../activity/context.js";
-import { indexFile, indexPolicies } from "../../activity/score-stage.js";
+import { indexFile, indexPolicies } from "../../activity/index-policies.js";
 import { VipError } from "../../errors.js";
 import { field, formatNumber } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";

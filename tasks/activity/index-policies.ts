@@ -1,0 +1,63 @@
+import path from "node:path";
+
+import type { EIP1193Provider } from "hardhat/types/providers";
+
+import type { Output } from "../output.js";
+import type { Policy } from "../policy/parse.js";
+import type { BatchTransport } from "./batch.js";
+import { indexSources, type IndexReport } from "./index-sources.js";
+import { RollupReader } from "./rpc.js";
+import { ActivityStore } from "./store.js";
+
+export interface ActivityContext {
+  provider: EIP1193Provider;
+  chainId: bigint;
+  /** Where the index lives (`vip-data/` in the project unless told). */
+  dataDir: string;
+  l1RestUrl: string;
+  moduleAddress: string;
+  out: Output;
+  /** Block headers in batches (HTTP networks; see `batchTransport`). */
+  batch?: BatchTransport;
+}
+
+/** The index of one rollup: `<data dir>/chain-<id>.duckdb`. */
+export function indexFile(dataDir: string, chainId: bigint): string {
+  return path.join(dataDir, `chain-${chainId}.duckdb`);
+}
+
+export function rollupReader(ctx: ActivityContext): RollupReader {
+  return new RollupReader(
+    ctx.provider,
+    (what, error) =>
+      ctx.out.warn(
+        `${what}: ${error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)}; retrying`,
+      ),
+    ctx.batch,
+  );
+}
+
+/** Brings every source of the policies up to the rollup's head. */
+export async function indexPolicies(
+  ctx: ActivityContext,
+  policies: Policy[],
+  reader = rollupReader(ctx),
+): Promise<IndexReport> {
+  const file = indexFile(ctx.dataDir, ctx.chainId);
+  const store = await ActivityStore.open(file);
+  try {
+    const report = await indexSources(
+      reader,
+      store,
+      policies.flatMap((p) => p.sources),
+      ctx.out,
+    );
+    if (report.rewound !== undefined)
+      ctx.out.warn(
+        `the node replaced blocks after ${report.rewound} (a reorganization): they were indexed again`,
+      );
+    return report;
+  } finally {
+    store.close();
+  }
+}
