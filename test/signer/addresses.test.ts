@@ -1,0 +1,43 @@
+import { AccAddress } from "@initia/initia.js";
+import { expect } from "chai";
+import { getAddress, hexlify, randomBytes } from "ethers";
+
+import { accountAddresses } from "../../tasks/signer/addresses.js";
+
+/** Whether `accountAddresses` accepts `text`, or the message it refuses with. */
+function read(text: string) {
+  try {
+    return accountAddresses(text, "--to");
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+describe("an account's two spellings, as initia.js spells them", () => {
+  it("agrees with AccAddress on 500 random accounts, both ways", () => {
+    for (let i = 0; i < 500; i++) {
+      const hex = getAddress(hexlify(randomBytes(20)));
+      const bech32 = AccAddress.fromHex(hex.toLowerCase());
+      expect(read(hex)).to.deep.equal({ hex, bech32 });
+      expect(read(hex.toLowerCase())).to.deep.equal({ hex, bech32 });
+      expect(read(hex.slice(2))).to.deep.equal({ hex, bech32 });
+      expect(read(bech32)).to.deep.equal({ hex, bech32 });
+      expect(AccAddress.toHex(bech32)).to.equal(hex.toLowerCase());
+    }
+  });
+
+  it("refuses what AccAddress refuses, and a 32-byte module address, naming the option", () => {
+    const account = AccAddress.fromHex(hexlify(randomBytes(20)));
+    const module = AccAddress.fromHex(hexlify(randomBytes(32)));
+    expect(AccAddress.validate(module)).to.equal(true);
+    expect(read(module)).to.match(
+      /--to: ".*" is a 32-byte module or contract address, not a 20-byte account/,
+    );
+    const flipped = account.slice(0, -1) + (account.endsWith("q") ? "p" : "q");
+    const wrongPrefix = account.replace(/^init1/, "init1x");
+    for (const bad of [flipped, wrongPrefix, `${account}q`, "init1"]) {
+      expect(AccAddress.validate(bad)).to.equal(false);
+      expect(read(bad)).to.match(/--to: ".*" is not a valid init1… address/);
+    }
+  });
+});
