@@ -3,7 +3,7 @@ import type { NetworkConfig } from "hardhat/types/config";
 import { VipError } from "../errors.js";
 
 /** One JSON-RPC call of a batch. */
-export interface BatchCall {
+interface BatchCall {
   method: string;
   params: unknown[];
 }

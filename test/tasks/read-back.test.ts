@@ -8,10 +8,7 @@ import {
 } from "../../scripts/gas/scenarios.js";
 import { EntryCollector } from "../../tasks/scores/entry.js";
 import { CHANGED, NEW, SAME } from "../../tasks/scores/gas-model.js";
-import {
-  entryKinds,
-  READER_BATCH,
-} from "../../tasks/scores/entry-reader.js";
+import { entryKinds, READER_BATCH } from "../../tasks/scores/entry-reader.js";
 import {
   ChainComparison,
   compareWithChain,
@@ -146,12 +143,7 @@ describe("reading a stage back", () => {
     );
     comparison.check(0, MIDDLE); // read in the background: a full reader call is queued
     comparison.check(1000, confirmed); // overlapping: entries already queued are not read again
-    await write(
-      score,
-      3n,
-      addresses.slice(confirmed),
-      scores.slice(confirmed),
-    );
+    await write(score, 3n, addresses.slice(confirmed), scores.slice(confirmed));
     expect(await comparison.finish()).to.deep.equal([]);
     // A full call while "pushing", then the rest (a full call and 200): every
     // entry read once, in three calls.
