@@ -1,3 +1,7 @@
+import {
+  getDispatcher,
+  postJsonRequest,
+} from "@nomicfoundation/hardhat-utils/request";
 import type { NetworkConfig } from "hardhat/types/config";
 
 import { VipError } from "../errors.js";
@@ -26,12 +30,14 @@ class BatchCallError extends VipError {
 }
 
 /**
- * A batch transport to an HTTP network's node (its URL, headers and timeout
- * from the Hardhat config), or none for Hardhat's in-process network. Hardhat's
- * provider sends one call per request; a batch of block headers is one round
- * trip instead of a hundred, which a node far away, or one that also answers
- * the logs, pays for per request. The URL can hold an API key: no message
- * names it.
+ * A batch transport to an HTTP network's node, or none for Hardhat's
+ * in-process network. Hardhat's provider sends one call per request; a batch
+ * of block headers is one round trip instead of a hundred, which a node far
+ * away, or one that also answers the logs, pays for per request. Sent the way
+ * Hardhat's own HTTP provider sends (hardhat-utils' request: the network's
+ * `url`, credentials in it as Basic authentication, its `httpHeaders` and
+ * `timeout`, the proxy from HTTPS_PROXY / NO_PROXY); its errors name the
+ * URL's origin alone, so a key in the path or the query never shows.
  */
 export async function batchTransport(
   config: NetworkConfig,
@@ -39,20 +45,31 @@ export async function batchTransport(
   if (config.type !== "http") return undefined;
   const url = await config.url.get();
   const { httpHeaders, timeout } = config;
+  const dispatcher = await getDispatcher(url, { pool: true, timeout });
   return async (calls) => {
     if (calls.length === 0) return [];
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { ...httpHeaders, "content-type": "application/json" },
-      body: JSON.stringify(
+    let response;
+    try {
+      response = await postJsonRequest(
+        url,
         calls.map((call, id) => ({ jsonrpc: "2.0", id, ...call })),
-      ),
-      signal: AbortSignal.timeout(timeout),
-    });
-    const text = await response.text();
-    if (!response.ok)
+        { extraHeaders: httpHeaders },
+        dispatcher,
+      );
+    } catch (error) {
+      // hardhat-utils reports a status as undici's response error, which
+      // reads like a connection fault: said as the status it is, a 503 is
+      // retried and a 405 (no batches here) is not.
+      const status = statusOf(error);
+      if (status === undefined) throw error;
       throw new VipError(
-        `the node answered a batch of ${calls.length} with HTTP ${response.status}: ${text.slice(0, 200)}`,
+        `the node answered a batch of ${calls.length} with HTTP ${status}`,
+      );
+    }
+    const text = await response.body.text();
+    if (response.statusCode < 200 || response.statusCode >= 300)
+      throw new VipError(
+        `the node answered a batch of ${calls.length} with HTTP ${response.statusCode}: ${text.slice(0, 200)}`,
       );
     const answer = JSON.parse(text) as Answer | Answer[];
     if (!Array.isArray(answer))
@@ -87,4 +104,18 @@ interface Answer {
 
 function messageOf(error: Answer["error"]): string | undefined {
   return typeof error?.message === "string" ? error.message : undefined;
+}
+
+/** The HTTP status an error of hardhat-utils' request carries, if any. */
+function statusOf(error: unknown): number | undefined {
+  for (
+    let e: unknown = error, depth = 0;
+    e !== undefined && e !== null && depth < 4;
+    depth++
+  ) {
+    const status = (e as { statusCode?: unknown }).statusCode;
+    if (typeof status === "number") return status;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

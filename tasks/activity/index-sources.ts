@@ -226,10 +226,10 @@ export async function indexSources(
       await store.commit();
       await store.checkpoint();
     } else {
-      const pendingCommit = await committing;
-      // A failed commit leaves no transaction open to roll back.
-      if (pendingCommit === undefined || pendingCommit.ok)
-        await store.rollback();
+      // A commit under way ends first (its failure, if it failed, is
+      // already what is thrown, or the lesser error).
+      await committing;
+      await store.rollback();
     }
     progress.stop();
   }

@@ -29,7 +29,7 @@ export class RollupReader {
   constructor(
     private readonly provider: EIP1193Provider,
     private readonly onRetry?: (what: string, error: unknown) => void,
-    private readonly batch?: BatchTransport,
+    private batch?: BatchTransport,
   ) {}
 
   async head(): Promise<bigint> {
@@ -61,26 +61,41 @@ export class RollupReader {
    */
   async blocks(numbers: bigint[]): Promise<(BlockHeader | undefined)[]> {
     const headers: (BlockHeader | undefined)[] = [];
-    const { batch } = this;
-    const size = batch === undefined ? HEADER_REQUESTS : HEADERS_PER_BATCH;
-    for (let i = 0; i < numbers.length; i += size) {
-      const part = numbers.slice(i, i + size);
+    for (let i = 0; i < numbers.length;) {
+      const { batch } = this;
+      const part = numbers.slice(
+        i,
+        i + (batch === undefined ? HEADER_REQUESTS : HEADERS_PER_BATCH),
+      );
       if (batch === undefined) {
         headers.push(...(await Promise.all(part.map((n) => this.block(n)))));
+        i += part.length;
         continue;
       }
-      const answers = await this.retrying(
-        "eth_getBlockByNumber",
-        `blocks ${part[0]}–${part.at(-1)}`,
-        () =>
-          batch(
-            part.map((n) => ({
-              method: "eth_getBlockByNumber",
-              params: [`0x${n.toString(16)}`, false],
-            })),
-          ),
-      );
-      part.forEach((n, k) => headers.push(header(n, answers[k])));
+      try {
+        const answers = await this.retrying(
+          "eth_getBlockByNumber",
+          `blocks ${part[0]}–${part.at(-1)}`,
+          () =>
+            batch(
+              part.map((n) => ({
+                method: "eth_getBlockByNumber",
+                params: [`0x${n.toString(16)}`, false],
+              })),
+            ),
+        );
+        part.forEach((n, k) => headers.push(header(n, answers[k])));
+        i += part.length;
+      } catch (error) {
+        // A gateway that takes no batches (HTTP 400 or 405, one error for the
+        // whole batch), or a call of it failing: from here on, a request per
+        // block, as without batches, whose errors name the block.
+        this.batch = undefined;
+        this.onRetry?.(
+          `blocks ${part[0]}–${part.at(-1)} in one batch request`,
+          error,
+        );
+      }
     }
     return headers;
   }

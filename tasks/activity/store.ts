@@ -37,6 +37,11 @@ export class ActivityStore {
   /** Blocks and cursors of the open transaction, written at its commit. */
   #blocks = new Map<bigint, StoredBlock>();
   #cursors = new Map<string, bigint>();
+  /**
+   * A transaction is open: DuckDB ends one whose commit fails, and refuses a
+   * rollback then.
+   */
+  #open = false;
 
   private constructor(
     readonly file: string,
@@ -134,6 +139,7 @@ export class ActivityStore {
    */
   async begin(): Promise<void> {
     await this.connection.run("begin transaction");
+    this.#open = true;
   }
 
   /**
@@ -161,6 +167,7 @@ export class ActivityStore {
       );
     this.#blocks.clear();
     this.#cursors.clear();
+    this.#open = false;
     await this.connection.run("commit");
   }
 
@@ -172,9 +179,12 @@ export class ActivityStore {
     await this.connection.run("checkpoint");
   }
 
+  /** Forgets what was stored since `begin`, if a transaction is open. */
   async rollback(): Promise<void> {
     this.#blocks.clear();
     this.#cursors.clear();
+    if (!this.#open) return;
+    this.#open = false;
     await this.connection.run("rollback");
   }
 

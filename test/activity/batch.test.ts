@@ -5,6 +5,7 @@ import { expect } from "chai";
 import type { NetworkConfig } from "hardhat/types/config";
 
 import { batchTransport } from "../../tasks/activity/batch.js";
+import { RollupReader } from "../../tasks/activity/rpc.js";
 import { isTransient } from "../../tasks/network/retry.js";
 
 /**
@@ -118,7 +119,7 @@ describe("JSON-RPC batches for block headers", () => {
     expect(failures[2]).to.match(/refused a batch of 3: batch too large/);
   });
 
-  it("says an HTTP 503 or a cut answer in words the retry rules take as a fault on the way, without naming the URL", async () => {
+  it("sends a URL's credentials as Basic authentication, and never names the URL's credentials, path or query in an error", async () => {
     let cut = false;
     const n = await node(() =>
       cut
@@ -126,14 +127,55 @@ describe("JSON-RPC batches for block headers", () => {
         : { status: 503, body: "service unavailable" },
     );
     servers.push(n.server);
-    const send = await batchTransport(httpConfig(`${n.url}/?apikey=secret`));
+    const secretUrl = n.url.replace("http://", "http://operator:s3cret-pass@");
+    const send = await batchTransport({
+      ...httpConfig(`${secretUrl}/v1/key-in-path?apikey=key-in-query`),
+      httpHeaders: {},
+    } as NetworkConfig);
     const unavailable = await send?.(CALLS).catch((e: unknown) => e);
-    expect(isTransient(unavailable)).to.equal(true);
-    expect(String(unavailable)).to.not.include("secret");
+    expect(n.seen[0]).to.nested.include({
+      "headers.authorization": `Basic ${Buffer.from("operator:s3cret-pass").toString("base64")}`,
+    });
+    expect(isTransient(unavailable), String(unavailable)).to.equal(true);
     cut = true;
     const truncated = await send?.(CALLS).catch((e: unknown) => e);
     expect(truncated).to.be.instanceOf(SyntaxError);
-    expect(String(truncated)).to.not.include("secret");
+    for (const error of [unavailable, truncated]) {
+      const text = `${String(error)} ${JSON.stringify(error)} ${(error as Error).stack}`;
+      for (const secret of ["s3cret-pass", "key-in-path", "key-in-query"])
+        expect(text).to.not.include(secret);
+    }
+  });
+
+  it("falls back to a request per block on a gateway that takes no batches, and says so once", async () => {
+    const n = await node(() => ({ status: 405, body: "batches not allowed" }));
+    servers.push(n.server);
+    const single: string[] = [];
+    const provider = {
+      request: ({ params }: { method: string; params?: unknown[] }) => {
+        const tag = String(params?.[0]);
+        single.push(tag);
+        return Promise.resolve({
+          hash: `0x${BigInt(tag).toString(16).padStart(64, "0")}`,
+          timestamp: tag,
+        });
+      },
+    };
+    const warnings: string[] = [];
+    const reader = new RollupReader(
+      provider as never,
+      (what) => warnings.push(what),
+      await batchTransport(httpConfig(n.url)),
+    );
+    const numbers = Array.from({ length: 150 }, (_, i) => BigInt(i + 1));
+    const headers = await reader.blocks(numbers);
+    expect(headers.map((h) => h?.time)).to.deep.equal(numbers);
+    expect(await reader.blocks([7n])).to.deep.equal([
+      { number: 7n, hash: `0x${"7".padStart(64, "0")}`, time: 7n },
+    ]);
+    expect(n.seen, "the batch was tried once").to.have.length(1);
+    expect(single).to.have.length(151);
+    expect(warnings).to.deep.equal(["blocks 1–100 in one batch request"]);
   });
 
   it("is none on Hardhat's in-process network", async () => {

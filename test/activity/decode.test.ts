@@ -163,4 +163,21 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
     expect(appended).to.deep.equal(rows);
     expect(columns.length).to.equal(200);
   });
+
+  it("holds a uint128 up to 2^127 - 1 and refuses 2^127 (a HUGEINT column holds 127 bits and a sign), and an int128 down to its minimum", () => {
+    const s = source("Wide(uint128 big, int128 signed)");
+    const coder = new AbiCoder();
+    const decode = (big: bigint, signed: bigint) =>
+      new LogDecoder(s).decode(
+        log([s.topic], coder.encode(["uint128", "int128"], [big, signed])),
+        1n,
+      ).values;
+    expect(decode(2n ** 127n - 1n, -(2n ** 127n))).to.deep.equal([
+      2n ** 127n - 1n,
+      -(2n ** 127n),
+    ]);
+    expect(() => decode(2n ** 127n, 0n)).to.throw(
+      /big = 170141183460469231731687303715884105728 does not fit an exact 128-bit integer column/,
+    );
+  });
 });

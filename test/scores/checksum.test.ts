@@ -72,7 +72,6 @@ describe("EIP-55 checksums (hash-wasm's keccak)", () => {
       "`",
     ];
     const tried: string[] = [];
-    // 150 addresses: the collector keeps the first 1,000 problems.
     for (let i = 0; i < 150; i++) {
       const good = getAddress(hexlify(randomBytes(20)));
       const at = i % 42;
@@ -85,20 +84,20 @@ describe("EIP-55 checksums (hash-wasm's keccak)", () => {
       tried.push(changed(good), changed(lower), changed(upper));
     }
     tried.push("0x" + "0".repeat(40), "0X" + "a".repeat(40));
-    const collector = new EntryCollector();
-    tried.forEach((text, line) => collector.add(line + 2, text, "1"));
-    const refused = new Set(collector.problems.map((p) => p.line));
+    // Each text read alone: in one file, a wrong acceptance could hide as a
+    // duplicate of the same address spelled right.
+    const refusedAlone = tried.map((text) => {
+      const collector = new EntryCollector();
+      collector.add(2, text, "1");
+      return collector.problemCount > 0;
+    });
     const wrong = tried.filter(
-      (text, line) =>
-        acceptable(text.trim()) === refused.has(line + 2) &&
-        !collector.problems.some(
-          (p) => p.line === line + 2 && /duplicate/.test(p.message),
-        ),
+      (text, i) => acceptable(text.trim()) === refusedAlone[i],
     );
-    expect(collector.problemCount).to.equal(collector.problems.length);
     expect(wrong).to.deep.equal([]);
-    expect(refused.size, "some tried addresses are refused").to.be.greaterThan(
-      300,
-    );
+    expect(
+      refusedAlone.filter(Boolean).length,
+      "some tried addresses are refused",
+    ).to.be.greaterThan(300);
   });
 });

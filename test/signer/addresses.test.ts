@@ -1,4 +1,5 @@
 import { AccAddress } from "@initia/initia.js";
+import { bech32 } from "bech32";
 import { expect } from "chai";
 import { getAddress, hexlify, randomBytes } from "ethers";
 
@@ -34,7 +35,10 @@ describe("an account's two spellings, as initia.js spells them", () => {
       /--to: ".*" is a 32-byte module or contract address, not a 20-byte account/,
     );
     const flipped = account.slice(0, -1) + (account.endsWith("q") ? "p" : "q");
-    const wrongPrefix = account.replace(/^init1/, "init1x");
+    // Starts with init1 and is 43 characters long, but its prefix is `init1`
+    // (bech32 splits at the last 1).
+    const wrongPrefix = bech32.encode("init1", bech32.toWords(randomBytes(19)));
+    expect(wrongPrefix).to.have.length(43);
     for (const bad of [flipped, wrongPrefix, `${account}q`, "init1"]) {
       expect(AccAddress.validate(bad)).to.equal(false);
       expect(read(bad)).to.match(/--to: ".*" is not a valid init1… address/);
