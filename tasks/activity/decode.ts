@@ -37,11 +37,29 @@ export class LogColumns {
   }
 
   push(row: DecodedLog): void {
-    this.blockNumber.push(row.blockNumber);
-    this.blockTime.push(row.blockTime);
-    this.txHash.push(row.txHash);
-    this.logIndex.push(row.logIndex);
-    row.values.forEach((value, i) => this.values[i]?.push(value));
+    this.append(
+      row.blockNumber,
+      row.blockTime,
+      row.txHash,
+      row.logIndex,
+      row.values,
+    );
+  }
+
+  /** Adds one log's row from its parts (no row object: the index's path). */
+  append(
+    blockNumber: bigint,
+    blockTime: bigint,
+    txHash: string,
+    logIndex: number,
+    values: readonly Value[],
+  ): void {
+    this.blockNumber.push(blockNumber);
+    this.blockTime.push(blockTime);
+    this.txHash.push(txHash);
+    this.logIndex.push(logIndex);
+    for (let i = 0; i < values.length; i++)
+      this.values[i]?.push(values[i] as Value);
   }
 }
 
@@ -140,7 +158,7 @@ export class LogDecoder {
       blockNumber: BigInt(log.blockNumber),
       blockTime,
       txHash: log.transactionHash.toLowerCase(),
-      logIndex: Number(BigInt(log.logIndex)),
+      logIndex: this.logIndexOf(log),
       values: [...this.valuesOf(log)],
     };
   }
@@ -152,13 +170,26 @@ export class LogDecoder {
     blockNumber: bigint,
     blockTime: bigint,
   ): void {
-    const values = this.valuesOf(log);
-    columns.blockNumber.push(blockNumber);
-    columns.blockTime.push(blockTime);
-    columns.txHash.push(log.transactionHash.toLowerCase());
-    columns.logIndex.push(parseInt(log.logIndex, 16));
-    for (let i = 0; i < values.length; i++)
-      columns.values[i]?.push(values[i] as Value);
+    columns.append(
+      blockNumber,
+      blockTime,
+      log.transactionHash.toLowerCase(),
+      this.logIndexOf(log),
+      this.valuesOf(log),
+    );
+  }
+
+  /**
+   * The log's index: a hex quantity, read strictly (`Number` refuses what
+   * `parseInt` would cut short, as `BigInt` did).
+   */
+  private logIndexOf(log: RpcLog): number {
+    const index = Number(log.logIndex);
+    if (!/^0x[0-9a-fA-F]+$/.test(log.logIndex) || !Number.isSafeInteger(index))
+      throw new VipError(
+        `log "${log.logIndex}" of transaction ${log.transactionHash} (block ${log.blockNumber}, source ${this.source.table}): its logIndex is not a hex quantity`,
+      );
+    return index;
   }
 
   /** The log's values, in `scratch` (valid until the next call). */

@@ -215,7 +215,7 @@ export class ActivityStore {
    * reorganization), so those blocks are indexed again.
    */
   async rewind(sources: PolicySource[], keep: bigint): Promise<void> {
-    await this.connection.run("begin transaction");
+    await this.begin();
     try {
       for (const source of sources)
         await this.connection.run(
@@ -229,9 +229,9 @@ export class ActivityStore {
         "update sources set next_block = greatest(from_block, least(next_block, $1))",
         [Number(keep + 1n)],
       );
-      await this.connection.run("commit");
+      await this.commit();
     } catch (error) {
-      await this.connection.run("rollback");
+      await this.rollback();
       throw error;
     }
   }

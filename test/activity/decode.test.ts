@@ -180,4 +180,36 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
       /big = 170141183460469231731687303715884105728 does not fit an exact 128-bit integer column/,
     );
   });
+
+  it("refuses a log whose logIndex is not a hex quantity, naming it, and appends nothing", () => {
+    const s = source(
+      "Trade(address indexed trader, uint256 notional, uint16 leverage)",
+    );
+    const data = new AbiCoder().encode(["uint256", "uint16"], [5n, 3]);
+    const topics = [
+      s.topic,
+      zeroPadValue("0x1000000000000000000000000000000000000001", 32),
+    ];
+    const columns = new LogColumns(s.columns.length);
+    for (const logIndex of ["0x1g", "", "3", "0x"]) {
+      expect(() =>
+        new LogDecoder(s).decodeInto(
+          columns,
+          { ...log(topics, data), logIndex },
+          16n,
+          1n,
+        ),
+      ).to.throw(
+        `log "${logIndex}" of transaction 0x${"cd".repeat(32)} (block 0x10, source t): its logIndex is not a hex quantity`,
+      );
+    }
+    expect(columns.length).to.equal(0);
+    new LogDecoder(s).decodeInto(
+      columns,
+      { ...log(topics, data), logIndex: "0x1F" },
+      16n,
+      1n,
+    );
+    expect(columns.logIndex).to.deep.equal([31]);
+  });
 });
