@@ -1,6 +1,8 @@
 import { assertHardhatInvariant } from "@nomicfoundation/hardhat-errors";
 import { HardhatPluginError } from "hardhat/plugins";
 
+import { printable } from "./output.js";
+
 export const PLUGIN_ID = "hardhat-vip-score";
 
 /**
@@ -21,7 +23,9 @@ export function firstLine(error: unknown): string {
  */
 export class VipError extends HardhatPluginError {
   constructor(message: string, cause?: Error) {
-    super(PLUGIN_ID, message, cause);
+    // Parts of a message may come from elsewhere (a node, a policy, an
+    // API): whatever was missed where they were put in prints as text.
+    super(PLUGIN_ID, printable(message), cause);
   }
 }
 

@@ -1,3 +1,4 @@
+import { safeText } from "../output.js";
 import {
   getDispatcher,
   postJsonRequest,
@@ -69,13 +70,13 @@ export async function batchTransport(
     const text = await response.body.text();
     if (response.statusCode < 200 || response.statusCode >= 300)
       throw new VipError(
-        `the node answered a batch of ${calls.length} with HTTP ${response.statusCode}: ${text.slice(0, 200)}`,
+        `the node answered a batch of ${calls.length} with HTTP ${response.statusCode}: ${safeText(text, 200)}`,
       );
     const answer = JSON.parse(text) as Answer | Answer[];
     if (!Array.isArray(answer))
       // A node that refuses the batch as a whole answers one error object.
       throw new BatchCallError(
-        `the node refused a batch of ${calls.length}: ${messageOf(answer.error) ?? text.slice(0, 200)}`,
+        `the node refused a batch of ${calls.length}: ${safeText(messageOf(answer.error) ?? text, 200)}`,
         answer.error?.code,
       );
     const byId = new Map<unknown, Answer>();
@@ -88,7 +89,7 @@ export async function batchTransport(
         );
       if (item.error !== undefined && item.error !== null)
         throw new BatchCallError(
-          `${call.method}: ${messageOf(item.error) ?? JSON.stringify(item.error)}`,
+          `${call.method}: ${safeText(messageOf(item.error) ?? JSON.stringify(item.error))}`,
           item.error.code,
         );
       return item.result;

@@ -1,3 +1,4 @@
+import { safeText } from "../output.js";
 import type { z } from "zod";
 
 import { VipError, defined } from "../errors.js";
@@ -124,9 +125,5 @@ function errorMessage(text: string): string {
 
 function snippet(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length === 0
-    ? "(empty body)"
-    : flat.length > 200
-      ? flat.slice(0, 200) + "…"
-      : flat;
+  return flat.length === 0 ? "(empty body)" : safeText(flat, 200);
 }

@@ -1,3 +1,4 @@
+import { safeText } from "../output.js";
 import { z } from "zod";
 
 import { firstLine, VipError, defined } from "../errors.js";
@@ -459,8 +460,8 @@ export class RouterClient {
     if (!response.ok) {
       const parsed = errorBodySchema.safeParse(value);
       const message = parsed.success
-        ? parsed.data.message
-        : text.replace(/\s+/g, " ").trim().slice(0, 200) || "(empty body)";
+        ? safeText(parsed.data.message)
+        : safeText(text.replace(/\s+/g, " ").trim(), 200) || "(empty body)";
       const info = parsed.success ? (parsed.data.info ?? undefined) : undefined;
       throw new RouterError(
         `${endpoint} answered HTTP ${response.status}: ${message}${info === undefined ? "" : ` (${info})`}`,
@@ -470,7 +471,7 @@ export class RouterClient {
     }
     if (value === undefined)
       throw new VipError(
-        `${endpoint} did not answer JSON: ${text.slice(0, 200) || "(empty body)"}`,
+        `${endpoint} did not answer JSON: ${safeText(text, 200) || "(empty body)"}`,
       );
     const checked = schema.safeParse(value);
     if (!checked.success) {

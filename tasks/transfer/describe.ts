@@ -1,3 +1,4 @@
+import { safeText, formatDuration } from "../output.js";
 import { formatEther } from "ethers";
 
 import type {
@@ -7,7 +8,6 @@ import type {
   Route,
 } from "../clients/router.js";
 import { checkMsg } from "../cosmos/amino.js";
-import { formatDuration } from "../output.js";
 import { operationKindOf } from "./hops.js";
 import { defined } from "../errors.js";
 
@@ -364,7 +364,7 @@ export function describeRoute(route: Route): string[] {
       ? [`${route.warning.type}: ${route.warning.message}`]
       : []),
     ...(route.extra_warnings ?? []),
-  ];
+  ].map((warning) => safeText(warning));
   for (const warning of warnings)
     lines.push(`warning               ${warning}`);
   for (const info of route.extra_infos ?? [])

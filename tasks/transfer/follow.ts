@@ -1,3 +1,4 @@
+import { safeText } from "../output.js";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { RouterError, type RouterClient } from "../clients/router.js";
 import { firstLine, VipError, defined } from "../errors.js";
@@ -183,7 +184,7 @@ export async function followToTheEnd(
       }
       if (view.outcome === "unknown") {
         throw new VipError(
-          `the routing API reports STATE_UNKNOWN for ${hash}${view.error?.message ? `: ${view.error.message}` : ""}: it cannot tell where this transfer is. ` +
+          `the routing API reports STATE_UNKNOWN for ${hash}${view.error?.message ? `: ${safeText(view.error.message)}` : ""}: it cannot tell where this transfer is. ` +
             `Check the transaction on ${chainId} and the recipient's balance; ${again} asks again`,
         );
       }
@@ -211,7 +212,7 @@ export function describeEnd(view: StatusView): string {
     ? `${release.amount ?? "the"} ${release.denom ?? "assets"} ${release.released === true ? "released" : "to be released"} on ${release.chain_id ?? "an unnamed chain"}`
     : "no release reported";
   const hopError = view.hops.map((h) => h.error).find((e) => e !== undefined);
-  return `the transfer ended in ${view.state}: ${view.error?.message ?? hopError ?? "no error message"}; assets: ${where}`;
+  return `the transfer ended in ${safeText(String(view.state), 60)}: ${safeText(view.error?.message ?? hopError ?? "no error message")}; assets: ${safeText(where)}`;
 }
 
 /** The end a journal recorded, as a view (a resumed run does not ask again). */

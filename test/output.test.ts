@@ -1,0 +1,35 @@
+import { expect } from "chai";
+
+import { VipError } from "../tasks/errors.js";
+import { printable, safeText } from "../tasks/output.js";
+
+describe("printing untrusted text safely", () => {
+  it("escapes every character a terminal would act on", () => {
+    expect(safeText("\u001b[2J\naudit holds\r")).to.equal(
+      "\\x1b[2J\\naudit holds\\r",
+    );
+    expect(safeText("a\u0000b\u007fc\u009bd")).to.equal("a\\x00b\\x7fc\\x9bd");
+    // Bidi overrides and line separators reorder or break what is shown.
+    expect(safeText("x\u202ey\u2066z\u2028")).to.equal(
+      "x\\u{202e}y\\u{2066}z\\u{2028}",
+    );
+    expect(safeText("plain 0xabc, ünïcode ✓")).to.equal(
+      "plain 0xabc, ünïcode ✓",
+    );
+  });
+
+  it("cuts a long value, saying how much was left out, never halfway through a character", () => {
+    expect(safeText("a".repeat(1_000), 10)).to.equal(
+      "aaaaaaaaaa… (990 more characters)",
+    );
+    const emoji = "😀".repeat(10); // two UTF-16 units each
+    expect(safeText(emoji, 5)).to.equal("😀😀… (16 more characters)");
+  });
+
+  it("keeps the tool's own line breaks, and an error's message can hold no escape", () => {
+    expect(printable("one\ntwo\u001b[1A")).to.equal("one\ntwo\\x1b[1A");
+    expect(new VipError("bad \u001b[2J value\nnext").message).to.equal(
+      "bad \\x1b[2J value\nnext",
+    );
+  });
+});
