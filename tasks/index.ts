@@ -35,6 +35,22 @@ const stageOption = {
   defaultValue: undefined,
 } as const;
 
+const policyTimeoutOption = {
+  name: "policyTimeout",
+  description:
+    "Seconds the scoring policy may run, both runs together (default: the network's vip.policyTimeout, else 300)",
+  type: ArgumentType.STRING_WITHOUT_DEFAULT,
+  defaultValue: undefined,
+} as const;
+
+const policyMemoryOption = {
+  name: "policyMemory",
+  description:
+    "MB of memory the scoring policy's engine may hold before it spills to temporary files (default: the network's vip.policyMemory, else 2048)",
+  type: ArgumentType.STRING_WITHOUT_DEFAULT,
+  defaultValue: undefined,
+} as const;
+
 const fileOption = {
   name: "file",
   description:
@@ -194,6 +210,11 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
           "where the index is kept (default: vip-data/ in the project)",
         ),
       )
+      .addFlag({
+        name: "rebuild",
+        description:
+          "Move the chain's index aside (to chain-<id>.format-<n>.duckdb, never deleted) and index afresh from each source's from-block: for an index of an earlier format",
+      })
       .setAction(() => import("./commands/scores-index/action.js"))
       .build(),
     task(
@@ -219,6 +240,8 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
           "where the index is kept (default: vip-data/ in the project)",
         ),
       )
+      .addOption(policyTimeoutOption)
+      .addOption(policyMemoryOption)
       .setAction(() => import("./commands/scores-compute/action.js"))
       .build(),
     task(
@@ -246,6 +269,8 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
           "where the index is kept (default: vip-data/ in the project)",
         ),
       )
+      .addOption(policyTimeoutOption)
+      .addOption(policyMemoryOption)
       .setAction(() => import("./commands/scores-audit/action.js"))
       .build(),
     task(
@@ -357,6 +382,8 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
       )
       .addOption(contractOption)
       .addOption(deploymentIdOption)
+      .addOption(policyTimeoutOption)
+      .addOption(policyMemoryOption)
       .setAction(() => import("./commands/stage-autopilot/action.js"))
       .build(),
     task(

@@ -33,6 +33,16 @@ export interface VipNetworkUserConfig {
    * token, so the keystore is the place for it. Optional.
    */
   alertWebhook?: string | ConfigurationVariable;
+  /**
+   * Seconds a scoring policy may run (scores:compute, scores:audit,
+   * stage:autopilot); 300 unless set. `--policy-timeout` overrides it.
+   */
+  policyTimeout?: number;
+  /**
+   * Memory the policy's engine may hold, in MB; 2048 unless set.
+   * `--policy-memory` overrides it.
+   */
+  policyMemory?: number;
 }
 
 export interface VipNetworkConfig {
@@ -48,6 +58,8 @@ export interface VipNetworkConfig {
   routerUrl?: ResolvedConfigurationVariable;
   routerApiKey?: ResolvedConfigurationVariable;
   alertWebhook?: ResolvedConfigurationVariable;
+  policyTimeout: number;
+  policyMemory: number;
 }
 
 declare module "hardhat/types/config" {

@@ -1,36 +1,27 @@
-import {
-  type DuckDBConnection,
-  DuckDBInstance,
-  StatementType,
-} from "@duckdb/node-api";
-
 import type { StageWindow } from "../clients/stage-window.js";
 import { VipError } from "../errors.js";
-import { inexactExpressions } from "../policy/exactness.js";
+import { safeText } from "../output.js";
+import { LOG_COLUMNS, type Policy } from "../policy/parse.js";
+import { listConstructs, textOf } from "../policy/place.js";
+import type { TableScan } from "../policy/bound-plan.js";
+import { type AdmittedPolicy, admitPolicy, withLines } from "./admit-policy.js";
+import { CHAIN_ORDER, digestSource, type SourceDigest } from "./digest.js";
 import {
-  LOG_COLUMNS,
-  type Policy,
-  type PolicySource,
-} from "../policy/parse.js";
+  DEFAULT_POLICY_BOUNDS,
+  Deadline,
+  type PolicyBounds,
+  PolicySandbox,
+} from "./sandbox.js";
+import {
+  checkedRows,
+  compareText,
+  type RawRow,
+  type ScoreRow,
+} from "./score-rows.js";
 import type { StageBlocks } from "./stage-blocks.js";
 import { logTable } from "./store.js";
 
-const MAX_UINT64 = 2n ** 64n - 1n;
-
-export interface ScoreRow {
-  /** Lowercase 0x address. */
-  address: string;
-  score: bigint;
-}
-
-interface SourceDigest {
-  table: string;
-  address: string;
-  event: string;
-  logs: number;
-  /** sha256 of the rows up to the stage's last block, in chain order. */
-  sha256: string;
-}
+export type { ScoreRow } from "./score-rows.js";
 
 export interface StageComputation {
   rows: ScoreRow[];
@@ -38,57 +29,56 @@ export interface StageComputation {
   engine: string;
 }
 
+/** Differing addresses listed in full when two runs disagree; the rest are counted. */
+const MAX_DIFFERENCES_SHOWN = 20;
+
 /**
- * Runs a policy for one stage on the index: in a fresh in-memory database that
- * attaches the index read-only, each source is a view of its logs up to the
- * stage's last block and `stage` a one-row table. The policy is checked first:
- * one SELECT, bound without error, no floating point anywhere in its plan.
- * Its rows are then checked one by one; any problem is an error and nothing is
- * returned.
+ * Computes a stage: a pure function of the index up to the stage's last
+ * block, the policy and the window. In a sandbox (`PolicySandbox`), each
+ * source is a view of its logs up to the stage's last block and `stage` a
+ * one-row table; the policy is admitted (`admitPolicy`), run within its
+ * bounds, and, where its answer could depend on ties in an order, run a
+ * second time over its rows in reverse chain order with another thread
+ * count: two answers that differ refuse it. Its rows are then checked one by
+ * one; any problem is an error, and nothing is returned.
  */
 export async function computeStage(
   indexFile: string,
   policy: Policy,
   window: StageWindow,
   blocks: StageBlocks,
+  bounds: PolicyBounds = DEFAULT_POLICY_BOUNDS,
 ): Promise<StageComputation> {
-  // A published policy is someone else's code to a challenger: once the index
-  // is attached, the engine may touch no file, no network and no extension,
-  // and the policy cannot change that.
-  const instance = await DuckDBInstance.create(":memory:", {
-    autoinstall_known_extensions: "false",
-    autoload_known_extensions: "false",
-  });
-  const connection = await instance.connect();
+  const deadline = new Deadline(bounds.timeoutSeconds);
+  const sandbox = await PolicySandbox.open(indexFile, bounds);
   try {
-    await connection.run(
-      `attach '${indexFile.replace(/'/g, "''")}' as store (read_only)`,
+    await checkComplete(sandbox, policy, blocks.last.number);
+    await defineTables(sandbox, policy, window, blocks, "views", deadline);
+    const admitted = await admitPolicy(
+      sandbox,
+      policy,
+      readsOf(policy, "store"),
     );
-    await connection.run("set enable_external_access = false");
-    await connection.run("set lock_configuration = true");
-    const last = blocks.last.number;
-    await checkComplete(connection, policy, last);
-    for (const source of policy.sources) {
-      const columns = [...(LOG_COLUMNS as readonly string[])]
-        .concat(source.columns.map((c) => `"${c.name}"`))
-        .join(", ");
-      await connection.run(
-        `create view ${source.table} as select ${columns} from store.main.${logTable(source)} where block_number <= ${last}`,
-      );
-    }
-    await connection.run(
-      `create table stage as select ${window.stage}::BIGINT as stage, ${window.start}::BIGINT as start_time, ${window.end}::BIGINT as end_time, ${blocks.firstNumber}::BIGINT as first_block, ${last}::BIGINT as last_block`,
-    );
-    const sql = await checkedSql(connection, policy);
-    const rows = await runPolicy(connection, policy, sql, window.stage);
+    const answer = await runPolicy(sandbox, policy, admitted.sql, deadline);
+    // Bad rows are named first: they are wrong in any order.
+    const rows = checkedRows(policy.file, window.stage, answer);
+    if (admitted.undecided.length > 0)
+      await checkOrderFree(indexFile, policy, window, blocks, {
+        admitted,
+        answer,
+        bounds,
+        deadline,
+        threads: await sandbox.threads(),
+      });
     const sources: SourceDigest[] = [];
     for (const source of policy.sources)
-      sources.push(await digest(connection, source));
-    const version = await scalarText(connection, "select version()");
-    return { rows, sources, engine: `duckdb ${version}` };
+      sources.push(await digestSource(sandbox, source));
+    const version = (
+      await sandbox.connection.runAndReadAll("select version()")
+    ).getRowsJson()[0]?.[0];
+    return { rows, sources, engine: `duckdb ${textOf(version)}` };
   } finally {
-    connection.closeSync();
-    instance.closeSync();
+    await sandbox.close();
   }
 }
 
@@ -97,12 +87,12 @@ export async function computeStage(
  * stage is never computed from an index with a gap at its end.
  */
 async function checkComplete(
-  connection: DuckDBConnection,
+  sandbox: PolicySandbox,
   policy: Policy,
   last: bigint,
 ): Promise<void> {
   for (const source of policy.sources) {
-    const reader = await connection.runAndReadAll(
+    const reader = await sandbox.connection.runAndReadAll(
       "select next_block from store.main.sources where id = $1",
       [source.id],
     );
@@ -118,205 +108,134 @@ async function checkComplete(
   }
 }
 
-/** The policy's SQL, refused unless it is one SELECT with an exact plan. */
-async function checkedSql(
-  connection: DuckDBConnection,
+/**
+ * The policy's tables: each source's logs up to the stage's last block, as
+ * a view of the index (`views`), or copied in reverse chain order
+ * (`reversed`, the second run's), and the one-row `stage`.
+ */
+async function defineTables(
+  sandbox: PolicySandbox,
   policy: Policy,
-): Promise<string> {
-  const sql = policy.sql.replace(/;\s*$/, "");
-  const statements = await withLines(policy, () =>
-    connection.extractStatements(sql),
+  window: StageWindow,
+  blocks: StageBlocks,
+  layout: "views" | "reversed",
+  deadline: Deadline,
+): Promise<void> {
+  const last = blocks.last.number;
+  for (const source of policy.sources) {
+    const columns = [...(LOG_COLUMNS as readonly string[])]
+      .concat(source.columns.map((c) => `"${c.name}"`))
+      .join(", ");
+    const rows = `select ${columns} from store.main.${logTable(source)} where block_number <= ${last}`;
+    await sandbox.runBounded(
+      layout === "views"
+        ? `create view ${source.table} as ${rows}`
+        : `create table ${source.table} as ${rows} order by ${CHAIN_ORDER.map((c) => `${c} desc`).join(", ")}`,
+      deadline,
+    );
+  }
+  await sandbox.connection.run(
+    `create table stage as select ${window.stage}::BIGINT as stage, ${window.start}::BIGINT as start_time, ${window.end}::BIGINT as end_time, ${blocks.firstNumber}::BIGINT as first_block, ${last}::BIGINT as last_block`,
   );
-  if (statements.count !== 1)
-    throw new VipError(
-      `${policy.file}: a policy is exactly one SELECT; this file holds ${statements.count} statements`,
+}
+
+/** The tables the policy's plan may scan, as the binder names them. */
+function readsOf(
+  policy: Policy,
+  layout: "store" | "memory",
+): (scan: TableScan) => boolean {
+  const allowed = new Set(["memory.main.stage"]);
+  for (const source of policy.sources)
+    allowed.add(
+      layout === "store"
+        ? `store.main.${logTable(source)}`
+        : `memory.main.${source.table}`,
     );
-  const prepared = await withLines(policy, () => statements.prepare(0));
-  if (prepared.statementType !== StatementType.SELECT)
-    throw new VipError(
-      `${policy.file}: a policy is one SELECT, not another kind of statement`,
-    );
-  const names = Array.from({ length: prepared.columnCount }, (_, i) =>
-    prepared.columnName(i),
-  );
-  if (names.length !== 2 || names[0] !== "address" || names[1] !== "score")
-    throw new VipError(
-      `${policy.file}: the SELECT must return exactly two columns, address and score (it returns ${names.join(", ")})`,
-    );
-  // json_serialize_plan takes only a constant: the text is quoted, not bound.
-  const planAnswer = await scalarText(
-    connection,
-    `select json_serialize_plan('${sql.replace(/'/g, "''")}')`,
-  );
-  const plan = JSON.parse(planAnswer) as {
-    error?: boolean;
-    error_message?: string;
-    plans?: unknown;
-  };
-  if (plan.error === true)
-    throw new VipError(
-      `${policy.file}: ${plan.error_message ?? "DuckDB could not plan the policy"}`,
-    );
-  const inexact = inexactExpressions(policy, plan.plans);
-  if (inexact.length > 0)
-    throw new VipError(
-      `${policy.file}: the policy computes in floating point, so its scores would not be exact:\n` +
-        inexact
-          .map(
-            (e) =>
-              `  ${policy.file}:${e.line}:${e.column}: ${e.text}\n    ${e.hint}`,
-          )
-          .join("\n"),
-    );
-  return sql;
+  return ({ catalog, schema, table }) =>
+    allowed.has(`${catalog}.${schema}.${table}`);
 }
 
 async function runPolicy(
-  connection: DuckDBConnection,
+  sandbox: PolicySandbox,
   policy: Policy,
   sql: string,
-  stage: bigint,
-): Promise<ScoreRow[]> {
-  const reader = await withLines(policy, () => connection.runAndReadAll(sql));
-  const types = reader.columnTypes().map(String);
-  const [addressType = "", scoreType = ""] = types;
-  if (addressType !== "VARCHAR")
-    throw new VipError(
-      `${policy.file}: address must be text (0x…), not ${addressType}`,
-    );
-  if (!/INT|DECIMAL/.test(scoreType))
-    throw new VipError(
-      `${policy.file}: score must be an integer or a DECIMAL, not ${scoreType}`,
-    );
-  const raw = (reader.getRowsJson() as (string | null)[][]).map(
-    ([address, score]) => ({
-      address:
-        address === null || address === undefined ? null : address.trim(),
-      score: score === undefined ? null : score,
-    }),
+  deadline: Deadline,
+): Promise<RawRow[]> {
+  const reader = await withLines(policy, () =>
+    sandbox.runBounded(sql, deadline),
   );
-  // Checked in address order, so the same policy names the same problems
-  // whatever order the engine answered in.
-  raw.sort((a, b) =>
-    compareText(
-      (a.address ?? "").toLowerCase(),
-      (b.address ?? "").toLowerCase(),
-    ),
-  );
-  const problems: string[] = [];
-  const rows: ScoreRow[] = [];
-  const seen = new Set<string>();
-  for (const { address, score: rawScore } of raw) {
-    const problem = checkRow(address, rawScore, seen);
-    if (typeof problem === "string")
-      problems.push(`stage ${stage}: ${address ?? "(NULL)"}: ${problem}`);
-    else rows.push(problem);
-  }
-  if (problems.length > 0)
-    throw new VipError(
-      `${policy.file}: ${problems.length} score(s) cannot be written; nothing was written:\n` +
-        problems
-          .slice(0, MAX_PROBLEMS_SHOWN)
-          .map((p) => `  ${p}`)
-          .join("\n") +
-        (problems.length > MAX_PROBLEMS_SHOWN
-          ? `\n  … and ${problems.length - MAX_PROBLEMS_SHOWN} more`
-          : ""),
-    );
-  return rows;
-}
-
-/** The first column of the first row, as text. */
-async function scalarText(
-  connection: DuckDBConnection,
-  sql: string,
-): Promise<string> {
-  const value = (await connection.runAndReadAll(sql)).getRowsJson()[0]?.[0];
-  if (typeof value !== "string")
-    throw new VipError(`DuckDB answered ${sql} without text`);
-  return value;
-}
-
-/** Problems listed in full; the rest are counted. */
-const MAX_PROBLEMS_SHOWN = 20;
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** One row of the policy's answer, as a score, or what is wrong with it. */
-function checkRow(
-  address: string | null,
-  rawScore: string | null,
-  seen: Set<string>,
-): ScoreRow | string {
-  if (address === null) return "an address is NULL";
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address))
-    return "is not an address (0x and 40 hex digits)";
-  const lower = address.toLowerCase();
-  if (/^0x0{40}$/.test(lower)) return "is the zero address";
-  if (seen.has(lower)) return "is listed twice (group by address)";
-  seen.add(lower);
-  if (rawScore === null) return "its score is NULL";
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(String(rawScore));
-  if (match === null) return `its score ${rawScore} is not a number`;
-  if (match[1] === "-" && /[1-9]/.test(`${match[2]}${match[3] ?? ""}`))
-    return `its score ${rawScore} is negative`;
-  // A DECIMAL is floored: its integer part, the fraction dropped.
-  const score = BigInt(match[2] ?? "0");
-  if (score > MAX_UINT64)
-    return `its score ${score} is above the uint64 maximum ${MAX_UINT64}`;
-  return { address: lower, score };
+  return reader.getRowsJson() as RawRow[];
 }
 
 /**
- * A source's rows up to the stage's last block, hashed in the engine: each
- * row's columns as text joined by "," (block_number, block_time, tx_hash,
- * log_index, then the parameters as declared) is hashed with SHA-256, and the
- * row hashes, in hex and chain order (block_number, log_index), are
- * concatenated and hashed again. What a challenger compares; the README
- * states it, so it can be recomputed without this tool.
+ * Runs an admitted policy whose answer may depend on ties a second time, in
+ * a fresh sandbox over its rows in reverse chain order with another thread
+ * count; refuses it, naming the addresses, if the two answers differ.
  */
-async function digest(
-  connection: DuckDBConnection,
-  source: PolicySource,
-): Promise<SourceDigest> {
-  const columns = [...(LOG_COLUMNS as readonly string[])]
-    .concat(source.columns.map((c) => `"${c.name}"`))
-    .map((c) => `${c}::VARCHAR`)
-    .join(", ");
-  const reader = await connection.runAndReadAll(
-    `select count(*)::BIGINT, sha256(coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' order by block_number, log_index), '')) from ${source.table}`,
+async function checkOrderFree(
+  indexFile: string,
+  policy: Policy,
+  window: StageWindow,
+  blocks: StageBlocks,
+  first: {
+    admitted: AdmittedPolicy;
+    answer: RawRow[];
+    bounds: PolicyBounds;
+    deadline: Deadline;
+    threads: number;
+  },
+): Promise<void> {
+  const { admitted, bounds, deadline } = first;
+  const sandbox = await PolicySandbox.open(indexFile, bounds, {
+    threads: first.threads > 1 ? 1 : 2,
+  });
+  let second: RawRow[];
+  try {
+    await defineTables(sandbox, policy, window, blocks, "reversed", deadline);
+    await admitPolicy(sandbox, policy, readsOf(policy, "memory"));
+    second = await runPolicy(sandbox, policy, admitted.sql, deadline);
+  } finally {
+    await sandbox.close();
+  }
+  const differences = differingAddresses(first.answer, second);
+  if (differences.length === 0) return;
+  throw new VipError(
+    `${policy.file}: the policy's answer depends on the order its rows arrive in: run again over the same logs in another order and with another thread count, it gave other scores to ${differences.length} address(es); nothing was written:\n` +
+      differences
+        .slice(0, MAX_DIFFERENCES_SHOWN)
+        .map((d) => `  ${d}`)
+        .join("\n") +
+      (differences.length > MAX_DIFFERENCES_SHOWN
+        ? `\n  … and ${differences.length - MAX_DIFFERENCES_SHOWN} more`
+        : "") +
+      `\nWhere the order decides:\n${listConstructs(policy.file, admitted.undecided)}`,
   );
-  const [count, hash] = reader.getRowsJson()[0] ?? [];
-  if (typeof hash !== "string")
-    throw new VipError(`DuckDB did not digest ${source.table}`);
-  return {
-    table: source.table,
-    address: source.address,
-    event: source.event.format("full"),
-    logs: Number(count),
-    sha256: hash,
-  };
 }
 
-/** Runs a DuckDB step; its error is reported as `<policy file>:<line>`. */
-async function withLines<T>(
-  policy: Policy,
-  step: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const line = /LINE (\d+):/.exec(message)?.[1];
-    // The API wraps the parser's own words; they are what the author needs.
-    const first = (message.split("\n")[0] ?? message).replace(
-      /^Failed to extract statements: /,
-      "",
+/** Each address whose rows differ between two answers, with both, in address order. */
+function differingAddresses(a: RawRow[], b: RawRow[]): string[] {
+  const scores = (rows: RawRow[]) => {
+    const byAddress = new Map<string, string[]>();
+    for (const [address, score] of rows) {
+      const key = address ?? "(NULL)";
+      byAddress.set(key, [
+        ...(byAddress.get(key) ?? []),
+        score === null ? "NULL" : String(score),
+      ]);
+    }
+    return byAddress;
+  };
+  const one = scores(a);
+  const two = scores(b);
+  const said = (values: string[] | undefined) =>
+    values === undefined
+      ? "no row"
+      : safeText([...values].sort(compareText).join(" and "), 80);
+  return [...new Set([...one.keys(), ...two.keys()])]
+    .sort(compareText)
+    .filter((address) => said(one.get(address)) !== said(two.get(address)))
+    .map(
+      (address) =>
+        `${safeText(address, 80)}: ${said(one.get(address))} in one run, ${said(two.get(address))} in the other`,
     );
-    throw new VipError(
-      `${policy.file}${line === undefined ? "" : `:${line}`}: ${first}${line === undefined ? "" : `\n${message.slice(message.indexOf("LINE"))}`}`,
-    );
-  }
 }

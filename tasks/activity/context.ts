@@ -7,6 +7,7 @@ import { connectReadOnly, type Connection } from "../network/connect.js";
 import { consoleOutput } from "../output.js";
 import { batchTransport } from "./batch.js";
 import type { ActivityContext } from "./index-policies.js";
+import { type PolicyBoundOptions, policyBounds } from "./policy-bounds.js";
 
 /**
  * What the scoring commands read: the rollup named by `--network` (read-only:
@@ -18,7 +19,13 @@ export async function activityContext(
   {
     needsBaseChain = true,
     dataDir,
-  }: { needsBaseChain?: boolean; dataDir?: string } = {},
+    bounds = {},
+  }: {
+    needsBaseChain?: boolean;
+    dataDir?: string;
+    /** `--policy-timeout` and `--policy-memory`, for the commands that score. */
+    bounds?: PolicyBoundOptions;
+  } = {},
 ): Promise<{ ctx: ActivityContext; connection: Connection }> {
   const connection = await connectReadOnly(hre);
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
@@ -37,6 +44,8 @@ export async function activityContext(
     ctx: {
       provider: connection.provider,
       chainId,
+      networkName: connection.networkName,
+      policyBounds: policyBounds(bounds, connection.networkConfig),
       dataDir: dataDir ?? path.join(hre.config.paths.root, "vip-data"),
       l1RestUrl,
       moduleAddress,

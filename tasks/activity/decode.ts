@@ -6,11 +6,16 @@ import type { PolicySource } from "../policy/parse.js";
 /** A parameter's value as its column holds it. */
 export type Value = bigint | boolean | string;
 
-/** A log as its source's table stores it: the log's place, then one value per parameter. */
+/**
+ * A log as its source's table stores it: the log's place (its transaction's
+ * index in the block as the node gives it, and its own index within that
+ * transaction, from 0), then one value per parameter.
+ */
 export interface DecodedLog {
   blockNumber: bigint;
   blockTime: bigint;
   txHash: string;
+  txIndex: number;
   logIndex: number;
   values: Value[];
 }
@@ -24,6 +29,7 @@ export class LogColumns {
   readonly blockNumber: bigint[] = [];
   readonly blockTime: bigint[] = [];
   readonly txHash: string[] = [];
+  readonly txIndex: number[] = [];
   readonly logIndex: number[] = [];
   /** One array per parameter, in the event's order. */
   readonly values: Value[][];
@@ -41,6 +47,7 @@ export class LogColumns {
       row.blockNumber,
       row.blockTime,
       row.txHash,
+      row.txIndex,
       row.logIndex,
       row.values,
     );
@@ -51,12 +58,14 @@ export class LogColumns {
     blockNumber: bigint,
     blockTime: bigint,
     txHash: string,
+    txIndex: number,
     logIndex: number,
     values: readonly Value[],
   ): void {
     this.blockNumber.push(blockNumber);
     this.blockTime.push(blockTime);
     this.txHash.push(txHash);
+    this.txIndex.push(txIndex);
     this.logIndex.push(logIndex);
     for (let i = 0; i < values.length; i++)
       this.values[i]?.push(values[i] as Value);
@@ -71,6 +80,13 @@ export interface RpcLog {
   blockNumber: string;
   blockHash: string;
   transactionHash: string;
+  /** The transaction's index in its block (minievm counts from 1, Ethereum from 0). */
+  transactionIndex: string;
+  /**
+   * Within the block (Ethereum, hardhat node, minievm from v1.3) or within the
+   * transaction (minievm through v1.2): the index stores it within the
+   * transaction either way (see `log-places.ts`).
+   */
   logIndex: string;
   removed?: boolean;
   /** Present where the node adds it (geth since 1.16); saves a block request. */
@@ -107,6 +123,8 @@ export class LogDecoder {
   private readonly checkRange: boolean[];
   /** One log's values, reused from log to log. */
   private readonly scratch: Value[];
+  /** The last transactionIndex read, as text and as a number. */
+  private lastTxIndex = { text: "", value: 0 };
 
   /** `fast: false` decodes every log with ethers (tests compare the two). */
   constructor(
@@ -152,43 +170,70 @@ export class LogDecoder {
     this.scratch = new Array<Value>(source.columns.length);
   }
 
-  /** One log as a row (tests; the index appends to columns). */
-  decode(log: RpcLog, blockTime: bigint): DecodedLog {
+  /**
+   * One log as a row (tests; the index appends to columns). `offset`: the
+   * logIndex of its transaction's first log, as the node numbers them.
+   */
+  decode(log: RpcLog, blockTime: bigint, offset = 0): DecodedLog {
     return {
       blockNumber: BigInt(log.blockNumber),
       blockTime,
       txHash: log.transactionHash.toLowerCase(),
-      logIndex: this.logIndexOf(log),
+      txIndex: this.txIndexOf(log),
+      logIndex: this.logIndexOf(log, offset),
       values: [...this.valuesOf(log)],
     };
   }
 
-  /** Appends one log of block `blockNumber` to `columns`. */
+  /**
+   * Appends one log of block `blockNumber` to `columns`, its index counted
+   * from its transaction's first log (`offset`, checked by the caller).
+   */
   decodeInto(
     columns: LogColumns,
     log: RpcLog,
     blockNumber: bigint,
     blockTime: bigint,
+    offset = 0,
   ): void {
     columns.append(
       blockNumber,
       blockTime,
       log.transactionHash.toLowerCase(),
-      this.logIndexOf(log),
+      this.txIndexOf(log),
+      this.logIndexOf(log, offset),
       this.valuesOf(log),
     );
   }
 
-  /**
-   * The log's index: a hex quantity, read strictly (`Number` refuses what
-   * `parseInt` would cut short, as `BigInt` did).
-   */
-  private logIndexOf(log: RpcLog): number {
-    const index = Number(log.logIndex);
-    if (!/^0x[0-9a-fA-F]+$/.test(log.logIndex) || !Number.isSafeInteger(index))
+  /** The log's index within its transaction: the node's, less `offset`. */
+  private logIndexOf(log: RpcLog, offset: number): number {
+    const index = hexQuantity(log.logIndex);
+    if (index === undefined)
       throw new VipError(
         `log "${log.logIndex}" of transaction ${log.transactionHash} (block ${log.blockNumber}, source ${this.source.table}): its logIndex is not a hex quantity`,
       );
+    if (index < offset)
+      throw new VipError(
+        `log ${index} of transaction ${log.transactionHash} (block ${log.blockNumber}, source ${this.source.table}) comes before its transaction's first log (${offset})`,
+      );
+    return index - offset;
+  }
+
+  /**
+   * The index of the log's transaction in its block, as the node gives it;
+   * the last one read is kept (an answer's logs come a transaction at a
+   * time).
+   */
+  private txIndexOf(log: RpcLog): number {
+    if (log.transactionIndex === this.lastTxIndex.text)
+      return this.lastTxIndex.value;
+    const index = hexQuantity(log.transactionIndex);
+    if (index === undefined)
+      throw new VipError(
+        `log ${log.logIndex} of transaction ${log.transactionHash} (block ${log.blockNumber}, source ${this.source.table}): its transactionIndex "${String(log.transactionIndex)}" is not a hex quantity`,
+      );
+    this.lastTxIndex = { text: log.transactionIndex, value: index };
     return index;
   }
 
@@ -261,6 +306,18 @@ export class LogDecoder {
   }
 }
 
+/**
+ * A JSON-RPC quantity (`0x` and hex digits), read strictly: `Number` refuses
+ * what `parseInt` would cut short (`0x1g`); undefined if it is not one, or
+ * beyond a safe integer.
+ */
+export function hexQuantity(text: unknown): number | undefined {
+  if (typeof text !== "string" || !QUANTITY.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+const QUANTITY = /^0x[0-9a-fA-F]+$/;
 const LOWER_HEX = /^0x[0-9a-f]*$/;
 const HEX = /^0x[0-9a-fA-F]*$/;
 const LOWER_WORD = /^0x[0-9a-f]{64}$/;

@@ -2,21 +2,26 @@ import path from "node:path";
 
 import type { EIP1193Provider } from "hardhat/types/providers";
 
-import type { Output } from "../output.js";
+import { type Output, safeText } from "../output.js";
 import type { Policy } from "../policy/parse.js";
 import type { BatchTransport } from "./batch.js";
 import { indexSources, type IndexReport } from "./index-sources.js";
 import { RollupReader } from "./rpc.js";
+import type { PolicyBounds } from "./sandbox.js";
 import { ActivityStore } from "./store.js";
 
 export interface ActivityContext {
   provider: EIP1193Provider;
   chainId: bigint;
+  /** The network's name in the config, for the commands an error suggests. */
+  networkName?: string;
   /** Where the index lives (`vip-data/` in the project unless told). */
   dataDir: string;
   l1RestUrl: string;
   moduleAddress: string;
   out: Output;
+  /** How far a scoring policy may go (default: `DEFAULT_POLICY_BOUNDS`). */
+  policyBounds?: PolicyBounds;
   /** Block headers in batches (HTTP networks; see `batchTransport`). */
   batch?: BatchTransport;
 }
@@ -31,20 +36,29 @@ export function rollupReader(ctx: ActivityContext): RollupReader {
     ctx.provider,
     (what, error) =>
       ctx.out.warn(
-        `${what}: ${error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)}; retrying`,
+        `${what}: ${safeText(error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error))}; retrying`,
       ),
     ctx.batch,
   );
 }
 
-/** Brings every source of the policies up to the rollup's head. */
+/**
+ * Brings every source of the policies up to the rollup's head. `policyPath`:
+ * the policy file or folder as the operator gave it, for the command an
+ * index of an old format is to be rebuilt with.
+ */
 export async function indexPolicies(
   ctx: ActivityContext,
   policies: Policy[],
-  reader = rollupReader(ctx),
+  {
+    reader = rollupReader(ctx),
+    policyPath,
+  }: { reader?: RollupReader; policyPath?: string } = {},
 ): Promise<IndexReport> {
   const file = indexFile(ctx.dataDir, ctx.chainId);
-  const store = await ActivityStore.open(file);
+  const store = await ActivityStore.open(file, {
+    rebuild: rebuildCommand(ctx, policyPath),
+  });
   try {
     const report = await indexSources(
       reader,
@@ -60,4 +74,16 @@ export async function indexPolicies(
   } finally {
     store.close();
   }
+}
+
+/**
+ * The `scores:index --rebuild` command for this network, policy and index
+ * (its folder always named: run without it, the command would set aside
+ * another folder's index).
+ */
+function rebuildCommand(
+  ctx: ActivityContext,
+  policyPath: string | undefined,
+): string {
+  return `npx hardhat scores:index --network ${ctx.networkName ?? "<name>"} --policy ${policyPath ?? "<policy file or folder>"} --data-dir ${ctx.dataDir} --rebuild`;
 }

@@ -3,6 +3,7 @@ import type { Output } from "../output.js";
 import type { PolicySource } from "../policy/parse.js";
 import { LogColumns, LogDecoder, type RpcLog } from "./decode.js";
 import { createIndexProgress } from "./index-progress.js";
+import { receiptOffsets, receiptsNeeded } from "./log-places.js";
 import {
   type BlockHeader,
   isRangeRefusal,
@@ -53,7 +54,7 @@ type Fetched =
       kind: "answered";
       step: Step;
       logs: RpcLog[];
-      blocks: Settled<Map<bigint, BlockHeader>>;
+      places: Settled<AnswerPlaces>;
     };
 
 /**
@@ -65,7 +66,9 @@ type Fetched =
  * wide is narrowed, to the limit it names if it names one. The range's first
  * block must exist on the node (a pruned node answers short, without an
  * error, so an empty answer would prove nothing); a stored block whose hash
- * changed is indexed again from the last block that still matches.
+ * changed is indexed again from the last block that still matches. A log's
+ * index is stored within its transaction, whichever way the node numbers it
+ * (receipts read with the headers where an answer needs them).
  */
 export async function indexSources(
   reader: RollupReader,
@@ -120,11 +123,11 @@ export async function indexSources(
   };
   /**
    * Ranges are fetched ahead, in order: as soon as one range's logs arrive,
-   * the next range is asked for, then this one's block headers, so the node
-   * always has a request to serve while this process decodes and stores. At
-   * most AHEAD answers wait to be stored. A refused range is asked again,
-   * narrower; nothing after it was asked for yet (the next range is planned
-   * only from an answer).
+   * the next range is asked for, then this one's block headers (and
+   * receipts, if it needs any), so the node always has a request to serve
+   * while this process decodes and stores. At most AHEAD answers wait to be
+   * stored. A refused range is asked again, narrower; nothing after it was
+   * asked for yet (the next range is planned only from an answer).
    */
   const pending: Promise<Fetched>[] = [];
   let deferred = false;
@@ -147,8 +150,8 @@ export async function indexSources(
     for (const source of step.group) cursors.set(source.id, step.to + 1n);
     if (pending.length <= AHEAD) launchNext();
     else deferred = true;
-    const blocks = await settle(readBlocks(reader, step, logs));
-    return { kind: "answered", step, logs, blocks };
+    const places = await settle(readPlaces(reader, step, logs));
+    return { kind: "answered", step, logs, places };
   };
 
   launchNext();
@@ -189,11 +192,11 @@ export async function indexSources(
         launchNext();
         continue;
       }
-      if (!fetched.blocks.ok) throw fetched.blocks.error;
+      if (!fetched.places.ok) throw fetched.places.error;
       const answer = decodeAnswer(
         step,
         fetched.logs,
-        fetched.blocks.value,
+        fetched.places.value,
         decoders,
       );
       await finishCommit();
@@ -256,15 +259,52 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 }
 
 /**
- * The headers one answer needs: the range's first and last blocks (they must
- * exist: a pruned node answers short without an error) and every block with
- * a log, for its time (from the log itself where the node adds it).
+ * What one answer needs besides its logs: the headers of its blocks, and the
+ * offset of each transaction whose logs' indices the node numbers from
+ * elsewhere than 0 (see `log-places.ts`; none for most answers).
  */
-async function readBlocks(
+interface AnswerPlaces {
+  blocks: Map<bigint, BlockHeader>;
+  offsets: Map<string, number>;
+}
+
+/**
+ * Reads what one answer needs: the headers of the range's first and last
+ * blocks (they must exist: a pruned node answers short without an error)
+ * and of every block with a log, for its time (from the log itself where the
+ * node adds it), and the receipts the answer's transactions need, in the
+ * same batch requests.
+ */
+async function readPlaces(
   reader: RollupReader,
   { from, to }: Step,
   logs: RpcLog[],
-): Promise<Map<bigint, BlockHeader>> {
+): Promise<AnswerPlaces> {
+  const { blocks, unread } = blocksToRead(from, to, logs);
+  const needs = receiptsNeeded(logs);
+  const { headers, receipts } = await reader.existingBlocksAndReceipts(
+    unread,
+    (n) =>
+      n === from
+        ? `the first block of the range ${from}–${to}`
+        : n === to
+          ? `the last block of the range ${from}–${to}`
+          : "a block with a log",
+    needs.map((need) => need.hash),
+  );
+  for (const header of headers) blocks.set(header.number, header);
+  return { blocks, offsets: receiptOffsets(logs, needs, receipts) };
+}
+
+/**
+ * The blocks of an answer: those whose header the logs give (with
+ * `blockTimestamp`), and the numbers of those to read.
+ */
+function blocksToRead(
+  from: bigint,
+  to: bigint,
+  logs: RpcLog[],
+): { blocks: Map<bigint, BlockHeader>; unread: bigint[] } {
   const blocks = new Map<bigint, BlockHeader>();
   const unread = new Set<bigint>([from, to]);
   let blockHex = "";
@@ -285,26 +325,18 @@ async function readBlocks(
       });
     else unread.add(number);
   }
-  const numbers = [...unread];
-  const headers = await reader.existingBlocks(numbers, (n) =>
-    n === from
-      ? `the first block of the range ${from}–${to}`
-      : n === to
-        ? `the last block of the range ${from}–${to}`
-        : "a block with a log",
-  );
-  for (const header of headers) blocks.set(header.number, header);
-  return blocks;
+  return { blocks, unread: [...unread] };
 }
 
 /**
- * Decodes one answer's logs into each source's rows; every log's block must
- * be the one its header says. Returns them with the blocks to store.
+ * Decodes one answer's logs into each source's rows, each log's index
+ * counted from its transaction's first log; every log's block must be the
+ * one its header says. Returns them with the blocks to store.
  */
 function decodeAnswer(
   { group }: Step,
   logs: RpcLog[],
-  blocks: Map<bigint, BlockHeader>,
+  { blocks, offsets }: AnswerPlaces,
   decoders: Map<string, LogDecoder>,
 ): { rows: Map<string, LogColumns>; blocks: StoredBlock[]; count: number } {
   const byId = new Map<string, LogColumns>();
@@ -336,6 +368,8 @@ function decodeAnswer(
         `block ${number} changed while it was read (a reorganization): run scores:index again`,
       );
     const topic = log.topics[0];
+    const offset =
+      offsets.size === 0 ? 0 : (offsets.get(log.transactionHash) ?? 0);
     for (const { source, decoder, columns } of targets) {
       if (
         (source.address !== log.address &&
@@ -345,7 +379,7 @@ function decodeAnswer(
         number < source.fromBlock
       )
         continue;
-      decoder.decodeInto(columns, log, number, block.time);
+      decoder.decodeInto(columns, log, number, block.time, offset);
       stored++;
     }
   }

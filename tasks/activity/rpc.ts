@@ -4,6 +4,7 @@ import { defined, VipError } from "../errors.js";
 import { isTransient, withRetry } from "../network/retry.js";
 import type { BatchTransport } from "./batch.js";
 import type { RpcLog } from "./decode.js";
+import type { TxReceipt } from "./log-places.js";
 
 /** A rollup block's place: its number, hash and own timestamp. */
 export interface BlockHeader {
@@ -12,15 +13,24 @@ export interface BlockHeader {
   time: bigint;
 }
 
-/** Block headers in one batch request (minievm takes up to 1,000). */
-const HEADERS_PER_BATCH = 100;
-/** Block headers asked for at once where the network takes no batches. */
-const HEADER_REQUESTS = 8;
+/** Block headers and receipts in one batch request (minievm takes up to 1,000). */
+const READS_PER_BATCH = 100;
+/** Block headers and receipts asked for at once where the network takes no batches. */
+const READS_AT_ONCE = 8;
+
+/** One read of a batch: its call, and what it reads (for errors and warnings). */
+interface Read {
+  method: string;
+  params: unknown[];
+  what: string;
+  /** The block a header read is of. */
+  block?: bigint;
+}
 
 /**
  * The rollup's JSON-RPC as the index reads it: every request retried with
- * backoff on transient faults (a reset, a 5xx, a timeout); block headers in
- * batches where the network is reached over HTTP.
+ * backoff on transient faults (a reset, a 5xx, a timeout); block headers and
+ * transaction receipts in batches where the network is reached over HTTP.
  */
 export class RollupReader {
   /** Requests that failed and were retried, by method. */
@@ -60,44 +70,83 @@ export class RollupReader {
    * batches, else 8 requests at a time.
    */
   async blocks(numbers: bigint[]): Promise<(BlockHeader | undefined)[]> {
-    const headers: (BlockHeader | undefined)[] = [];
-    for (let i = 0; i < numbers.length;) {
+    return (await this.blocksAndReceipts(numbers, [])).headers;
+  }
+
+  /**
+   * The headers of `numbers` and the receipts of the transactions `hashes`,
+   * in order (undefined where the node has none), read together: one batch
+   * request per 100 of them, so an answer's receipts cost no round trip of
+   * their own.
+   */
+  async blocksAndReceipts(
+    numbers: bigint[],
+    hashes: string[],
+  ): Promise<{
+    headers: (BlockHeader | undefined)[];
+    receipts: (TxReceipt | undefined)[];
+  }> {
+    const answers = await this.read([
+      ...numbers.map((n): Read => ({
+        method: "eth_getBlockByNumber",
+        params: [`0x${n.toString(16)}`, false],
+        what: `block ${n}`,
+        block: n,
+      })),
+      ...hashes.map((hash): Read => ({
+        method: "eth_getTransactionReceipt",
+        params: [hash],
+        what: `the receipt of transaction ${hash}`,
+      })),
+    ]);
+    return {
+      headers: numbers.map((n, i) => header(n, answers[i])),
+      receipts: hashes.map((hash, i) =>
+        receipt(hash, answers[numbers.length + i]),
+      ),
+    };
+  }
+
+  /**
+   * The answers to `reads`, in order: a batch request per 100 where the
+   * network takes batches, else 8 requests at a time. A gateway that takes
+   * no batches (HTTP 400 or 405, one error for the whole batch), or a call of
+   * a batch failing after its retries: from there on, a request per read, as
+   * without batches, whose errors name what was read.
+   */
+  private async read(reads: Read[]): Promise<unknown[]> {
+    const answers: unknown[] = [];
+    for (let i = 0; i < reads.length;) {
       const { batch } = this;
-      const part = numbers.slice(
+      const part = reads.slice(
         i,
-        i + (batch === undefined ? HEADER_REQUESTS : HEADERS_PER_BATCH),
+        i + (batch === undefined ? READS_AT_ONCE : READS_PER_BATCH),
       );
       if (batch === undefined) {
-        headers.push(...(await Promise.all(part.map((n) => this.block(n)))));
+        answers.push(
+          ...(await Promise.all(
+            part.map((r) => this.request(r.method, r.params, r.what)),
+          )),
+        );
         i += part.length;
         continue;
       }
       try {
-        const answers = await this.retrying(
-          "eth_getBlockByNumber",
-          `blocks ${part[0]}–${part.at(-1)}`,
-          () =>
-            batch(
-              part.map((n) => ({
-                method: "eth_getBlockByNumber",
-                params: [`0x${n.toString(16)}`, false],
-              })),
-            ),
+        const calls = part.map(({ method, params }) => ({ method, params }));
+        answers.push(
+          ...(await this.retrying(
+            part[0]?.method ?? "",
+            describeReads(part),
+            () => batch(calls),
+          )),
         );
-        part.forEach((n, k) => headers.push(header(n, answers[k])));
         i += part.length;
       } catch (error) {
-        // A gateway that takes no batches (HTTP 400 or 405, one error for the
-        // whole batch), or a call of it failing: from here on, a request per
-        // block, as without batches, whose errors name the block.
         this.batch = undefined;
-        this.onRetry?.(
-          `blocks ${part[0]}–${part.at(-1)} in one batch request`,
-          error,
-        );
+        this.onRetry?.(`${describeReads(part)} in one batch request`, error);
       }
     }
-    return headers;
+    return answers;
   }
 
   /** As `block`, but a block the node lacks is an error naming it. */
@@ -111,16 +160,32 @@ export class RollupReader {
     numbers: bigint[],
     why: (number: bigint) => string,
   ): Promise<BlockHeader[]> {
-    const headers = await this.blocks(numbers);
-    return numbers.map((number, i) => {
-      const found = headers[i];
-      if (found === undefined)
-        throw new VipError(
-          `block ${number} is not on the rollup's node (${why(number)}): it was pruned (evm.indexer-retain-height) or not produced yet. ` +
-            "Index from a node that keeps every block from the source's from-block on (an archive node)",
-        );
-      return found;
-    });
+    return (await this.existingBlocksAndReceipts(numbers, why, [])).headers;
+  }
+
+  /**
+   * As `blocksAndReceipts`, but a block the node lacks is an error naming
+   * it (a receipt the node lacks is left to the caller, which knows the
+   * transaction's block).
+   */
+  async existingBlocksAndReceipts(
+    numbers: bigint[],
+    why: (number: bigint) => string,
+    hashes: string[],
+  ): Promise<{ headers: BlockHeader[]; receipts: (TxReceipt | undefined)[] }> {
+    const { headers, receipts } = await this.blocksAndReceipts(numbers, hashes);
+    return {
+      headers: numbers.map((number, i) => {
+        const found = headers[i];
+        if (found === undefined)
+          throw new VipError(
+            `block ${number} is not on the rollup's node (${why(number)}): it was pruned (evm.indexer-retain-height) or not produced yet. ` +
+              "Index from a node that keeps every block from the source's from-block on (an archive node)",
+          );
+        return found;
+      }),
+      receipts,
+    };
   }
 
   /**
@@ -191,6 +256,40 @@ function header(number: bigint, answer: unknown): BlockHeader | undefined {
     number,
     hash: block.hash.toLowerCase(),
     time: BigInt(block.timestamp ?? "0x0"),
+  };
+}
+
+/**
+ * A batch of reads as a warning names it: "blocks 1–100", "3 transaction
+ * receipt(s)", or both joined by "and".
+ */
+function describeReads(part: Read[]): string {
+  const blocks = part.flatMap((r) => (r.block === undefined ? [] : [r.block]));
+  const receipts = part.length - blocks.length;
+  return [
+    blocks.length === 0 ? "" : `blocks ${blocks[0]}–${blocks.at(-1)}`,
+    receipts === 0 ? "" : `${receipts} transaction receipt(s)`,
+  ]
+    .filter((text) => text !== "")
+    .join(" and ");
+}
+
+/**
+ * An `eth_getTransactionReceipt` answer as the index reads it; undefined for
+ * none. A receipt without `blockHash` or `logs` is an error naming it.
+ */
+function receipt(hash: string, answer: unknown): TxReceipt | undefined {
+  if (answer === null || answer === undefined) return undefined;
+  const { blockHash, logs } = answer as { blockHash?: unknown; logs?: unknown };
+  if (typeof blockHash !== "string" || !Array.isArray(logs))
+    throw new VipError(
+      `the node's receipt of transaction ${hash} has no blockHash or logs`,
+    );
+  return {
+    blockHash,
+    logIndices: logs.map((log) =>
+      String((log as { logIndex?: unknown }).logIndex),
+    ),
   };
 }
 

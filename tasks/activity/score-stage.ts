@@ -81,7 +81,10 @@ export async function scoreStage(
   );
   const baseTime = await fetchChainTime(ctx.l1RestUrl);
   const reader = rollupReader(ctx);
-  const indexed = await indexPolicies(ctx, [policy], reader);
+  const indexed = await indexPolicies(ctx, [policy], {
+    reader,
+    policyPath,
+  });
   const blocks = await stageBlocks(reader, window, indexed.head);
   const final = baseTime >= window.end && blocks.closed;
   ctx.out.line(
@@ -95,6 +98,7 @@ export async function scoreStage(
     policy,
     window,
     blocks,
+    ctx.policyBounds,
   );
   const zeroed =
     options.onChain === undefined

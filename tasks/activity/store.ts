@@ -17,6 +17,7 @@ import {
 import { VipError } from "../errors.js";
 import type { PolicySource } from "../policy/parse.js";
 import type { LogColumns } from "./decode.js";
+import { checkFormat, REBUILD_COMMAND } from "./index-format.js";
 
 /** A block the index relies on: its hash proves it was not replaced. */
 export interface StoredBlock {
@@ -27,9 +28,11 @@ export interface StoredBlock {
 
 /**
  * The embedded index of a rollup's logs: one DuckDB file per chain
- * (`vip-data/chain-<id>.duckdb`). Per source, a table of decoded logs
- * (`log_<id>`) and a cursor (the first block not indexed yet); the blocks the
- * logs are in and each range's last block, with hashes. A range's logs, blocks
+ * (`vip-data/chain-<id>.duckdb`), of the format `meta` records. Per source, a
+ * table of decoded logs (`log_<id>`: block_number, block_time, tx_hash,
+ * tx_index, log_index within the transaction, then the event's parameters)
+ * and a cursor (the first block not indexed yet); the blocks the logs are in
+ * and each range's last block, with hashes. A range's logs, blocks
  * and cursor are written in one transaction: a kill at any moment leaves the
  * index as it was before the range or after it, never between.
  */
@@ -49,7 +52,14 @@ export class ActivityStore {
     readonly connection: DuckDBConnection,
   ) {}
 
-  static async open(file: string): Promise<ActivityStore> {
+  /**
+   * Opens (or creates) the index in `file`. An index of another format is
+   * refused, naming `rebuild`: the command that sets it aside.
+   */
+  static async open(
+    file: string,
+    { rebuild = REBUILD_COMMAND }: { rebuild?: string } = {},
+  ): Promise<ActivityStore> {
     await mkdir(path.dirname(file), { recursive: true });
     let instance: DuckDBInstance;
     try {
@@ -63,6 +73,13 @@ export class ActivityStore {
       );
     }
     const connection = await instance.connect();
+    try {
+      await checkFormat(connection, file, rebuild);
+    } catch (error) {
+      connection.closeSync();
+      instance.closeSync();
+      throw error;
+    }
     await connection.run(
       "create table if not exists sources (id varchar primary key, address varchar, event varchar, from_block bigint, next_block bigint)",
     );
@@ -83,7 +100,7 @@ export class ActivityStore {
       .map((c) => `"${c.name}" ${c.sql}`)
       .join(", ");
     await this.connection.run(
-      `create table if not exists ${logTable(source)} (block_number bigint, block_time bigint, tx_hash varchar, log_index integer${columns === "" ? "" : ", " + columns})`,
+      `create table if not exists ${logTable(source)} (block_number bigint, block_time bigint, tx_hash varchar, tx_index integer, log_index integer${columns === "" ? "" : ", " + columns})`,
     );
     await this.connection.run(
       "insert into sources values ($1, $2, $3, $4, $4) on conflict do nothing",
@@ -258,14 +275,17 @@ const BLOCKS_PER_INSERT = 1000;
 /**
  * Appends a source's rows a data chunk at a time, a column array each: a
  * third less work than a call per value. Block numbers and times are BIGINT,
- * every integer parameter HUGEINT.
+ * the transaction's and the log's indices INTEGER, every integer parameter
+ * HUGEINT.
  */
 function appendLogs(
   appender: DuckDBAppender,
   source: PolicySource,
   columns: LogColumns,
 ): void {
-  const types = ([BIGINT, BIGINT, VARCHAR, INTEGER] as DuckDBType[]).concat(
+  const types = (
+    [BIGINT, BIGINT, VARCHAR, INTEGER, INTEGER] as DuckDBType[]
+  ).concat(
     source.columns.map((c) =>
       c.sql === "HUGEINT" ? HUGEINT : c.sql === "BOOLEAN" ? BOOLEAN : VARCHAR,
     ),
@@ -274,6 +294,7 @@ function appendLogs(
     columns.blockNumber,
     columns.blockTime,
     columns.txHash,
+    columns.txIndex,
     columns.logIndex,
     ...columns.values,
   ];

@@ -11,3 +11,8 @@ export const MAINNET_VIP_MODULE_ADDRESS =
  */
 export const IGNITION_MODULE_ID = "VipScore";
 export const IGNITION_FUTURE_ID = "VipScore#VipScore";
+
+/** Seconds a scoring policy may run unless told (README: the policy's bounds). */
+export const DEFAULT_POLICY_TIMEOUT_SECONDS = 300;
+/** Memory, in MB, a scoring policy's engine may hold unless told. */
+export const DEFAULT_POLICY_MEMORY_MB = 2048;

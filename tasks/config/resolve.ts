@@ -6,7 +6,11 @@ import type {
 
 import { configVariable } from "hardhat/config";
 
-import { MAINNET_VIP_MODULE_ADDRESS } from "./constants.js";
+import {
+  DEFAULT_POLICY_MEMORY_MB,
+  DEFAULT_POLICY_TIMEOUT_SECONDS,
+  MAINNET_VIP_MODULE_ADDRESS,
+} from "./constants.js";
 
 /**
  * Adds each network's resolved `vip` settings. Values stay lazy: nothing is
@@ -35,6 +39,8 @@ export function resolveVipUserConfig(
         vip?.routerApiKey === undefined ? undefined : resolve(vip.routerApiKey),
       alertWebhook:
         vip?.alertWebhook === undefined ? undefined : resolve(vip.alertWebhook),
+      policyTimeout: vip?.policyTimeout ?? DEFAULT_POLICY_TIMEOUT_SECONDS,
+      policyMemory: vip?.policyMemory ?? DEFAULT_POLICY_MEMORY_MB,
       vipModuleAddress: resolve(
         vip?.vipModuleAddress ??
           configVariable("VIP_MODULE_ADDRESS", {

@@ -52,6 +52,17 @@ const vipNetworkSchema = z
     routerUrl: urlOrVariable.optional(),
     routerApiKey: secretOrVariable.optional(),
     alertWebhook: urlOrVariable.optional(),
+    policyTimeout: z
+      .number()
+      .int("must be a whole number of seconds")
+      .min(1, "must be at least 1 second")
+      .max(86_400, "must be at most a day (86400 seconds)")
+      .optional(),
+    policyMemory: z
+      .number()
+      .int("must be a whole number of MB")
+      .min(64, "must be at least 64 MB")
+      .optional(),
   })
   .strict()
   .optional();

@@ -1,25 +1,19 @@
 import type { Policy } from "./parse.js";
-
-/** An expression of the policy's plan whose value is floating point. */
-export interface InexactExpression {
-  line: number;
-  column: number;
-  /** The policy's text where the expression starts. */
-  text: string;
-  /** What it is (`/`, `sum`, a cast) and the exact way to write it. */
-  hint: string;
-}
+import {
+  constructAt,
+  ownLocation,
+  type PolicyConstruct,
+  statementStart,
+} from "./place.js";
 
 const FLOATING = new Set(["DOUBLE", "FLOAT"]);
-/** DuckDB's "no location" marker (2^64 − 1), read by JSON as a double. */
-const NO_LOCATION = 1e18;
 
 interface PlanNode {
   expression_class?: string;
   function_name?: string;
   name?: string;
   query_location?: number;
-  return_type?: { id?: string };
+  return_type?: unknown;
   child?: unknown;
   children?: unknown;
   [key: string]: unknown;
@@ -37,8 +31,8 @@ interface PlanNode {
 export function inexactExpressions(
   policy: Policy,
   plan: unknown,
-): InexactExpression[] {
-  const found = new Map<number, InexactExpression>();
+): PolicyConstruct[] {
+  const found = new Map<number, PolicyConstruct>();
   const visit = (node: unknown, parent: PlanNode | undefined): void => {
     if (Array.isArray(node)) {
       for (const item of node) visit(item, parent);
@@ -50,19 +44,40 @@ export function inexactExpressions(
     if (isExpression && bringsInFloat(n, parent)) {
       const offset = locate(policy.sql, n);
       if (!found.has(offset))
-        found.set(offset, describe(policy.sql, offset, n));
+        found.set(offset, constructAt(policy.sql, offset, hintFor(n), true));
     }
     for (const value of Object.values(n))
       visit(value, isExpression ? n : parent);
   };
   visit(plan, undefined);
+  if (found.size === 0 && holdsFloat(plan))
+    // A floating-point type the walk could not pin to an expression (a
+    // column of a nested type, say): refused all the same.
+    found.set(
+      0,
+      constructAt(
+        policy.sql,
+        statementStart(policy.sql),
+        "the bound plan holds a floating-point type (DOUBLE or FLOAT, alone or inside a list, struct, map or union): keep every value an integer or a DECIMAL",
+        true,
+      ),
+    );
   return [...found.values()].sort(
     (a, b) => a.line - b.line || a.column - b.column,
   );
 }
 
+/** A type, or any value of the plan, that holds DOUBLE or FLOAT at any depth. */
+function holdsFloat(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsFloat);
+  if (value === null || typeof value !== "object") return false;
+  const node = value as Record<string, unknown>;
+  if (typeof node.id === "string" && FLOATING.has(node.id)) return true;
+  return Object.values(node).some(holdsFloat);
+}
+
 function isFloating(node: PlanNode): boolean {
-  return FLOATING.has(node.return_type?.id ?? "");
+  return holdsFloat(node.return_type);
 }
 
 function expressionChildren(node: PlanNode): PlanNode[] {
@@ -106,8 +121,8 @@ function bringsInFloat(node: PlanNode, parent: PlanNode | undefined): boolean {
  * that have a place).
  */
 function locate(sql: string, node: PlanNode): number {
-  const own = node.query_location;
-  if (typeof own === "number" && own < NO_LOCATION) return own;
+  const own = ownLocation(node);
+  if (own !== undefined) return own;
   const name = node.function_name ?? node.name ?? "";
   const argument = firstLocation(expressionChildren(node));
   if (/^[a-z_][a-z0-9_]*$/i.test(name)) {
@@ -118,29 +133,17 @@ function locate(sql: string, node: PlanNode): number {
       else break;
     if (best !== undefined) return best;
   }
-  return argument ?? 0;
+  return argument ?? statementStart(sql);
 }
 
 function firstLocation(nodes: PlanNode[]): number | undefined {
   for (const node of nodes) {
-    const own = node.query_location;
-    if (typeof own === "number" && own < NO_LOCATION) return own;
+    const own = ownLocation(node);
+    if (own !== undefined) return own;
     const below = firstLocation(expressionChildren(node));
     if (below !== undefined) return below;
   }
   return undefined;
-}
-
-function describe(
-  sql: string,
-  offset: number,
-  node: PlanNode,
-): InexactExpression {
-  const before = sql.slice(0, offset);
-  const line = before.split("\n").length;
-  const column = offset - before.lastIndexOf("\n");
-  const text = (sql.slice(offset).split("\n")[0] ?? "").slice(0, 60).trim();
-  return { line, column, text, hint: hintFor(node) };
 }
 
 function hintFor(node: PlanNode): string {

@@ -44,11 +44,17 @@ export interface Policy {
   sha256: string;
 }
 
-/** Columns every source table has besides its event's parameters. */
+/**
+ * Columns every source table has besides its event's parameters: the log's
+ * block, its transaction (hash, and index in the block as the node gives it)
+ * and its index within that transaction (from 0). `(block_number, tx_index,
+ * log_index)` is the log's place in chain order.
+ */
 export const LOG_COLUMNS = [
   "block_number",
   "block_time",
   "tx_hash",
+  "tx_index",
   "log_index",
 ] as const;
 

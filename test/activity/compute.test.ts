@@ -59,6 +59,7 @@ describe("computing a stage on the index: exact or refused", () => {
         blockNumber: block,
         blockTime: time,
         txHash: `0x${i.toString(16).padStart(64, "0")}`,
+        txIndex: 0,
         logIndex: 0,
         values: [trader, notional, leverage],
       }),
@@ -222,7 +223,11 @@ describe("computing a stage on the index: exact or refused", () => {
   it("lets the policy read no file and reach no network", async () => {
     await refused(
       "select trader as address, 1 as score from trades, read_text('/etc/hostname') group by trader",
-      /table\.sql:\d*:? ?.*(Permission Error|disabled by configuration)/,
+      /table\.sql:4:\d+: read_text\('\/etc\/hostname'\)[^\n]*\n {4}read_text\(…\) in FROM: it reads files/,
+    );
+    await refused(
+      "select trader as address, count(*) as score from read_csv('https://example.com/x.csv') group by trader",
+      /read_csv\(…\) in FROM: it reads files or runs other SQL/,
     );
   });
 

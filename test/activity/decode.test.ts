@@ -50,6 +50,7 @@ function log(topics: string[], data: string): RpcLog {
     blockNumber: "0x10",
     blockHash: `0x${"ab".repeat(32)}`,
     transactionHash: `0x${"cd".repeat(32)}`,
+    transactionIndex: "0x2",
     logIndex: "0x3",
   };
 }
@@ -157,6 +158,7 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
       blockNumber: columns.blockNumber[i],
       blockTime: columns.blockTime[i],
       txHash: columns.txHash[i],
+      txIndex: columns.txIndex[i],
       logIndex: columns.logIndex[i],
       values: columns.values.map((values) => values[i]),
     }));

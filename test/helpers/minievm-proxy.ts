@@ -12,13 +12,21 @@ import type { AddressInfo } from "node:net";
  *   first missing header and answers what it found so far: nothing, without
  *   an error;
  * - `faultRate`: that share of requests fails on the way (a reset connection
- *   or an HTTP 503), chosen by a seeded generator so a run is repeatable.
+ *   or an HTTP 503), chosen by a seeded generator so a run is repeatable;
+ * - `logIndex: "transaction"`: every `logIndex` in answers to `eth_getLogs`
+ *   and `eth_getTransactionReceipt` (batched or not) is numbered within its
+ *   transaction, as minievm numbers it through v1.2.18 (`indexer/abci.go`:
+ *   `log.Index = uint(idx)` per receipt); hardhat node numbers within the
+ *   block, as minievm does from v1.3. Each log's place in its transaction is
+ *   read from the node's receipt. `transactionIndex` stays as the node gives
+ *   it.
  */
 export interface MinievmRules {
   maxRange?: number;
   prunedBelow?: number;
   faultRate?: number;
   seed?: number;
+  logIndex?: "block" | "transaction";
 }
 
 export interface MinievmProxy {
@@ -31,6 +39,11 @@ export interface MinievmProxy {
   logFilters: { fromBlock?: string; toBlock?: string }[];
   /** Requests that asked for block headers: one each, or a batch of them. */
   headerRequests: { single: number; batched: number };
+  /**
+   * `eth_getTransactionReceipt` calls asked for, alone or in a batch, and the
+   * batches that also asked for block headers.
+   */
+  receiptCalls: { single: number; batched: number; withHeaders: number };
   close(): Promise<void>;
 }
 
@@ -38,6 +51,16 @@ interface RpcRequest {
   id: unknown;
   method: string;
   params?: unknown[];
+}
+
+/** What the proxy reads and rewrites of a log. */
+interface RpcLogPlace {
+  transactionHash: string;
+  logIndex: string;
+}
+
+interface RpcReceipt {
+  logs: RpcLogPlace[];
 }
 
 export async function startMinievmProxy(
@@ -60,6 +83,7 @@ export async function startMinievmProxy(
     rangeRefusals: 0,
     logFilters: [],
     headerRequests: { single: 0, batched: 0 },
+    receiptCalls: { single: 0, batched: 0, withHeaders: 0 },
     close: async () => {},
   };
   const forward = async (body: string): Promise<string> => {
@@ -69,6 +93,44 @@ export async function startMinievmProxy(
       body,
     });
     return answer.text();
+  };
+  /** The node's receipts, by transaction hash: a log's place in its transaction. */
+  const receipts = new Map<string, Promise<RpcReceipt | null>>();
+  const receiptOf = (hash: string) => {
+    let receipt = receipts.get(hash);
+    if (receipt === undefined) {
+      receipt = forward(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "eth_getTransactionReceipt",
+          params: [hash],
+        }),
+      ).then(
+        (text) => (JSON.parse(text) as { result: RpcReceipt | null }).result,
+      );
+      receipts.set(hash, receipt);
+    }
+    return receipt;
+  };
+  /** The node's answer with each log numbered within its transaction. */
+  const renumbered = async (request: RpcRequest): Promise<string> => {
+    const answer = JSON.parse(await forward(JSON.stringify(request))) as {
+      result?: unknown;
+    };
+    const logs: RpcLogPlace[] =
+      request.method === "eth_getLogs"
+        ? ((answer.result ?? []) as RpcLogPlace[])
+        : (((answer.result ?? { logs: [] }) as RpcReceipt | null)?.logs ?? []);
+    for (const log of logs) {
+      const receipt = await receiptOf(log.transactionHash);
+      const place =
+        receipt?.logs.findIndex((l) => l.logIndex === log.logIndex) ?? -1;
+      if (place < 0)
+        throw new Error(`no receipt place for ${log.transactionHash}`);
+      log.logIndex = `0x${place.toString(16)}`;
+    }
+    return JSON.stringify(answer);
   };
   // Answers as JSON text: what the node says passes through unparsed, so
   // the proxy costs a benchmark little.
@@ -104,6 +166,12 @@ export async function startMinievmProxy(
       }
       if (prunedBelow !== undefined && from < prunedBelow) return result([]);
     }
+    if (
+      proxy.rules.logIndex === "transaction" &&
+      (request.method === "eth_getLogs" ||
+        request.method === "eth_getTransactionReceipt")
+    )
+      return renumbered(request);
     return forward(JSON.stringify(request));
   };
   const server = createServer((req: IncomingMessage, res) => {
@@ -125,10 +193,19 @@ export async function startMinievmProxy(
         try {
           const parsed = JSON.parse(body) as RpcRequest | RpcRequest[];
           const calls = Array.isArray(parsed) ? parsed : [parsed];
-          if (calls.some((c) => c.method === "eth_getBlockByNumber"))
+          const headers = calls.some(
+            (c) => c.method === "eth_getBlockByNumber",
+          );
+          if (headers)
             proxy.headerRequests[
               Array.isArray(parsed) ? "batched" : "single"
             ]++;
+          const receiptCalls = calls.filter(
+            (c) => c.method === "eth_getTransactionReceipt",
+          ).length;
+          proxy.receiptCalls[Array.isArray(parsed) ? "batched" : "single"] +=
+            receiptCalls;
+          if (headers && receiptCalls > 0) proxy.receiptCalls.withHeaders++;
           const text = Array.isArray(parsed)
             ? `[${(await Promise.all(parsed.map(answer))).join(",")}]`
             : await answer(parsed);

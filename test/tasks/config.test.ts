@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { configVariable } from "hardhat/config";
 import { createHardhatRuntimeEnvironment } from "hardhat/hre";
 
+import { policyBounds } from "../../tasks/activity/policy-bounds.js";
 import vipScorePlugin from "../../tasks/index.js";
 import { json, startServer } from "../../tasks/stand-ins/server.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../tasks/config/constants.js";
@@ -36,6 +37,12 @@ describe("plugin config", () => {
     expect(await loadError({ l1RestUrl: 42 })).to.include(
       'config.networks.rollup.vip.l1RestUrl: must be a URL or configVariable("NAME")',
     );
+    expect(await loadError({ policyTimeout: 0 })).to.include(
+      "config.networks.rollup.vip.policyTimeout: must be at least 1 second",
+    );
+    expect(await loadError({ policyMemory: 1.5 })).to.include(
+      "config.networks.rollup.vip.policyMemory: must be a whole number of MB",
+    );
     expect(await loadError({ rollupRpc: "http://127.0.0.1:26657" })).to.match(
       /config\.networks\.rollup\.vip: Unrecognized key\(s\) in object: 'rollupRpc'/,
     );
@@ -55,10 +62,11 @@ describe("plugin config", () => {
         },
       },
     });
-    const vip = defined(
+    const rollup = defined(
       hre.config.networks.rollup,
       "hre.config.networks.rollup",
-    ).vip;
+    );
+    const vip = rollup.vip;
     expect(await defined(vip.l1RestUrl, "vip.l1RestUrl").get()).to.equal(
       "http://127.0.0.1:1317",
     );
@@ -66,6 +74,15 @@ describe("plugin config", () => {
       MAINNET_VIP_MODULE_ADDRESS,
     );
     expect(vip.rollupRpcUrl).to.not.equal(undefined);
+    // A policy's bounds: the defaults, unless the network sets its own.
+    expect([vip.policyTimeout, vip.policyMemory]).to.deep.equal([300, 2048]);
+    expect(policyBounds({ policyTimeout: "30" }, rollup)).to.deep.equal({
+      timeoutSeconds: 30,
+      memoryMb: 2048,
+    });
+    expect(() => policyBounds({ policyMemory: "2GB" }, rollup)).to.throw(
+      '--policy-memory "2GB" must be a whole number of MB, at least 64',
+    );
   });
 
   it("retries reads only on the networks it operates (those with a vip block), and leaves the project's others alone", async () => {

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -14,7 +14,11 @@ import {
   TestToken__factory,
   TradeLog__factory,
 } from "../../types/ethers-contracts/index.js";
-import { runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
+import {
+  PROJECT_ROOT,
+  runHardhat,
+  spawnHardhat,
+} from "../helpers/hardhat-cli.js";
 import { parseScoreCsv } from "../helpers/score-csv.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
@@ -207,6 +211,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     data: string,
     policy = policies,
     rpc = node.url,
+    extra: string[] = [],
   ) =>
     runHardhat(
       [
@@ -221,6 +226,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
         out,
         "--data-dir",
         data,
+        ...extra,
       ],
       env(rpc),
     );
@@ -334,6 +340,42 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     };
     const header = () => PERP(tradeLog).split("\n").slice(0, 3).join("\n");
 
+    // What a challenger meets in someone else's policy, run as the command
+    // runs it: refused with exit 1 and a message, never a crash (exit 134
+    // was DuckDB's abort), nothing printed raw, nothing written.
+    const HOSTILE: [string, string[]][] = [
+      ["effect-enable-logging.sql", []],
+      ["endless-recursive-cte.sql", ["--policy-timeout", "2"]],
+      ["memory-hungry.sql", ["--policy-memory", "64"]],
+      ["control-fake-line.sql", []],
+      ["leak-databases.sql", []],
+    ];
+    for (const [name, bounds] of HOSTILE)
+      it(`a hostile policy, ${name}: exit 1, its refusal printed safe, nothing written`, async () => {
+        const corpus = await readFile(
+          path.join(PROJECT_ROOT, "test", "corpus", "hostile-policies", name),
+          "utf8",
+        );
+        const expected = /^-- expect: (.*)$/m.exec(corpus)?.[1] ?? "(none)";
+        const file = path.join(work, `hostile-${name}`);
+        await writeFile(file, corpus.replace(/0x5fbdb\w{35}/i, tradeLog));
+        const { out, data } = await dirs();
+        const result = await compute(1, out, data, file, node.url, bounds);
+        expect(result.code, result.output).to.equal(1);
+        expect(result.output, result.output).to.match(
+          new RegExp(
+            // The corpus names its own file and (first) stage 7; here, stage 1.
+            expected
+              .replace(/hostile\\\.sql/g, "hostile-[\\w.-]+\\.sql")
+              .replace("stage 7", "stage 1"),
+          ),
+        );
+        // eslint-disable-next-line no-control-regex -- none may get through
+        expect(result.output).to.not.match(/\u001b/);
+        expect(existsSync(out)).to.equal(false);
+        expect(await readdir(path.join(data, "tmp"))).to.deep.equal([]);
+      });
+
     it("floating point anywhere in the plan: the expression's line and the exact alternative", async () => {
       const output = await refused(
         PERP(tradeLog).replace("// (5 *", "/ (5 *"),
@@ -353,7 +395,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       );
       await refused(
         `${header()}\nselect trader as address, 1 as score from swaps\n`,
-        /bad-\w+\.sql:4: Catalog Error/,
+        /bad-\w+\.sql:4:\d+: swaps\n\s+swaps is not one of the policy's tables/,
       );
       await refused(
         `-- @policy x\n-- @from-stage 1\n-- @source trades 0x12 event Trade(address trader)\nselect 1\n`,

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { activityContext } from "../../activity/context.js";
+import type { PolicyBoundOptions } from "../../activity/policy-bounds.js";
 import { auditStage } from "../../activity/audit.js";
 import { scoreStage } from "../../activity/score-stage.js";
 import { readOnlyContract } from "../../contract/context.js";
@@ -11,7 +12,7 @@ import { VipError } from "../../errors.js";
 import { loadPolicies } from "../../policy/load.js";
 import { stageAddresses } from "../../scores/stage-pages.js";
 
-interface ScoresAuditArgs {
+interface ScoresAuditArgs extends PolicyBoundOptions {
   dataDir?: string;
   policy?: string;
   stage?: string;
@@ -37,7 +38,10 @@ const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
       );
     }
   }
-  const { ctx } = await activityContext(hre, { dataDir: args.dataDir });
+  const { ctx } = await activityContext(hre, {
+    dataDir: args.dataDir,
+    bounds: args,
+  });
   const score = await readOnlyContract(hre, args);
   // As the autopilot writes a final file: an address on chain that the policy
   // does not score is listed with 0, so a published manifest compares whole.

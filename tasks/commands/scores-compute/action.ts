@@ -1,14 +1,16 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { activityContext } from "../../activity/context.js";
+import type { PolicyBoundOptions } from "../../activity/policy-bounds.js";
 import { writeStageFiles } from "../../activity/publish.js";
+import { warnIfOldMinievm } from "../../activity/node-version.js";
 import { scoreStage } from "../../activity/score-stage.js";
 import { parseStage } from "../../contract/preflight.js";
 import { VipError } from "../../errors.js";
 import { field } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
 
-interface ScoresComputeArgs {
+interface ScoresComputeArgs extends PolicyBoundOptions {
   dataDir?: string;
   policy?: string;
   stage?: string;
@@ -26,10 +28,27 @@ const action: NewTaskActionFunction<ScoresComputeArgs> = async (args, hre) => {
       "--out is required: the folder the stage's CSV and manifest are written to",
     );
   await loadPolicies(args.policy);
-  const { ctx } = await activityContext(hre, { dataDir: args.dataDir });
-  const scores = await scoreStage(ctx, args.policy, stage);
-  const written = await writeStageFiles(args.out, scores.manifest, scores.csv);
-  ctx.out.line(field("wrote", `${written.csv} and ${written.manifest}`));
+  const { ctx, connection } = await activityContext(hre, {
+    dataDir: args.dataDir,
+    bounds: args,
+  });
+  // Asked while the stage is computed; waited for at the end, failed or not.
+  const versionChecked = warnIfOldMinievm(
+    connection.networkName,
+    connection.networkConfig,
+    ctx.out,
+  );
+  try {
+    const scores = await scoreStage(ctx, args.policy, stage);
+    const written = await writeStageFiles(
+      args.out,
+      scores.manifest,
+      scores.csv,
+    );
+    ctx.out.line(field("wrote", `${written.csv} and ${written.manifest}`));
+  } finally {
+    await versionChecked;
+  }
 };
 
 export default action;

@@ -1,7 +1,9 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { activityContext } from "../../activity/context.js";
+import { setAside } from "../../activity/index-format.js";
 import { indexFile, indexPolicies } from "../../activity/index-policies.js";
+import { warnIfOldMinievm } from "../../activity/node-version.js";
 import { VipError } from "../../errors.js";
 import { field, formatNumber } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
@@ -9,6 +11,7 @@ import { loadPolicies } from "../../policy/load.js";
 interface ScoresIndexArgs {
   dataDir?: string;
   policy?: string;
+  rebuild?: boolean;
 }
 
 const action: NewTaskActionFunction<ScoresIndexArgs> = async (args, hre) => {
@@ -19,17 +22,41 @@ const action: NewTaskActionFunction<ScoresIndexArgs> = async (args, hre) => {
   // The policies are read before the network is touched: a bad header never
   // waits on a node.
   const policies = await loadPolicies(args.policy);
-  const { ctx } = await activityContext(hre, {
+  const { ctx, connection } = await activityContext(hre, {
     needsBaseChain: false,
     dataDir: args.dataDir,
   });
-  const report = await indexPolicies(ctx, policies);
-  ctx.out.line(
-    field(
-      "indexed",
-      `${policies.flatMap((p) => p.sources).length} source(s) up to block ${formatNumber(report.head)}: ${formatNumber(report.logs)} new log(s) in ${report.ranges} range(s); ${indexFile(ctx.dataDir, ctx.chainId)}`,
-    ),
+  // Asked while the index runs; waited for at the end, failed or not.
+  const versionChecked = warnIfOldMinievm(
+    connection.networkName,
+    connection.networkConfig,
+    ctx.out,
   );
+  try {
+    const file = indexFile(ctx.dataDir, ctx.chainId);
+    if (args.rebuild === true) {
+      const aside = await setAside(file);
+      ctx.out.line(
+        field(
+          "rebuild",
+          aside === undefined
+            ? `no index at ${file}: indexing afresh`
+            : `moved ${file} (format ${aside.format}) aside to ${aside.to}, kept as it was (the node may have pruned blocks since); indexing afresh from each source's from-block`,
+        ),
+      );
+    }
+    const report = await indexPolicies(ctx, policies, {
+      policyPath: args.policy,
+    });
+    ctx.out.line(
+      field(
+        "indexed",
+        `${policies.flatMap((p) => p.sources).length} source(s) up to block ${formatNumber(report.head)}: ${formatNumber(report.logs)} new log(s) in ${report.ranges} range(s); ${file}`,
+      ),
+    );
+  } finally {
+    await versionChecked;
+  }
 };
 
 export default action;

@@ -10,6 +10,10 @@ import { acquireLock, lockPath } from "../../autopilot/lock.js";
 import { AutopilotMonitor } from "../../autopilot/monitor.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { batchTransport } from "../../activity/batch.js";
+import {
+  type PolicyBoundOptions,
+  policyBounds,
+} from "../../activity/policy-bounds.js";
 import { backoffSeconds } from "../../autopilot/schedule.js";
 import { type Service, startService } from "../../autopilot/service.js";
 import {
@@ -34,7 +38,7 @@ import {
 import { loadPolicies } from "../../policy/load.js";
 import { announceSigner } from "../../signer/signer.js";
 
-interface AutopilotArgs {
+interface AutopilotArgs extends PolicyBoundOptions {
   scoresDir?: string;
   policy?: string;
   computeInterval: string;
@@ -185,8 +189,10 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
               activity: {
                 provider: connection.provider,
                 chainId,
+                networkName: connection.networkName,
                 dataDir:
                   args.dataDir ?? path.join(hre.config.paths.root, "vip-data"),
+                policyBounds: policyBounds(args, connection.networkConfig),
                 l1RestUrl,
                 moduleAddress,
                 out,

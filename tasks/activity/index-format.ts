@@ -1,0 +1,139 @@
+import { existsSync } from "node:fs";
+import { rename } from "node:fs/promises";
+
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+
+import { VipError } from "../errors.js";
+
+/**
+ * The layout of the index this version writes and reads. Format 1 (no `meta`
+ * table) stored no `tx_index` and the node's own `logIndex`, which minievm
+ * numbers within the transaction through v1.2 and within the block from v1.3:
+ * its rows cannot be put in chain order, nor compared with rows indexed from
+ * an upgraded node. Format 2 stores `tx_index`, and `log_index` within the
+ * transaction whichever way the node numbers.
+ */
+const INDEX_FORMAT = 2;
+
+/** What `scores:index` is run with to set an index aside, when the caller cannot say. */
+export const REBUILD_COMMAND =
+  "npx hardhat scores:index --network <name> --policy <policy file or folder> --rebuild";
+
+/**
+ * Records the format in a fresh index (its first table, so an index cut short
+ * while being created is never taken for an old one), or refuses an index of
+ * another format: its rows and this version's must never mix.
+ */
+export async function checkFormat(
+  connection: DuckDBConnection,
+  file: string,
+  rebuild: string,
+): Promise<void> {
+  const found = await formatOf(connection);
+  if (found === undefined) {
+    await connection.run("begin transaction");
+    await connection.run(
+      "create table meta (key varchar primary key, value varchar)",
+    );
+    await connection.run("insert into meta values ('format', $1)", [
+      String(INDEX_FORMAT),
+    ]);
+    await connection.run("commit");
+    return;
+  }
+  if (found === String(INDEX_FORMAT)) return;
+  const aside = asideName(file, found);
+  throw new VipError(
+    found === "1"
+      ? `${file} is an index of format 1, written by an earlier version of this plugin: its logs have no tx_index, and their log_index is the node's own numbering (within the transaction on minievm through v1.2, within the block from v1.3), so its rows are not read beside new ones. ` +
+          `Run \`${rebuild}\` to move it aside to ${aside} (kept, not deleted) and index afresh from each source's from-block`
+      : `${file} is an index of format ${found}; this version of the plugin reads format ${INDEX_FORMAT}: use the version that wrote it, or run \`${rebuild}\` to move it aside to ${aside} and index afresh`,
+  );
+}
+
+/**
+ * The index's format: undefined for an empty database, "1" for one written
+ * before formats were recorded (no `meta`, or a log table without
+ * `tx_index`).
+ */
+async function formatOf(
+  connection: DuckDBConnection,
+): Promise<string | undefined> {
+  const tables = (
+    await connection.runAndReadAll(
+      "select table_name from duckdb_tables() where database_name = current_database() and schema_name = 'main'",
+    )
+  )
+    .getRowsJson()
+    .map((row) => row[0]);
+  if (tables.length === 0) return undefined;
+  if (!tables.includes("meta")) return "1";
+  const format = (
+    await connection.runAndReadAll(
+      "select value from meta where key = 'format'",
+    )
+  ).getRowsJson()[0]?.[0];
+  const withoutTxIndex = (
+    await connection.runAndReadAll(
+      `select count(*)::INTEGER from duckdb_tables() t where t.database_name = current_database() and t.table_name like 'log\\_%' escape '\\'
+         and not exists (select 1 from duckdb_columns() c where c.database_name = t.database_name and c.table_name = t.table_name and c.column_name = 'tx_index')`,
+    )
+  ).getRowsJson()[0]?.[0];
+  if (Number(withoutTxIndex) > 0) return "1";
+  return typeof format === "string" ? format : "1";
+}
+
+/** Where an index of `format` is moved aside: `chain-<id>.format-<n>.duckdb`. */
+function asideName(file: string, format: string): string {
+  return file.replace(/(\.duckdb)?$/, `.format-${format}.duckdb`);
+}
+
+/**
+ * Moves the index at `file` (and its write-ahead log, if any) aside to
+ * `chain-<id>.format-<n>.duckdb`, so that the next run indexes afresh. Never
+ * deletes: the node may have pruned blocks since the index was made, and then
+ * the old file holds logs no node gives any more. Refused while another
+ * command has the index open, or when the name aside is taken. Returns where
+ * it went, or undefined when there was no index.
+ */
+export async function setAside(
+  file: string,
+): Promise<{ to: string; format: string } | undefined> {
+  const wal = `${file}.wal`;
+  if (!existsSync(file) && !existsSync(wal)) return undefined;
+  const format = await readFormat(file);
+  const to = asideName(file, format);
+  for (const taken of [to, `${to}.wal`])
+    if (existsSync(taken))
+      throw new VipError(
+        `cannot move ${file} aside: ${taken} already exists. Move that file elsewhere first (nothing here deletes an index)`,
+      );
+  if (existsSync(file)) await rename(file, to);
+  if (existsSync(wal)) await rename(wal, `${to}.wal`);
+  return { to, format };
+}
+
+/**
+ * The format of the index in `file`, opened read-only (which also proves no
+ * other command is writing it); "unreadable" when DuckDB cannot open it.
+ */
+async function readFormat(file: string): Promise<string> {
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY" });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (/lock/i.test(reason))
+      throw new VipError(
+        `${file} is in use by another scores:index or scores:compute: wait for it to finish`,
+      );
+    return "unreadable";
+  }
+  const connection = await instance.connect();
+  try {
+    return (await formatOf(connection)) ?? String(INDEX_FORMAT);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

@@ -1,0 +1,45 @@
+import type { NetworkConfig } from "hardhat/types/config";
+
+import { VipError } from "../errors.js";
+import { DEFAULT_POLICY_BOUNDS, type PolicyBounds } from "./sandbox.js";
+
+/** The options that raise or lower a policy's bounds, as a command takes them. */
+export interface PolicyBoundOptions {
+  policyTimeout?: string;
+  policyMemory?: string;
+}
+
+/**
+ * A policy's bounds: each from its option when given, else from the
+ * network's `vip.policyTimeout` / `vip.policyMemory`, else the default.
+ */
+export function policyBounds(
+  options: PolicyBoundOptions,
+  network: NetworkConfig,
+): PolicyBounds {
+  return {
+    timeoutSeconds:
+      wholeNumber(options.policyTimeout, "--policy-timeout", "seconds", 1) ??
+      network.vip?.policyTimeout ??
+      DEFAULT_POLICY_BOUNDS.timeoutSeconds,
+    memoryMb:
+      wholeNumber(options.policyMemory, "--policy-memory", "MB", 64) ??
+      network.vip?.policyMemory ??
+      DEFAULT_POLICY_BOUNDS.memoryMb,
+  };
+}
+
+function wholeNumber(
+  text: string | undefined,
+  option: string,
+  unit: string,
+  least: number,
+): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < least)
+    throw new VipError(
+      `${option} "${text.slice(0, 40)}" must be a whole number of ${unit}, at least ${least}`,
+    );
+  return value;
+}

@@ -1,0 +1,159 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+
+import {
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBResultReader,
+} from "@duckdb/node-api";
+
+import {
+  DEFAULT_POLICY_MEMORY_MB,
+  DEFAULT_POLICY_TIMEOUT_SECONDS,
+} from "../config/constants.js";
+import { VipError } from "../errors.js";
+import { safeText } from "../output.js";
+
+/** How far a policy may go: each bound is stated in the README with its default. */
+export interface PolicyBounds {
+  /** Seconds for everything the policy's SQL runs (both runs, when two). */
+  timeoutSeconds: number;
+  /** Memory the engine may hold, in MB; past it, it spills to temporary files. */
+  memoryMb: number;
+}
+
+export const DEFAULT_POLICY_BOUNDS: PolicyBounds = {
+  timeoutSeconds: DEFAULT_POLICY_TIMEOUT_SECONDS,
+  memoryMb: DEFAULT_POLICY_MEMORY_MB,
+};
+
+/** Temporary files the engine may spill to, in all. */
+const MAX_TEMP_FILES = "10GB";
+
+/** The run's deadline, shared by every query of a policy. */
+export class Deadline {
+  private readonly end: number;
+
+  constructor(readonly seconds: number) {
+    this.end = Date.now() + seconds * 1000;
+  }
+
+  get remainingMs(): number {
+    return this.end - Date.now();
+  }
+}
+
+/**
+ * A fresh in-memory engine for one run of a policy. A published policy is
+ * someone else's code to a challenger: the engine attaches the index
+ * read-only, then may touch no file (temporary files go to a private folder
+ * of this run, removed after), no network, no extension; memory and threads
+ * are set; time zone is UTC; and the policy cannot change any of it.
+ */
+export class PolicySandbox {
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    readonly connection: DuckDBConnection,
+    private readonly tempDir: string,
+    readonly bounds: PolicyBounds,
+  ) {}
+
+  static async open(
+    indexFile: string,
+    bounds: PolicyBounds,
+    { threads }: { threads?: number } = {},
+  ): Promise<PolicySandbox> {
+    const tempRoot = path.join(path.dirname(indexFile), "tmp");
+    await mkdir(tempRoot, { recursive: true });
+    // mkdtemp makes the folder for this run alone, readable by its owner only.
+    const tempDir = await mkdtemp(path.join(tempRoot, "policy-"));
+    let instance: DuckDBInstance | undefined;
+    try {
+      instance = await DuckDBInstance.create(":memory:", {
+        autoinstall_known_extensions: "false",
+        autoload_known_extensions: "false",
+        memory_limit: `${bounds.memoryMb}MB`,
+        temp_directory: tempDir,
+        max_temp_directory_size: MAX_TEMP_FILES,
+        ...(threads === undefined ? {} : { threads: String(threads) }),
+      });
+      const connection = await instance.connect();
+      await connection.run(
+        `attach '${indexFile.replace(/'/g, "''")}' as store (read_only)`,
+      );
+      await connection.run("set TimeZone = 'UTC'");
+      await connection.run("set enable_external_access = false");
+      await connection.run("set lock_configuration = true");
+      return new PolicySandbox(instance, connection, tempDir, bounds);
+    } catch (error) {
+      instance?.closeSync();
+      await rm(tempDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** The engine's thread count, as it runs. */
+  async threads(): Promise<number> {
+    const reader = await this.connection.runAndReadAll(
+      "select current_setting('threads')::INTEGER",
+    );
+    return Number(reader.getRowsJson()[0]?.[0] ?? 1);
+  }
+
+  /**
+   * Runs SQL that holds the policy's own: stopped at the deadline, and a
+   * bound it meets is said as that bound. Its other errors are the engine's
+   * words, which the caller places in the policy.
+   */
+  async runBounded(
+    sql: string,
+    deadline: Deadline,
+  ): Promise<DuckDBResultReader> {
+    const remaining = deadline.remainingMs;
+    if (remaining <= 0) throw timeoutError(deadline);
+    let interrupted = false;
+    const timer = setTimeout(() => {
+      interrupted = true;
+      this.connection.interrupt();
+    }, remaining);
+    try {
+      return await this.connection.runAndReadAll(sql);
+    } catch (error) {
+      if (interrupted) throw timeoutError(deadline);
+      throw boundError(error, this.bounds) ?? error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.connection.closeSync();
+    this.instance.closeSync();
+    await rm(this.tempDir, { recursive: true, force: true });
+  }
+}
+
+function timeoutError(deadline: Deadline): VipError {
+  return new VipError(
+    `the policy ran past its time bound of ${deadline.seconds} s and was stopped; nothing was written. ` +
+      "If it is right and only slow, raise the bound: --policy-timeout <seconds>, or vip.policyTimeout in the network's config",
+  );
+}
+
+/** The engine's refusal for memory or temporary space, said as the bound it met. */
+function boundError(
+  error: unknown,
+  bounds: PolicyBounds,
+): VipError | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/^Out of Memory Error/i.test(message)) return undefined;
+  const what = /max_temp_directory_size|temp(orary)? (directory|file)/i.test(
+    message,
+  )
+    ? `its temporary files reached ${MAX_TEMP_FILES}`
+    : `it needed more than its memory bound of ${bounds.memoryMb} MB`;
+  return new VipError(
+    `the policy was stopped: ${what} (${safeText(message.split("\n")[0] ?? message, 160)}); nothing was written. ` +
+      "If it is right and only large, raise the bound: --policy-memory <MB>, or vip.policyMemory in the network's config",
+  );
+}

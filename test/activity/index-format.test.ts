@@ -1,0 +1,156 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { DuckDBInstance } from "@duckdb/node-api";
+import { expect } from "chai";
+
+import { setAside } from "../../tasks/activity/index-format.js";
+import { ActivityStore } from "../../tasks/activity/store.js";
+
+/**
+ * Writes a database at `file` with `statements`, leaving what they wrote in
+ * its write-ahead log (`<file>.wal`) when `wal` is set, as a killed process
+ * leaves it.
+ */
+async function database(
+  file: string,
+  statements: string[],
+  { wal = false } = {},
+): Promise<void> {
+  const instance = await DuckDBInstance.create(file);
+  const connection = await instance.connect();
+  if (wal) {
+    await connection.run("pragma disable_checkpoint_on_shutdown");
+    await connection.run("set checkpoint_threshold = '1TB'");
+  }
+  for (const sql of statements) await connection.run(sql);
+  connection.closeSync();
+  instance.closeSync();
+}
+
+/** An index as format 1 wrote it: no meta table, no tx_index. */
+const FORMAT_1 = [
+  "create table sources (id varchar primary key, address varchar, event varchar, from_block bigint, next_block bigint)",
+  "create table blocks (number bigint primary key, hash varchar, time bigint)",
+  "create table log_abc (block_number bigint, block_time bigint, tx_hash varchar, log_index integer, trader varchar)",
+  "insert into log_abc values (5, 100, '0xaa', 3, '0x01')",
+];
+
+async function rows(file: string, sql: string): Promise<unknown[][]> {
+  const instance = await DuckDBInstance.create(file, {
+    access_mode: "READ_ONLY",
+  });
+  const connection = await instance.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowsJson();
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe("the index's format: recorded, an older one refused and set aside, never deleted", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "vip-format-"));
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  const refusal = async (file: string, rebuild?: string): Promise<string> =>
+    ActivityStore.open(file, rebuild === undefined ? {} : { rebuild }).then(
+      (store) => {
+        store.close();
+        return "opened";
+      },
+      (error: unknown) => (error instanceof Error ? error.message : ""),
+    );
+
+  it("records format 2 in a fresh index, and opens it again", async () => {
+    const file = path.join(dir, "chain-7.duckdb");
+    (await ActivityStore.open(file)).close();
+    (await ActivityStore.open(file)).close();
+    expect(
+      await rows(file, "select key, value from meta order by key"),
+    ).to.deep.equal([["format", "2"]]);
+  });
+
+  it("refuses an index of format 1 (no meta, log tables without tx_index), saying what to run, and leaves it as it was", async () => {
+    const file = path.join(dir, "chain-7.duckdb");
+    await database(file, FORMAT_1);
+    const message = await refusal(
+      file,
+      "npx hardhat scores:index --network rollup --policy p.sql --data-dir d --rebuild",
+    );
+    expect(message).to.include(`${file} is an index of format 1`);
+    expect(message).to.include("its logs have no tx_index");
+    expect(message).to.include(
+      "Run `npx hardhat scores:index --network rollup --policy p.sql --data-dir d --rebuild` to move it aside to",
+    );
+    expect(message).to.include(path.join(dir, "chain-7.format-1.duckdb"));
+    // Without the caller's command, the command with placeholders.
+    expect(await refusal(file)).to.include(
+      "npx hardhat scores:index --network <name> --policy <policy file or folder> --rebuild",
+    );
+    expect(
+      await rows(file, "select table_name from duckdb_tables() order by 1"),
+    ).to.deep.equal([["blocks"], ["log_abc"], ["sources"]]);
+  });
+
+  it("refuses a meta that says format 2 over a log table without tx_index, and a format it does not know", async () => {
+    const meta = [
+      "create table meta (key varchar primary key, value varchar)",
+      "insert into meta values ('format', '2')",
+    ];
+    const mixed = path.join(dir, "chain-8.duckdb");
+    await database(mixed, [...meta, ...FORMAT_1]);
+    expect(await refusal(mixed)).to.include("is an index of format 1");
+    const newer = path.join(dir, "chain-9.duckdb");
+    await database(newer, [
+      meta[0] ?? "",
+      "insert into meta values ('format', '3')",
+    ]);
+    expect(await refusal(newer)).to.match(
+      /chain-9\.duckdb is an index of format 3; this version of the plugin reads format 2/,
+    );
+  });
+
+  it("--rebuild moves the index and its write-ahead log aside to chain-<id>.format-1.duckdb, intact, and a fresh index opens in its place", async () => {
+    const file = path.join(dir, "chain-7.duckdb");
+    await database(file, FORMAT_1, { wal: true });
+    expect(existsSync(`${file}.wal`)).to.equal(true);
+    const aside = await setAside(file);
+    const to = path.join(dir, "chain-7.format-1.duckdb");
+    expect(aside).to.deep.equal({ to, format: "1" });
+    expect(existsSync(file)).to.equal(false);
+    expect(existsSync(`${file}.wal`)).to.equal(false);
+    expect(existsSync(`${to}.wal`)).to.equal(true);
+    // The old rows, written only to the log, are still there.
+    expect(
+      await rows(to, "select block_number, log_index from log_abc"),
+    ).to.deep.equal([["5", 3]]);
+    const store = await ActivityStore.open(file);
+    store.close();
+    expect(await rows(file, "select value from meta")).to.deep.equal([["2"]]);
+  });
+
+  it("--rebuild refuses when the name aside is taken, deleting nothing; with no index it has nothing to move", async () => {
+    const file = path.join(dir, "chain-7.duckdb");
+    await database(file, FORMAT_1);
+    await database(path.join(dir, "chain-7.format-1.duckdb"), [
+      "create table x (a integer)",
+    ]);
+    let message = "";
+    await setAside(file).catch((e: unknown) => (message = String(e)));
+    expect(message).to.include(
+      `cannot move ${file} aside: ${path.join(dir, "chain-7.format-1.duckdb")} already exists`,
+    );
+    expect(
+      await rows(file, "select count(*)::INTEGER from log_abc"),
+    ).to.deep.equal([[1]]);
+    expect(await setAside(path.join(dir, "chain-99.duckdb"))).to.equal(
+      undefined,
+    );
+  });
+});

@@ -1,0 +1,96 @@
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { expect } from "chai";
+
+import { Deadline, PolicySandbox } from "../../tasks/activity/sandbox.js";
+import { ActivityStore } from "../../tasks/activity/store.js";
+import { VipError } from "../../tasks/errors.js";
+
+// The engine under the admission: even SQL that admission would refuse
+// cannot reach a file, the network or the engine's settings from here.
+describe("the policy sandbox: the engine's own bounds", () => {
+  let dir: string;
+  let file: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "vip-sandbox-"));
+    file = path.join(dir, "chain-1.duckdb");
+    (await ActivityStore.open(file)).close();
+  });
+  after(async () => rm(dir, { recursive: true, force: true }));
+
+  const failure = async (sandbox: PolicySandbox, sql: string) =>
+    sandbox.connection.run(sql).then(
+      () => "ran",
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+
+  it("reads no file, reaches no network, loads nothing and cannot be unlocked", async () => {
+    const sandbox = await PolicySandbox.open(file, {
+      timeoutSeconds: 10,
+      memoryMb: 128,
+    });
+    try {
+      expect(
+        await failure(sandbox, "select * from read_text('/etc/hostname')"),
+      ).to.match(/Permission Error/);
+      expect(
+        await failure(
+          sandbox,
+          "select * from read_csv('http://127.0.0.1:9/x.csv')",
+        ),
+      ).to.match(/Permission Error/);
+      expect(await failure(sandbox, "copy (select 1) to 'out.csv'")).to.match(
+        /Permission Error/,
+      );
+      expect(
+        await failure(sandbox, "set enable_external_access = true"),
+      ).to.match(/locked/);
+      expect(await failure(sandbox, "set memory_limit = '100GB'")).to.match(
+        /locked/,
+      );
+      expect(await failure(sandbox, "load httpfs")).to.not.equal("ran");
+      const settings = await sandbox.connection.runAndReadAll(
+        "select current_setting('TimeZone'), current_setting('memory_limit'), current_setting('temp_directory')",
+      );
+      const [zone, memory, temp] = settings.getRowsJson()[0] ?? [];
+      expect(zone).to.equal("UTC");
+      expect(memory).to.match(/^12[0-9](\.\d+)? MiB$/);
+      // Its temporary folder is its own, under the data folder, private.
+      expect(typeof temp).to.equal("string");
+      expect(path.dirname(temp as string)).to.equal(path.join(dir, "tmp"));
+      expect((await stat(temp as string)).mode & 0o077).to.equal(0);
+    } finally {
+      await sandbox.close();
+    }
+    expect(await readdir(path.join(dir, "tmp"))).to.deep.equal([]);
+  });
+
+  it("stops a query at its deadline and says which bound it met", async () => {
+    const sandbox = await PolicySandbox.open(file, {
+      timeoutSeconds: 1,
+      memoryMb: 128,
+    });
+    try {
+      const error = await sandbox
+        .runBounded(
+          "select count(*) from range(1000000000000)",
+          new Deadline(1),
+        )
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).to.be.instanceOf(VipError);
+      expect((error as Error).message).to.match(
+        /ran past its time bound of 1 s[\s\S]*--policy-timeout/,
+      );
+      // The connection answers again after the interrupt.
+      const after = await sandbox.connection.runAndReadAll("select 42");
+      expect(after.getRowsJson()).to.deep.equal([[42]]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

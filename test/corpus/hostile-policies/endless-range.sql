@@ -1,0 +1,7 @@
+-- @policy hostile
+-- @from-stage 1
+-- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
+-- class: endless and memory-hungry
+-- expect: ran past its time bound of 2 s
+-- bounds: timeout=2
+select trader as address, (select count(*) from range(1000000000000)) as score from trades group by trader

@@ -1,0 +1,8 @@
+-- @policy hostile
+-- @from-stage 1
+-- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
+-- class: endless and memory-hungry
+-- expect: ran past its time bound of 2 s and was stopped; nothing was written[\s\S]*--policy-timeout
+-- bounds: timeout=2
+with recursive r(k, n) using key (k) as (select 1, 1::HUGEINT union select k, n + 1 from r)
+select '0x1000000000000000000000000000000000000001' as address, max(n) as score from r
