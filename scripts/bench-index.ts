@@ -69,7 +69,9 @@ const fmt = (n: number, digits = 0) =>
 /** Runs the Hardhat CLI as an operator would; its peak memory comes back too. */
 async function hardhat(args: string[]): Promise<{
   seconds: number;
+  /** The processes' peaks added. */
   maxRssMb: number;
+  processMaxRssMb: number[];
   cpuSeconds: number;
   output: string;
 }> {
@@ -95,14 +97,20 @@ async function hardhat(args: string[]): Promise<{
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0)
     throw new Error(`hardhat ${args.join(" ")} exited ${code}:\n${output}`);
-  const usage = JSON.parse(await readFile(rssFile, "utf8")) as {
-    maxRssKb: number;
-    cpuMicros: number;
-  };
+  // A line per process of the command (the policy's engine runs in a child
+  // of its own): the processes run at once, so their peaks are added, an
+  // upper bound of the command's peak.
+  const processes = (await readFile(rssFile, "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { maxRssKb: number; cpuMicros: number });
+  const total = (key: "maxRssKb" | "cpuMicros") =>
+    processes.reduce((sum, p) => sum + p[key], 0);
   return {
     seconds,
-    maxRssMb: usage.maxRssKb / 1024,
-    cpuSeconds: usage.cpuMicros / 1e6,
+    maxRssMb: total("maxRssKb") / 1024,
+    processMaxRssMb: processes.map((p) => p.maxRssKb / 1024),
+    cpuSeconds: total("cpuMicros") / 1e6,
     output,
   };
 }
@@ -239,7 +247,7 @@ group by trader
     console.log(
       `run ${run}: scores:index ${fmt(index.seconds, 2)} s (${fmt(row.index)} logs/s, ${requests} eth_getLogs, CPU ${fmt(index.cpuSeconds, 2)} s, peak ${fmt(index.maxRssMb)} MB); ` +
         `plain client ${fmt(plain, 2)} s (${fmt(row.plain)} logs/s); ratio ${fmt(row.ratio, 2)}; ` +
-        `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), peak ${fmt(compute.maxRssMb)} MB, ${fmt(addresses)} addresses`,
+        `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), peak ${fmt(compute.maxRssMb)} MB (${compute.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")}: the command, the policy's engine), ${fmt(addresses)} addresses`,
     );
     await rm(data, { recursive: true, force: true });
   }

@@ -59,6 +59,16 @@ export function printable(text: string): string {
   return text.replace(CONTROL_BUT_NEWLINE, escapeControl);
 }
 
+/**
+ * Lines indented under a message: the first `max` in full, the rest
+ * counted ("… and 12 more").
+ */
+export function indentedList(lines: string[], max: number): string {
+  const shown = lines.slice(0, max).map((line) => `  ${line}`);
+  if (lines.length > max) shown.push(`  … and ${lines.length - max} more`);
+  return shown.join("\n");
+}
+
 /** `label` padded so that a task's values line up. */
 export function field(label: string, value: string | bigint | number): string {
   return `${label.padEnd(22)}${String(value)}`;

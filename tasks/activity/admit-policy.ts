@@ -5,13 +5,13 @@ import { safeText } from "../output.js";
 import { admit } from "../policy/admit.js";
 import { boundPlanRefusals, type TableScan } from "../policy/bound-plan.js";
 import { inexactExpressions } from "../policy/exactness.js";
-import type { Policy } from "../policy/parse.js";
+import type { EnginePolicy } from "../policy/engine-policy.js";
 import {
   listConstructs,
   type PolicyConstruct,
   textOf,
 } from "../policy/place.js";
-import type { PolicySandbox } from "./sandbox.js";
+import type { Deadline, PolicySandbox } from "./sandbox.js";
 
 /** A policy admitted to run: its SQL, and what a second run must settle. */
 export interface AdmittedPolicy {
@@ -34,27 +34,41 @@ const EXACT_SCORE =
  */
 export async function admitPolicy(
   sandbox: PolicySandbox,
-  policy: Policy,
+  policy: EnginePolicy,
   reads: (scan: TableScan) => boolean,
+  deadline: Deadline,
 ): Promise<AdmittedPolicy> {
   const { connection } = sandbox;
+  // Binding folds constant expressions: it runs the policy's SQL too.
+  const inEngine = <T>(step: () => Promise<T>) =>
+    placingErrors(policy, () => sandbox.bounded(deadline, step));
   const sql = policy.sql.replace(/;\s*$/, "");
-  const statements = await withLines(policy, () =>
-    connection.extractStatements(sql),
-  );
+  const statements = await inEngine(() => connection.extractStatements(sql));
   if (statements.count !== 1)
     throw new VipError(
       `${policy.file}: a policy is exactly one SELECT; this file holds ${statements.count} statements`,
     );
-  const parsed = await serialized(sandbox, policy, "json_serialize_sql", sql);
+  const parsed = await serialized(
+    inEngine,
+    sandbox,
+    policy,
+    "json_serialize_sql",
+    sql,
+  );
   const admission = admit(policy, firstStatement(parsed));
   if (admission.refused.length > 0) throw refusal(policy, admission.refused);
-  const prepared = await withLines(policy, () => statements.prepare(0));
+  const prepared = await inEngine(() => statements.prepare(0));
   if (prepared.statementType !== StatementType.SELECT)
     throw new VipError(
       `${policy.file}: a policy is one SELECT, not another kind of statement`,
     );
-  const plan = await serialized(sandbox, policy, "json_serialize_plan", sql);
+  const plan = await serialized(
+    inEngine,
+    sandbox,
+    policy,
+    "json_serialize_plan",
+    sql,
+  );
   const inexact = inexactExpressions(policy, plan.plans);
   if (inexact.length > 0) throw refusal(policy, inexact);
   const unstable = await unstableFunctions(sandbox);
@@ -77,12 +91,13 @@ interface Serialized {
  * quoted, not bound: these functions take a constant only.
  */
 async function serialized(
+  inEngine: <T>(step: () => Promise<T>) => Promise<T>,
   sandbox: PolicySandbox,
-  policy: Policy,
+  policy: EnginePolicy,
   fn: "json_serialize_sql" | "json_serialize_plan",
   sql: string,
 ): Promise<Serialized> {
-  const answer = await withLines(policy, () =>
+  const answer = await inEngine(() =>
     sandbox.connection.runAndReadAll(
       `select ${fn}('${sql.replace(/'/g, "''")}')`,
     ),
@@ -107,7 +122,7 @@ function firstStatement(parsed: Serialized): unknown {
 }
 
 function checkColumns(
-  policy: Policy,
+  policy: EnginePolicy,
   prepared: {
     columnCount: number;
     columnName(i: number): string;
@@ -142,7 +157,10 @@ async function unstableFunctions(sandbox: PolicySandbox): Promise<Set<string>> {
 }
 
 /** The refusal of a policy: each construct at its place, with what to write instead. */
-function refusal(policy: Policy, constructs: PolicyConstruct[]): VipError {
+function refusal(
+  policy: EnginePolicy,
+  constructs: PolicyConstruct[],
+): VipError {
   const floating = constructs.every((c) => c.floating === true);
   return new VipError(
     floating
@@ -156,8 +174,8 @@ function refusal(policy: Policy, constructs: PolicyConstruct[]): VipError {
  * `<policy file>:<line>`, every part of it printed safe (the engine quotes
  * the policy, and a policy may hold anything).
  */
-export async function withLines<T>(
-  policy: Policy,
+export async function placingErrors<T>(
+  policy: EnginePolicy,
   step: () => Promise<T>,
 ): Promise<T> {
   try {
@@ -168,7 +186,7 @@ export async function withLines<T>(
 }
 
 /** The engine's words about the policy, placed in its file and printed safe. */
-function engineError(policy: Policy, error: unknown): VipError {
+function engineError(policy: EnginePolicy, error: unknown): VipError {
   if (error instanceof VipError) return error;
   const message = error instanceof Error ? error.message : String(error);
   const lines = message.split("\n");

@@ -1,9 +1,10 @@
 import { VipError } from "../errors.js";
-import { LOG_COLUMNS, type PolicySource } from "../policy/parse.js";
+import {
+  CHAIN_ORDER,
+  type EngineSource,
+  sourceColumns,
+} from "../policy/engine-policy.js";
 import type { PolicySandbox } from "./sandbox.js";
-
-/** A log's place in chain order: the order of the digest and of the README. */
-export const CHAIN_ORDER = ["block_number", "tx_index", "log_index"] as const;
 
 export interface SourceDigest {
   table: string;
@@ -24,10 +25,9 @@ export interface SourceDigest {
  */
 export async function digestSource(
   sandbox: PolicySandbox,
-  source: PolicySource,
+  source: EngineSource,
 ): Promise<SourceDigest> {
-  const columns = [...(LOG_COLUMNS as readonly string[])]
-    .concat(source.columns.map((c) => `"${c.name}"`))
+  const columns = sourceColumns(source)
     .map((c) => `${c}::VARCHAR`)
     .join(", ");
   const reader = await sandbox.connection.runAndReadAll(
@@ -39,7 +39,7 @@ export async function digestSource(
   return {
     table: source.table,
     address: source.address,
-    event: source.event.format("full"),
+    event: source.event,
     logs: Number(count),
     sha256: hash,
   };

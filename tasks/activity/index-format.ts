@@ -32,13 +32,18 @@ export async function checkFormat(
   const found = await formatOf(connection);
   if (found === undefined) {
     await connection.run("begin transaction");
-    await connection.run(
-      "create table meta (key varchar primary key, value varchar)",
-    );
-    await connection.run("insert into meta values ('format', $1)", [
-      String(INDEX_FORMAT),
-    ]);
-    await connection.run("commit");
+    try {
+      await connection.run(
+        "create table meta (key varchar primary key, value varchar)",
+      );
+      await connection.run("insert into meta values ('format', $1)", [
+        String(INDEX_FORMAT),
+      ]);
+      await connection.run("commit");
+    } catch (error) {
+      await connection.run("rollback").catch(() => undefined);
+      throw error;
+    }
     return;
   }
   if (found === String(INDEX_FORMAT)) return;
@@ -54,7 +59,7 @@ export async function checkFormat(
 /**
  * The index's format: undefined for an empty database, "1" for one written
  * before formats were recorded (no `meta`, or a log table without
- * `tx_index`).
+ * `tx_index`), "unknown" for a `meta` without one.
  */
 async function formatOf(
   connection: DuckDBConnection,
@@ -80,7 +85,8 @@ async function formatOf(
     )
   ).getRowsJson()[0]?.[0];
   if (Number(withoutTxIndex) > 0) return "1";
-  return typeof format === "string" ? format : "1";
+  // A meta table without a format was written by nothing this plugin knows.
+  return typeof format === "string" ? format : "unknown";
 }
 
 /** Where an index of `format` is moved aside: `chain-<id>.format-<n>.duckdb`. */

@@ -15,8 +15,10 @@ import { hexQuantity, type RpcLog } from "./decode.js";
  * transaction whose smallest logIndex in the answer is 0 has offset 0 under
  * both numberings; any other needs its receipt (`receipt.logs[0].logIndex` is
  * the offset under both), unless the answer itself shows per-transaction
- * numbering: within one block, a later transaction whose smallest logIndex is
- * not above an earlier one's largest, which per-block numbering never gives.
+ * numbering in its block: a later transaction whose smallest logIndex is not
+ * above an earlier one's largest, which per-block numbering never gives.
+ * The evidence is taken block by block: a node numbers every block of one
+ * answer alike, but nothing is lost by not assuming it.
  */
 
 /** A transaction of one answer: its place, and its logs' raw logIndex range. */
@@ -49,16 +51,17 @@ export interface TxReceipt {
 /**
  * The transactions of an answer (logs already without `removed` ones) whose
  * receipts are needed: none when every transaction's smallest logIndex is 0
- * (the common case, and the benchmark's), or when the answer shows
- * per-transaction numbering.
+ * (the common case, and the benchmark's); else those whose smallest is
+ * above 0, in blocks that do not show per-transaction numbering.
  */
 export function receiptsNeeded(logs: RpcLog[]): ReceiptNeed[] {
   if (eachTransactionStartsAtZero(logs)) return [];
   const transactions = answerTransactions(logs);
+  const perTransaction = blocksNumberedPerTransaction(transactions);
   const offset: AnswerTransaction[] = [];
   for (const transaction of transactions.values())
-    if (transaction.first > 0) offset.push(transaction);
-  if (offset.length === 0 || numberedPerTransaction(transactions)) return [];
+    if (transaction.first > 0 && !perTransaction.has(transaction.blockNumber))
+      offset.push(transaction);
   return offset.map((t) => ({
     hash: t.hash,
     block: BigInt(t.blockNumber),
@@ -135,20 +138,21 @@ function newTransaction(log: RpcLog, raw: number): AnswerTransaction {
 }
 
 /**
- * True when, within a block, a transaction's smallest logIndex is not above
- * the largest of a transaction before it: per-block numbering never gives
- * that. Two transactions at one index of a block are an error.
+ * The blocks (as the logs spell their numbers) in which a transaction's
+ * smallest logIndex is not above the largest of a transaction before it:
+ * per-block numbering never gives that. Two transactions at one index of a
+ * block are an error.
  */
-function numberedPerTransaction(
+function blocksNumberedPerTransaction(
   transactions: Map<string, AnswerTransaction>,
-): boolean {
+): Set<string> {
   const byBlock = new Map<string, AnswerTransaction[]>();
   for (const t of transactions.values()) {
     const block = byBlock.get(t.blockNumber);
     if (block === undefined) byBlock.set(t.blockNumber, [t]);
     else block.push(t);
   }
-  let perTransaction = false;
+  const perTransaction = new Set<string>();
   for (const [block, list] of byBlock) {
     list.sort((a, b) => a.txIndex - b.txIndex);
     let largest = -1;
@@ -158,7 +162,7 @@ function numberedPerTransaction(
         throw new VipError(
           `the node answered transactions ${before.hash} and ${t.hash} both at index ${t.txIndex} of block ${block}`,
         );
-      if (t.first <= largest) perTransaction = true;
+      if (t.first <= largest) perTransaction.add(block);
       if (t.last > largest) largest = t.last;
     });
   }

@@ -2,7 +2,7 @@ import type { NetworkConfig } from "hardhat/types/config";
 
 import { fetchAbciInfo } from "../clients/cometbft.js";
 import { optionalVipUrl } from "../config/settings.js";
-import type { Output } from "../output.js";
+import { type Output, safeText } from "../output.js";
 
 /**
  * minievm's first release whose JSON-RPC indexes the logs of Cosmos-native
@@ -65,17 +65,17 @@ export async function warnIfOldMinievm(
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     out.warn(
-      `could not check the rollup's minievm version: ${reason.split("\n")[0] ?? ""}`,
+      `could not check the rollup's minievm version: ${safeText(reason.split("\n")[0] ?? "")}`,
     );
     return;
   }
   const older = isOlderVersion(version, COSMOS_LOGS_SINCE);
   if (older === undefined)
     out.warn(
-      `could not check the rollup's minievm version: abci_info says "${version}"`,
+      `could not check the rollup's minievm version: abci_info says "${safeText(version, 80)}"`,
     );
   else if (older)
     out.warn(
-      `the rollup runs minievm ${version}, older than ${COSMOS_LOGS_SINCE}: its JSON-RPC never indexed logs of Cosmos-native transactions, so scores built from its logs miss them; upgrade the node`,
+      `the rollup runs minievm ${safeText(version, 80)}, older than ${COSMOS_LOGS_SINCE}: its JSON-RPC never indexed logs of Cosmos-native transactions, so scores built from its logs miss them; upgrade the node`,
     );
 }

@@ -1,6 +1,11 @@
 import type { NetworkConfig } from "hardhat/types/config";
 
+import {
+  MAX_POLICY_MEMORY_MB,
+  MAX_POLICY_TIMEOUT_SECONDS,
+} from "../config/constants.js";
 import { VipError } from "../errors.js";
+import { safeText } from "../output.js";
 import { DEFAULT_POLICY_BOUNDS, type PolicyBounds } from "./sandbox.js";
 
 /** The options that raise or lower a policy's bounds, as a command takes them. */
@@ -19,11 +24,17 @@ export function policyBounds(
 ): PolicyBounds {
   return {
     timeoutSeconds:
-      wholeNumber(options.policyTimeout, "--policy-timeout", "seconds", 1) ??
+      wholeNumber(options.policyTimeout, "--policy-timeout", "seconds", [
+        1,
+        MAX_POLICY_TIMEOUT_SECONDS,
+      ]) ??
       network.vip?.policyTimeout ??
       DEFAULT_POLICY_BOUNDS.timeoutSeconds,
     memoryMb:
-      wholeNumber(options.policyMemory, "--policy-memory", "MB", 64) ??
+      wholeNumber(options.policyMemory, "--policy-memory", "MB", [
+        64,
+        MAX_POLICY_MEMORY_MB,
+      ]) ??
       network.vip?.policyMemory ??
       DEFAULT_POLICY_BOUNDS.memoryMb,
   };
@@ -33,13 +44,13 @@ function wholeNumber(
   text: string | undefined,
   option: string,
   unit: string,
-  least: number,
+  [least, most]: [number, number],
 ): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < least)
+  if (!/^\d+$/.test(text) || value < least || value > most)
     throw new VipError(
-      `${option} "${text.slice(0, 40)}" must be a whole number of ${unit}, at least ${least}`,
+      `${option} "${safeText(text, 40)}" must be a whole number of ${unit}, from ${least} to ${most}`,
     );
   return value;
 }

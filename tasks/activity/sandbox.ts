@@ -1,6 +1,3 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import path from "node:path";
-
 import {
   type DuckDBConnection,
   DuckDBInstance,
@@ -18,7 +15,12 @@ import { safeText } from "../output.js";
 export interface PolicyBounds {
   /** Seconds for everything the policy's SQL runs (both runs, when two). */
   timeoutSeconds: number;
-  /** Memory the engine may hold, in MB; past it, it spills to temporary files. */
+  /**
+   * Memory the engine's buffers may hold, in MB (DuckDB's memory_limit: past
+   * it, aggregates, joins and sorts spill to temporary files). What the
+   * engine allocates outside its buffers is bounded by the watch on its
+   * process (see `computeStage`).
+   */
   memoryMb: number;
 }
 
@@ -34,7 +36,11 @@ const MAX_TEMP_FILES = "10GB";
 export class Deadline {
   private readonly end: number;
 
-  constructor(readonly seconds: number) {
+  constructor(
+    readonly seconds: number,
+    /** The policy file, which a refusal names. */
+    readonly policyFile: string,
+  ) {
     this.end = Date.now() + seconds * 1000;
   }
 
@@ -46,37 +52,31 @@ export class Deadline {
 /**
  * A fresh in-memory engine for one run of a policy. A published policy is
  * someone else's code to a challenger: the engine attaches the index
- * read-only, then may touch no file (temporary files go to a private folder
- * of this run, removed after), no network, no extension; memory and threads
- * are set; time zone is UTC; and the policy cannot change any of it.
+ * read-only, then may touch no file (its temporary files go to the private
+ * folder of the run), no network, no extension; its memory limit and threads
+ * are set, its time zone is UTC, and the policy cannot change any of it.
  */
 export class PolicySandbox {
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
-    private readonly tempDir: string,
     readonly bounds: PolicyBounds,
   ) {}
 
   static async open(
     indexFile: string,
     bounds: PolicyBounds,
-    { threads }: { threads?: number } = {},
+    { tempDir, threads }: { tempDir: string; threads?: number },
   ): Promise<PolicySandbox> {
-    const tempRoot = path.join(path.dirname(indexFile), "tmp");
-    await mkdir(tempRoot, { recursive: true });
-    // mkdtemp makes the folder for this run alone, readable by its owner only.
-    const tempDir = await mkdtemp(path.join(tempRoot, "policy-"));
-    let instance: DuckDBInstance | undefined;
+    const instance = await DuckDBInstance.create(":memory:", {
+      autoinstall_known_extensions: "false",
+      autoload_known_extensions: "false",
+      memory_limit: `${bounds.memoryMb}MB`,
+      temp_directory: tempDir,
+      max_temp_directory_size: MAX_TEMP_FILES,
+      ...(threads === undefined ? {} : { threads: String(threads) }),
+    });
     try {
-      instance = await DuckDBInstance.create(":memory:", {
-        autoinstall_known_extensions: "false",
-        autoload_known_extensions: "false",
-        memory_limit: `${bounds.memoryMb}MB`,
-        temp_directory: tempDir,
-        max_temp_directory_size: MAX_TEMP_FILES,
-        ...(threads === undefined ? {} : { threads: String(threads) }),
-      });
       const connection = await instance.connect();
       await connection.run(
         `attach '${indexFile.replace(/'/g, "''")}' as store (read_only)`,
@@ -84,10 +84,9 @@ export class PolicySandbox {
       await connection.run("set TimeZone = 'UTC'");
       await connection.run("set enable_external_access = false");
       await connection.run("set lock_configuration = true");
-      return new PolicySandbox(instance, connection, tempDir, bounds);
+      return new PolicySandbox(instance, connection, bounds);
     } catch (error) {
-      instance?.closeSync();
-      await rm(tempDir, { recursive: true, force: true });
+      instance.closeSync();
       throw error;
     }
   }
@@ -101,7 +100,7 @@ export class PolicySandbox {
   }
 
   /**
-   * Runs SQL that holds the policy's own: stopped at the deadline, and a
+   * Runs SQL that holds the policy's own: interrupted at the deadline, and a
    * bound it meets is said as that bound. Its other errors are the engine's
    * words, which the caller places in the policy.
    */
@@ -109,6 +108,11 @@ export class PolicySandbox {
     sql: string,
     deadline: Deadline,
   ): Promise<DuckDBResultReader> {
+    return this.bounded(deadline, () => this.connection.runAndReadAll(sql));
+  }
+
+  /** An engine step (a query, binding a statement) within the deadline. */
+  async bounded<T>(deadline: Deadline, step: () => Promise<T>): Promise<T> {
     const remaining = deadline.remainingMs;
     if (remaining <= 0) throw timeoutError(deadline);
     let interrupted = false;
@@ -117,25 +121,24 @@ export class PolicySandbox {
       this.connection.interrupt();
     }, remaining);
     try {
-      return await this.connection.runAndReadAll(sql);
+      return await step();
     } catch (error) {
       if (interrupted) throw timeoutError(deadline);
-      throw boundError(error, this.bounds) ?? error;
+      throw boundError(error, this.bounds, deadline.policyFile) ?? error;
     } finally {
       clearTimeout(timer);
     }
   }
 
-  async close(): Promise<void> {
+  close(): void {
     this.connection.closeSync();
     this.instance.closeSync();
-    await rm(this.tempDir, { recursive: true, force: true });
   }
 }
 
 function timeoutError(deadline: Deadline): VipError {
   return new VipError(
-    `the policy ran past its time bound of ${deadline.seconds} s and was stopped; nothing was written. ` +
+    `${deadline.policyFile}: the policy ran past its time bound of ${deadline.seconds} s and was stopped; nothing was written. ` +
       "If it is right and only slow, raise the bound: --policy-timeout <seconds>, or vip.policyTimeout in the network's config",
   );
 }
@@ -144,6 +147,7 @@ function timeoutError(deadline: Deadline): VipError {
 function boundError(
   error: unknown,
   bounds: PolicyBounds,
+  policyFile: string,
 ): VipError | undefined {
   const message = error instanceof Error ? error.message : String(error);
   if (!/^Out of Memory Error/i.test(message)) return undefined;
@@ -153,7 +157,7 @@ function boundError(
     ? `its temporary files reached ${MAX_TEMP_FILES}`
     : `it needed more than its memory bound of ${bounds.memoryMb} MB`;
   return new VipError(
-    `the policy was stopped: ${what} (${safeText(message.split("\n")[0] ?? message, 160)}); nothing was written. ` +
+    `${policyFile}: the policy was stopped: ${what} (${safeText(message.split("\n")[0] ?? message, 160)}); nothing was written. ` +
       "If it is right and only large, raise the bound: --policy-memory <MB>, or vip.policyMemory in the network's config",
   );
 }

@@ -1,5 +1,5 @@
 import { VipError } from "../errors.js";
-import { safeText } from "../output.js";
+import { indentedList, safeText } from "../output.js";
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 /** Problems listed in full; the rest are counted. */
@@ -11,8 +11,23 @@ export interface ScoreRow {
   score: bigint;
 }
 
-/** A row as the engine answered it: the address and score as text. */
-export type RawRow = [address: string | null, score: string | null];
+/**
+ * The policy's answer as the engine gives it, column by column (a
+ * column's JSON is a tenth of the cost of its rows'): addresses as text,
+ * scores as text (a JSON number for small integer types).
+ */
+export interface RawAnswer {
+  addresses: unknown[];
+  scores: unknown[];
+}
+
+/** One row of an answer: its address as given and trimmed, and its key of order. */
+interface RawRow {
+  address: string | null;
+  /** The address lowercased: the order rows are checked in. */
+  key: string;
+  score: string | null;
+}
 
 /**
  * The policy's answer as scores, every row checked, in address order so the
@@ -23,21 +38,26 @@ export type RawRow = [address: string | null, score: string | null];
 export function checkedRows(
   file: string,
   stage: bigint,
-  raw: RawRow[],
+  answer: RawAnswer,
 ): ScoreRow[] {
-  const sorted = raw
-    .map(([address, score]): RawRow => [
-      address?.trim() ?? null,
-      // The engine answers small integer types as JSON numbers.
-      score === null || score === undefined ? null : String(score),
-    ])
-    .sort(([a], [b]) =>
-      compareText((a ?? "").toLowerCase(), (b ?? "").toLowerCase()),
-    );
+  const sorted = answer.addresses
+    .map((value, i): RawRow => {
+      const address = typeof value === "string" ? value.trim() : null;
+      const score = answer.scores[i];
+      return {
+        address,
+        key: address?.toLowerCase() ?? "",
+        score:
+          typeof score === "string" || typeof score === "number"
+            ? String(score)
+            : null,
+      };
+    })
+    .sort((a, b) => compareText(a.key, b.key));
   const problems: string[] = [];
   const rows: ScoreRow[] = [];
   const seen = new Set<string>();
-  for (const [address, score] of sorted) {
+  for (const { address, score } of sorted) {
     const checked = checkRow(address, score, seen);
     if (typeof checked === "string")
       problems.push(
@@ -48,18 +68,12 @@ export function checkedRows(
   if (problems.length > 0)
     throw new VipError(
       `${file}: ${problems.length} score(s) cannot be written; nothing was written:\n` +
-        problems
-          .slice(0, MAX_PROBLEMS_SHOWN)
-          .map((p) => `  ${p}`)
-          .join("\n") +
-        (problems.length > MAX_PROBLEMS_SHOWN
-          ? `\n  … and ${problems.length - MAX_PROBLEMS_SHOWN} more`
-          : ""),
+        indentedList(problems, MAX_PROBLEMS_SHOWN),
     );
   return rows;
 }
 
-export function compareText(a: string, b: string): number {
+function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -87,4 +101,36 @@ function checkRow(
   if (score > MAX_UINT64)
     return `its score ${score} is above the uint64 maximum ${MAX_UINT64}`;
   return { address: lower, score };
+}
+
+/**
+ * Score rows as they cross between processes: each address as its 20 bytes,
+ * each score as a uint64 (every checked score fits one), two copies of
+ * memory instead of an object per row.
+ */
+export interface PackedRows {
+  addresses: Uint8Array;
+  scores: BigUint64Array;
+}
+
+export function packRows(rows: ScoreRow[]): PackedRows {
+  const addresses = Buffer.alloc(rows.length * 20);
+  const scores = new BigUint64Array(rows.length);
+  rows.forEach((row, i) => {
+    addresses.write(row.address.slice(2), i * 20, 20, "hex");
+    scores[i] = row.score;
+  });
+  return { addresses, scores };
+}
+
+export function unpackRows({ addresses, scores }: PackedRows): ScoreRow[] {
+  const bytes = Buffer.from(
+    addresses.buffer,
+    addresses.byteOffset,
+    addresses.byteLength,
+  );
+  return Array.from(scores, (score, i) => ({
+    address: `0x${bytes.toString("hex", i * 20, i * 20 + 20)}`,
+    score,
+  }));
 }

@@ -4,6 +4,7 @@ import { field, formatNumber, formatUnixTime } from "../output.js";
 import { loadPolicies, policyForStage } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
 import { computeStage, type StageComputation } from "./compute.js";
+import { EngineProcess } from "./engine-process.js";
 import {
   type ActivityContext,
   indexFile,
@@ -25,6 +26,52 @@ export interface StageScores {
   manifest: StageManifest;
   /** What indexing before the computation found and stored. */
   indexed: IndexReport;
+}
+
+/** What a stage's computation reads besides the policy. */
+interface StageInputs {
+  window: StageWindow;
+  blocks: StageBlocks;
+  final: boolean;
+  indexed: IndexReport;
+}
+
+/**
+ * A stage's window from the base chain, the index brought up to the
+ * rollup's head, and the stage's blocks by their timestamps. Final once the
+ * base chain's time is past the window's end and the rollup has a block at
+ * or after it.
+ */
+async function stageInputs(
+  ctx: ActivityContext,
+  policy: Policy,
+  policyPath: string,
+  stage: bigint,
+): Promise<StageInputs> {
+  const window = await fetchStageWindow(
+    ctx.l1RestUrl,
+    ctx.moduleAddress,
+    stage,
+  );
+  const baseTime = await fetchChainTime(ctx.l1RestUrl);
+  const reader = rollupReader(ctx);
+  const indexed = await indexPolicies(ctx, [policy], {
+    reader,
+    policyPath,
+  });
+  const blocks = await stageBlocks(reader, window, indexed.head);
+  ctx.out.line(
+    field(
+      "window",
+      `stage ${stage}: ${formatUnixTime(window.start)} to ${formatUnixTime(window.end)}; rollup blocks ${blocks.firstNumber}–${blocks.last.number}${blocks.closed ? "" : " (so far)"}`,
+    ),
+  );
+  return {
+    window,
+    blocks,
+    final: baseTime >= window.end && blocks.closed,
+    indexed,
+  };
 }
 
 /**
@@ -74,32 +121,25 @@ export async function scoreStage(
       `${policy.name} (${policy.file}, from stage ${policy.fromStage}, sha256 ${policy.sha256.slice(0, 16)}…)`,
     ),
   );
-  const window = await fetchStageWindow(
-    ctx.l1RestUrl,
-    ctx.moduleAddress,
-    stage,
-  );
-  const baseTime = await fetchChainTime(ctx.l1RestUrl);
-  const reader = rollupReader(ctx);
-  const indexed = await indexPolicies(ctx, [policy], {
-    reader,
-    policyPath,
-  });
-  const blocks = await stageBlocks(reader, window, indexed.head);
-  const final = baseTime >= window.end && blocks.closed;
-  ctx.out.line(
-    field(
-      "window",
-      `stage ${stage}: ${formatUnixTime(window.start)} to ${formatUnixTime(window.end)}; rollup blocks ${blocks.firstNumber}–${blocks.last.number}${blocks.closed ? "" : " (so far)"}`,
-    ),
-  );
-  const computation = await computeStage(
-    indexFile(ctx.dataDir, ctx.chainId),
-    policy,
-    window,
-    blocks,
-    ctx.policyBounds,
-  );
+  // The policy's engine, started ahead or now: its start-up overlaps the
+  // indexing.
+  const engine = EngineProcess.take();
+  let computation: StageComputation;
+  let inputs: StageInputs;
+  try {
+    inputs = await stageInputs(ctx, policy, policyPath, stage);
+    computation = await computeStage(
+      indexFile(ctx.dataDir, ctx.chainId),
+      policy,
+      inputs.window,
+      inputs.blocks,
+      ctx.policyBounds,
+      engine,
+    );
+  } finally {
+    engine.dispose();
+  }
+  const { window, blocks, final, indexed } = inputs;
   const zeroed =
     options.onChain === undefined
       ? []

@@ -263,7 +263,7 @@ export class ActivityStore {
 }
 
 /** The table that holds a source's logs. */
-export function logTable(source: PolicySource): string {
+export function logTable(source: { id: string }): string {
   return `log_${source.id}`;
 }
 

@@ -16,3 +16,7 @@ export const IGNITION_FUTURE_ID = "VipScore#VipScore";
 export const DEFAULT_POLICY_TIMEOUT_SECONDS = 300;
 /** Memory, in MB, a scoring policy's engine may hold unless told. */
 export const DEFAULT_POLICY_MEMORY_MB = 2048;
+/** The longest time bound a policy may be given: a day (a timer cannot wait much longer). */
+export const MAX_POLICY_TIMEOUT_SECONDS = 86_400;
+/** The largest memory bound a policy may be given, in MB. */
+export const MAX_POLICY_MEMORY_MB = 1_048_576;

@@ -8,6 +8,11 @@ import {
 } from "@nomicfoundation/hardhat-zod-utils";
 import { z } from "zod";
 
+import {
+  MAX_POLICY_MEMORY_MB,
+  MAX_POLICY_TIMEOUT_SECONDS,
+} from "./constants.js";
+
 const urlOrVariable = conditionalUnionType(
   [
     [
@@ -56,12 +61,13 @@ const vipNetworkSchema = z
       .number()
       .int("must be a whole number of seconds")
       .min(1, "must be at least 1 second")
-      .max(86_400, "must be at most a day (86400 seconds)")
+      .max(MAX_POLICY_TIMEOUT_SECONDS, "must be at most a day (86400 seconds)")
       .optional(),
     policyMemory: z
       .number()
       .int("must be a whole number of MB")
       .min(64, "must be at least 64 MB")
+      .max(MAX_POLICY_MEMORY_MB, "must be at most 1048576 MB")
       .optional(),
   })
   .strict()

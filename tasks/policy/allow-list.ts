@@ -73,13 +73,12 @@ export const ADMITTED: AdmittedGroup[] = [
     group: "time (UTC)",
     kind: "scalar",
     order: "free",
-    names: words(`make_timestamp make_date epoch epoch_ms epoch_us epoch_ns
+    names: words(`make_timestamp make_date epoch_ms epoch_us epoch_ns
       date_trunc datetrunc date_part datepart date_diff datediff date_sub
       datesub year month day dayofmonth dayofweek dayofyear isodow isoyear
       week weekofyear weekday yearweek quarter hour minute second millisecond
-      microsecond last_day strftime strptime try_strptime time_bucket to_days
-      to_hours to_minutes to_weeks to_months to_years to_microseconds
-      to_milliseconds dayname monthname century decade millennium era`),
+      microsecond last_day strftime strptime try_strptime dayname monthname
+      century decade millennium era`),
   },
   {
     group: "lists and structs",
@@ -103,7 +102,7 @@ export const ADMITTED: AdmittedGroup[] = [
     kind: "aggregate",
     order: "free",
     names: words(`count count_star sum min max bool_and bool_or count_if
-      countif bit_and bit_or bit_xor quantile_disc`),
+      countif bit_and bit_or bit_xor`),
   },
   {
     group: "aggregates decided by their key (ties checked)",
@@ -145,11 +144,15 @@ export const ADMITTED: AdmittedGroup[] = [
 export const ADMITTED_TYPES = new Set(
   words(`BOOLEAN TINYINT SMALLINT INTEGER BIGINT HUGEINT UTINYINT USMALLINT
     UINTEGER UBIGINT UHUGEINT DECIMAL BIGNUM VARCHAR BLOB DATE TIME TIMESTAMP
-    INTERVAL LIST ARRAY STRUCT MAP UNION NULL`),
+    TIMESTAMP_S TIMESTAMP_MS TIMESTAMP_NS LIST ARRAY STRUCT NULL`),
 );
 
-/** Collations whose order does not depend on an ICU version. */
-export const ADMITTED_COLLATIONS = new Set(words("binary nocase noaccent nfc"));
+/**
+ * Collations that compare no two different texts as equal (others, such as
+ * nocase, make min, max and GROUP BY keep whichever of two "equal" texts
+ * comes first).
+ */
+export const ADMITTED_COLLATIONS = new Set(words("binary"));
 
 const byName = new Map<string, AdmittedGroup[]>();
 for (const group of ADMITTED)
@@ -185,6 +188,11 @@ const REFUSED: { names: string; hint: string; floating?: true }[] = [
     floating: true,
   },
   {
+    names: "epoch to_seconds to_milliseconds quantile_disc",
+    hint: "it takes or gives a DOUBLE: use epoch_ms(ts) // 1000 or block_time for seconds, row_number() over (order by x, address) for a rank",
+    floating: true,
+  },
+  {
     names: "to_timestamp",
     hint: "to_timestamp takes a DOUBLE: use make_timestamp(block_time * 1000000), exact",
     floating: true,
@@ -200,13 +208,18 @@ const REFUSED: { names: string; hint: string; floating?: true }[] = [
     hint: "it reads this machine's clock: use the stage table's start_time and end_time, or a log's block_time",
   },
   {
+    names: `to_days to_hours to_minutes to_weeks to_months to_years
+    to_microseconds time_bucket date_add`,
+    hint: "it works in INTERVALs, of which 1 month equals 30 days: count seconds as integers (block_time // 86400 for a day)",
+  },
+  {
     names: "any_value arbitrary",
     hint: "it returns whichever row the engine meets first: use min(x), or arg_min(x, (block_number, tx_index, log_index)) for the first in chain order",
   },
   {
     names: `approx_count_distinct approx_quantile approx_top_k reservoir_quantile
     list_approx_count_distinct`,
-    hint: "it is approximate: use count(distinct x), or quantile_disc(x, q)",
+    hint: "it is approximate: use count(distinct x), or an exact rank (row_number() over (order by x, address))",
   },
   {
     names: "hash",
@@ -259,4 +272,15 @@ export function refusalHint(name: string): string {
   if (/^(duckdb_|pragma_|enable_|disable_|pg_|icu_|which_secret)/.test(lower))
     return "it reads or changes the engine itself: a policy reads its @source tables and stage, nothing else";
   return 'it is not among the admitted functions (exact and deterministic ones, listed in the README under "Admitted SQL")';
+}
+
+/** Why a type is not admitted, and what to use instead. */
+export function typeHint(id: string): string {
+  if (id === "TIMESTAMP WITH TIME ZONE" || id === "TIME WITH TIME ZONE")
+    return "a time with a time zone depends on the machine's zone: use TIMESTAMP (make_timestamp(block_time * 1000000) is UTC)";
+  if (id === "INTERVAL")
+    return "an INTERVAL of 1 month equals one of 30 days, so which of them a result keeps depends on the order of rows: count seconds as integers (block_time, date_diff('second', a, b))";
+  if (id === "MAP" || id === "UNION")
+    return `a ${id} holds values that compare as equal yet differ: use a STRUCT or a LIST`;
+  return `type ${id === "UNBOUND" ? "named here" : id} is not admitted: use integers, DECIMAL, VARCHAR, BOOLEAN, BLOB, DATE, TIMESTAMP, or lists and structs of them`;
 }

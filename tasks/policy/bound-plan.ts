@@ -1,5 +1,5 @@
-import { admittedAs, refusalHint } from "./allow-list.js";
-import type { Policy } from "./parse.js";
+import { admittedAs, refusalHint, typeHint } from "./allow-list.js";
+import type { EnginePolicy } from "./engine-policy.js";
 import {
   constructAt,
   ownLocation,
@@ -24,10 +24,13 @@ export interface TableScan {
  *   which the parser reads as a column;
  * - scan anything but the policy's own tables (`reads`) and the admitted
  *   table functions: a name the parse tree let through as a CTE, resolved
- *   by the binder to a catalog view, is caught here.
+ *   by the binder to a catalog view, is caught here;
+ * - compute a value of a type that compares equal to another it is not
+ *   (an INTERVAL from `ts - ts`, a MAP) or depends on the machine's zone,
+ *   where the value comes in.
  */
 export function boundPlanRefusals(
-  policy: Policy,
+  policy: EnginePolicy,
   plan: unknown,
   rules: { unstable: Set<string>; reads: (scan: TableScan) => boolean },
 ): PolicyConstruct[] {
@@ -55,6 +58,8 @@ export function boundPlanRefusals(
       name !== "error"
     )
       refuse(here, `${name}: ${refusalHint(name)}`);
+    const refusedType = typeComingIn(node);
+    if (refusedType !== undefined) refuse(here, typeHint(refusedType));
     if (node.type === "LOGICAL_GET" && !readsAdmitted(node, name, rules.reads))
       refuse(
         here,
@@ -64,6 +69,47 @@ export function boundPlanRefusals(
   };
   visit(plan);
   return refused;
+}
+
+/** Types the admission refuses, and a bound expression may still compute. */
+const REFUSED_TYPES = new Set([
+  "INTERVAL",
+  "MAP",
+  "UNION",
+  "TIMESTAMP WITH TIME ZONE",
+  "TIME WITH TIME ZONE",
+]);
+
+/** The refused type an expression brings in (its children do not hold it), if any. */
+function typeComingIn(node: Record<string, unknown>): string | undefined {
+  if (typeof node.expression_class !== "string") return undefined;
+  const own = refusedTypeIn(node.return_type);
+  if (own === undefined) return undefined;
+  const children: unknown[] = Array.isArray(node.children)
+    ? [...(node.children as unknown[]), node.child]
+    : [node.child];
+  return children.some(
+    (child) =>
+      refusedTypeIn(
+        (child as { return_type?: unknown } | null)?.return_type,
+      ) === own,
+  )
+    ? undefined
+    : own;
+}
+
+function refusedTypeIn(type: unknown): string | undefined {
+  if (Array.isArray(type)) {
+    for (const item of type) {
+      const found = refusedTypeIn(item);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (type === null || typeof type !== "object") return undefined;
+  const node = type as Record<string, unknown>;
+  if (typeof node.id === "string" && REFUSED_TYPES.has(node.id)) return node.id;
+  return refusedTypeIn(Object.values(node));
 }
 
 function readsAdmitted(

@@ -1,5 +1,7 @@
-import type { Policy } from "./parse.js";
+import { isFloatingFunction, refusalHint } from "./allow-list.js";
+import type { EnginePolicy } from "./engine-policy.js";
 import {
+  byteOffset,
   constructAt,
   ownLocation,
   type PolicyConstruct,
@@ -14,6 +16,7 @@ interface PlanNode {
   name?: string;
   query_location?: number;
   return_type?: unknown;
+  arguments?: unknown;
   child?: unknown;
   children?: unknown;
   [key: string]: unknown;
@@ -29,7 +32,7 @@ interface PlanNode {
  * score must not pass through a double anywhere between a log and the file.
  */
 export function inexactExpressions(
-  policy: Policy,
+  policy: EnginePolicy,
   plan: unknown,
 ): PolicyConstruct[] {
   const found = new Map<number, PolicyConstruct>();
@@ -41,10 +44,17 @@ export function inexactExpressions(
     if (node === null || typeof node !== "object") return;
     const n = node as PlanNode;
     const isExpression = n.expression_class !== undefined;
-    if (isExpression && bringsInFloat(n, parent)) {
+    const hint = !isExpression
+      ? undefined
+      : bringsInFloat(n, parent)
+        ? hintFor(n)
+        : takesFloat(n)
+          ? `${functionName(n)} takes a floating-point argument: ${refusalHint(functionName(n))}`
+          : undefined;
+    if (hint !== undefined) {
       const offset = locate(policy.sql, n);
       if (!found.has(offset))
-        found.set(offset, constructAt(policy.sql, offset, hintFor(n), true));
+        found.set(offset, constructAt(policy.sql, offset, hint, true));
     }
     for (const value of Object.values(n))
       visit(value, isExpression ? n : parent);
@@ -78,6 +88,18 @@ function holdsFloat(value: unknown): boolean {
 
 function isFloating(node: PlanNode): boolean {
   return holdsFloat(node.return_type);
+}
+
+/**
+ * A function whose signature takes a floating-point argument that is bound
+ * into it rather than passed as a child (quantile_disc's fraction, say).
+ */
+function takesFloat(node: PlanNode): boolean {
+  return !isFloating(node) && holdsFloat(node.arguments);
+}
+
+function functionName(node: PlanNode): string {
+  return (node.function_name ?? node.name ?? "").toLowerCase();
 }
 
 function expressionChildren(node: PlanNode): PlanNode[] {
@@ -128,9 +150,11 @@ function locate(sql: string, node: PlanNode): number {
   if (/^[a-z_][a-z0-9_]*$/i.test(name)) {
     const call = new RegExp(`\\b${name}\\s*\\(`, "gi");
     let best: number | undefined;
-    for (const match of sql.matchAll(call))
-      if (argument === undefined || match.index <= argument) best = match.index;
+    for (const match of sql.matchAll(call)) {
+      const at = byteOffset(sql, match.index);
+      if (argument === undefined || at <= argument) best = at;
       else break;
+    }
     if (best !== undefined) return best;
   }
   return argument ?? statementStart(sql);
@@ -147,15 +171,13 @@ function firstLocation(nodes: PlanNode[]): number | undefined {
 }
 
 function hintFor(node: PlanNode): string {
-  const fn = (node.function_name ?? node.name ?? "").toLowerCase();
-  if (fn === "/")
-    return "`/` divides in floating point, also between integers: use `//` (integer division, floors) or a DECIMAL";
+  const fn = functionName(node);
   if (fn === "sum")
     return "this sum is floating point (DuckDB sums UHUGEINT and floats as DOUBLE): sum a HUGEINT or DECIMAL(38,0) instead, e.g. sum(x::HUGEINT)";
-  if (fn === "avg" || fn === "mean")
-    return "avg is floating point: use sum(x) // count(*)";
-  if (/^(pow|power|sqrt|cbrt|ln|log|log2|log10|exp)$/.test(fn))
-    return `${fn} is floating point: use integer arithmetic (x * x, or a DECIMAL)`;
+  if (isFloatingFunction(fn)) {
+    const hint = refusalHint(fn);
+    return hint.startsWith(`\`${fn}\``) ? hint : `${fn}: ${hint}`;
+  }
   if (node.expression_class === "BOUND_CAST")
     return "a value becomes floating point here (a ::DOUBLE or ::FLOAT cast): keep it an integer or a DECIMAL";
   return `${fn === "" ? "this expression" : `\`${fn}\``} is floating point here (a float literal such as 1.5e0, a float argument, or DECIMAL / integer): write the factor as an integer ratio with \`//\`, or as a DECIMAL literal such as 1.5`;

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { EventFragment, getAddress, type ParamType } from "ethers";
 
 import { VipError } from "../errors.js";
+import { type EnginePolicy, LOG_COLUMNS } from "./engine-policy.js";
 
 /** A column of a source's table, decoded from one event parameter. */
 interface SourceColumn {
@@ -43,20 +44,6 @@ export interface Policy {
   sql: string;
   sha256: string;
 }
-
-/**
- * Columns every source table has besides its event's parameters: the log's
- * block, its transaction (hash, and index in the block as the node gives it)
- * and its index within that transaction (from 0). `(block_number, tx_index,
- * log_index)` is the log's place in chain order.
- */
-export const LOG_COLUMNS = [
-  "block_number",
-  "block_time",
-  "tx_hash",
-  "tx_index",
-  "log_index",
-] as const;
 
 const RESERVED_TABLES = new Set(["stage"]);
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -242,4 +229,20 @@ function column(
   )
     return of("VARCHAR");
   return fail(line, `parameter ${input.name} has an unsupported type ${type}`);
+}
+
+/** The policy as the engine takes it: plain data (see `EnginePolicy`). */
+export function enginePolicy(policy: Policy): EnginePolicy {
+  return {
+    file: policy.file,
+    sql: policy.sql,
+    sources: policy.sources.map((source) => ({
+      table: source.table,
+      id: source.id,
+      line: source.line,
+      address: source.address,
+      event: source.event.format("full"),
+      columns: source.columns.map((c) => c.name),
+    })),
+  };
 }

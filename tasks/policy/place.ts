@@ -34,20 +34,35 @@ export function ownLocation(node: {
  */
 export function statementStart(sql: string): number {
   const match = /^(?!\s*--)\s*\S/m.exec(sql);
-  return match === null ? 0 : match.index + (match[0].length - 1);
+  return match === null
+    ? 0
+    : byteOffset(sql, match.index + (match[0].length - 1));
 }
 
-/** The construct at `offset` of `sql` (the whole policy file), with its hint. */
+/**
+ * The UTF-8 byte offset of a character of `sql`: DuckDB's places are bytes,
+ * JavaScript's are UTF-16 units, and they part at the first character
+ * beyond ASCII (a `½` in a comment, a `€` in a literal).
+ */
+export function byteOffset(sql: string, index: number): number {
+  return Buffer.byteLength(sql.slice(0, index));
+}
+
+/**
+ * The construct at byte `offset` of `sql` (the whole policy file, as DuckDB
+ * places it), with its hint.
+ */
 export function constructAt(
   sql: string,
   offset: number,
   hint: string,
   floating = false,
 ): PolicyConstruct {
-  const before = sql.slice(0, offset);
+  const index = Buffer.from(sql).subarray(0, offset).toString().length;
+  const before = sql.slice(0, index);
   const line = before.split("\n").length;
-  const column = offset - before.lastIndexOf("\n");
-  const text = safeText((sql.slice(offset).split("\n")[0] ?? "").trim(), 60);
+  const column = index - before.lastIndexOf("\n");
+  const text = safeText((sql.slice(index).split("\n")[0] ?? "").trim(), 60);
   return { line, column, text, hint, ...(floating ? { floating } : {}) };
 }
 

@@ -94,6 +94,38 @@ from trades group by trader`);
     expect(scores).to.deep.equal(expected);
   });
 
+  it("an ordered aggregate over a whole partition, as under GROUP BY", async () => {
+    const scores =
+      await compute(`select trader as address, max(n) as score from (
+  select trader, length(string_agg(notional::VARCHAR, ',' order by block_number, tx_index, log_index) over (partition by trader)) as n
+  from trades)
+group by trader`);
+    const expected = new Map(
+      [...byTrader()].map(([trader, list]) => [
+        trader,
+        BigInt(list.map((t) => t.notional.toString()).join(",").length),
+      ]),
+    );
+    expect(scores).to.deep.equal(expected);
+  });
+
+  it("names a refused construct at its place, after text beyond ASCII (DuckDB counts bytes)", async () => {
+    const error = await computeStage(
+      index.file,
+      tradePolicy(
+        "-- «bonus» — ½ of the volume, €\nselect trader as address, sum(notional) / 2 as score from trades group by trader",
+      ),
+      STAGE_WINDOW,
+      STAGE_BLOCKS,
+    ).then(
+      () => "computed",
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    expect(error).to.match(
+      /hostile\.sql:5:41: \/ 2 as score from trades group by trader\n {4}`\/` divides/,
+    );
+  });
+
   it("refuses a score column that is not one exact number", async () => {
     const error = await computeStage(
       index.file,

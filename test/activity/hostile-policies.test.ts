@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 
@@ -113,6 +114,6 @@ describe("hostile policies (test/corpus/hostile-policies): each refused, safely"
       );
       expect(message.length).to.be.below(6_000);
       // The run's private temporary folder is gone: nothing is left behind.
-      expect(await readdir(path.join(index.dir, "tmp"))).to.deep.equal([]);
+      expect(existsSync(path.join(index.dir, "tmp"))).to.equal(false);
     });
 });

@@ -207,10 +207,11 @@ describe("log_index within the transaction, whichever way the node numbers", () 
     expect(withReceipts[0]).to.include("eth_getBlockByNumber");
   });
 
-  it("per-transaction numbering: no receipt where the answer shows it (a later transaction of a block starting at or below an earlier one's last index)", async () => {
+  it("per-transaction numbering: no receipt in a block that shows it (a later transaction starting at or below an earlier one's last index), one for each transaction starting above 0 in a block that does not", async () => {
     const node = fakeNode(CHAIN, "transaction");
     expect(await index(node, false)).to.deep.equal(EXPECTED);
-    expect(receipts(node)).to.equal(0);
+    // Block 1 shows it; block 2's second transaction and block 3's do not.
+    expect(receipts(node)).to.equal(2);
   });
 
   it("per-transaction numbering the answer does not show: the receipt gives offset 0", async () => {
@@ -281,15 +282,22 @@ describe("which transactions of an answer need a receipt", () => {
     ).to.deep.equal([]);
   });
 
-  it("those starting above 0, unless a block shows per-transaction numbering", () => {
+  it("those starting above 0, unless their block shows per-transaction numbering", () => {
     const perBlock = [log(1, 0, 1), log(1, 1, 3), log(1, 1, 4), log(2, 0, 0)];
     expect(receiptsNeeded(perBlock).map((n) => n.hash)).to.deep.equal([
       hashOf(1, 0),
       hashOf(1, 1),
     ]);
-    // Block 2's second transaction starts at 1, not above the first's last (1).
+    // Block 2's second transaction starts at 1, not above the first's last
+    // (1): block 2 is numbered per transaction, block 1 still shows nothing.
     const shown = [...perBlock, log(2, 0, 1), log(2, 1, 1)];
-    expect(receiptsNeeded(shown)).to.deep.equal([]);
+    expect(receiptsNeeded(shown).map((n) => n.hash)).to.deep.equal([
+      hashOf(1, 0),
+      hashOf(1, 1),
+    ]);
+    expect(
+      receiptsNeeded([log(2, 0, 0), log(2, 0, 1), log(2, 1, 1)]),
+    ).to.deep.equal([]);
   });
 
   it("refuses two transactions at one index of a block, a transaction at two places, a transactionIndex that is not a quantity", () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -13,9 +13,11 @@ import { VipError } from "../../tasks/errors.js";
 describe("the policy sandbox: the engine's own bounds", () => {
   let dir: string;
   let file: string;
+  let tempDir: string;
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "vip-sandbox-"));
     file = path.join(dir, "chain-1.duckdb");
+    tempDir = await mkdtemp(path.join(dir, "policy-"));
     (await ActivityStore.open(file)).close();
   });
   after(async () => rm(dir, { recursive: true, force: true }));
@@ -27,10 +29,11 @@ describe("the policy sandbox: the engine's own bounds", () => {
     );
 
   it("reads no file, reaches no network, loads nothing and cannot be unlocked", async () => {
-    const sandbox = await PolicySandbox.open(file, {
-      timeoutSeconds: 10,
-      memoryMb: 128,
-    });
+    const sandbox = await PolicySandbox.open(
+      file,
+      { timeoutSeconds: 10, memoryMb: 128 },
+      { tempDir },
+    );
     try {
       expect(
         await failure(sandbox, "select * from read_text('/etc/hostname')"),
@@ -58,25 +61,25 @@ describe("the policy sandbox: the engine's own bounds", () => {
       expect(zone).to.equal("UTC");
       expect(memory).to.match(/^12[0-9](\.\d+)? MiB$/);
       // Its temporary folder is its own, under the data folder, private.
-      expect(typeof temp).to.equal("string");
-      expect(path.dirname(temp as string)).to.equal(path.join(dir, "tmp"));
-      expect((await stat(temp as string)).mode & 0o077).to.equal(0);
+      // Its temporary files go to the run's private folder.
+      expect(temp).to.equal(tempDir);
+      expect((await stat(tempDir)).mode & 0o077).to.equal(0);
     } finally {
-      await sandbox.close();
+      sandbox.close();
     }
-    expect(await readdir(path.join(dir, "tmp"))).to.deep.equal([]);
   });
 
   it("stops a query at its deadline and says which bound it met", async () => {
-    const sandbox = await PolicySandbox.open(file, {
-      timeoutSeconds: 1,
-      memoryMb: 128,
-    });
+    const sandbox = await PolicySandbox.open(
+      file,
+      { timeoutSeconds: 1, memoryMb: 128 },
+      { tempDir },
+    );
     try {
       const error = await sandbox
         .runBounded(
           "select count(*) from range(1000000000000)",
-          new Deadline(1),
+          new Deadline(1, "slow.sql"),
         )
         .then(
           () => undefined,
@@ -90,7 +93,7 @@ describe("the policy sandbox: the engine's own bounds", () => {
       const after = await sandbox.connection.runAndReadAll("select 42");
       expect(after.getRowsJson()).to.deep.equal([[42]]);
     } finally {
-      await sandbox.close();
+      sandbox.close();
     }
   });
 });

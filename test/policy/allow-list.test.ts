@@ -17,12 +17,18 @@ function readmeRow(group: (typeof ADMITTED)[number]): string {
 
 describe("the allow-list of admitted SQL", () => {
   let functions: Map<string, Set<string>>;
+  /** Names with at least one overload without DOUBLE or FLOAT anywhere. */
+  let exact: Set<string>;
   before(async () => {
     const instance = await DuckDBInstance.create(":memory:");
     const connection = await instance.connect();
     const reader = await connection.runAndReadAll(
       "select function_name, coalesce(stability, 'MACRO') from duckdb_functions()",
     );
+    const overloads = await connection.runAndReadAll(
+      "select distinct function_name from duckdb_functions() where not (coalesce(return_type, '') similar to '.*(DOUBLE|FLOAT).*' or coalesce(array_to_string(parameter_types, ','), '') similar to '.*(DOUBLE|FLOAT).*')",
+    );
+    exact = new Set(overloads.getRowsJson().map((row) => row[0] as string));
     functions = new Map();
     for (const [name, stability] of reader.getRowsJson() as string[][])
       functions.set(
@@ -46,6 +52,12 @@ describe("the allow-list of admitted SQL", () => {
             kind,
           );
       }
+  });
+
+  it("names only functions with an exact overload (none that always takes or gives a DOUBLE)", () => {
+    for (const group of ADMITTED)
+      for (const name of group.names)
+        expect(exact.has(name), `${name} (${group.group})`).to.equal(true);
   });
 
   it("admits none of the names it refuses with a reason", () => {

@@ -81,7 +81,7 @@ describe("plugin config", () => {
       memoryMb: 2048,
     });
     expect(() => policyBounds({ policyMemory: "2GB" }, rollup)).to.throw(
-      '--policy-memory "2GB" must be a whole number of MB, at least 64',
+      '--policy-memory "2GB" must be a whole number of MB, from 64 to 1048576',
     );
   });
 

@@ -25,6 +25,7 @@ import {
   startHardhatNode,
   type HardhatNode,
 } from "../helpers/hardhat-node.js";
+import { onlySourceId, queryIndex } from "../helpers/index-query.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import {
   startMinievmProxy,
@@ -145,20 +146,10 @@ function expectedRows(numbers: number[]): [string, number, number, string][] {
 }
 
 async function indexRows(file: string, id: string): Promise<unknown[][]> {
-  const instance = await DuckDBInstance.create(file, {
-    access_mode: "READ_ONLY",
-  });
-  const connection = await instance.connect();
-  try {
-    return (
-      await connection.runAndReadAll(
-        `select block_number::VARCHAR, tx_index, log_index, trader from log_${id} order by block_number, tx_index, log_index`,
-      )
-    ).getRowsJson();
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  return queryIndex(
+    file,
+    `select block_number::VARCHAR, tx_index, log_index, trader from log_${id} order by block_number, tx_index, log_index`,
+  );
 }
 
 describe("log_index within the transaction: the same index and scores whether the node numbers logs within the block or within the transaction (minievm 1.2)", function () {
@@ -269,19 +260,8 @@ describe("log_index within the transaction: the same index and scores whether th
       ),
     );
   /** The id of the policy's one source in the index in `data`. */
-  const sourceId = async (data: string) => {
-    const instance = await DuckDBInstance.create(
-      path.join(data, `chain-${node.chainId}.duckdb`),
-      { access_mode: "READ_ONLY" },
-    );
-    const connection = await instance.connect();
-    const [[id]] = (
-      await connection.runAndReadAll("select id from sources")
-    ).getRowsJson() as [[string]];
-    connection.closeSync();
-    instance.closeSync();
-    return id;
-  };
+  const sourceId = async (data: string) =>
+    onlySourceId(path.join(data, `chain-${node.chainId}.duckdb`));
 
   describe("one closed stage computed from hardhat node and from a minievm-1.2 stand-in", () => {
     const direct = { out: "", data: "" };
@@ -395,17 +375,10 @@ describe("log_index within the transaction: the same index and scores whether th
       `moved ${file} (format 1) aside to ${aside}`,
     );
     // The old index is kept as it was.
-    const kept = await DuckDBInstance.create(aside, {
-      access_mode: "READ_ONLY",
-    });
-    const reading = await kept.connect();
-    const oldRows = (
-      await reading.runAndReadAll(
-        "select tx_hash, log_index from log_0123456789abcdef",
-      )
-    ).getRowsJson();
-    reading.closeSync();
-    kept.closeSync();
+    const oldRows = await queryIndex(
+      aside,
+      "select tx_hash, log_index from log_0123456789abcdef",
+    );
     expect(oldRows).to.deep.equal([["0xaa", 0]]);
     const computed = await compute(d);
     expect(computed.code, computed.output).to.equal(0);

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { activityContext } from "../../activity/context.js";
+import { EngineProcess } from "../../activity/engine-process.js";
 import type { PolicyBoundOptions } from "../../activity/policy-bounds.js";
 import { auditStage } from "../../activity/audit.js";
 import { scoreStage } from "../../activity/score-stage.js";
@@ -22,6 +23,9 @@ interface ScoresAuditArgs extends PolicyBoundOptions {
 }
 
 const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
+  // The policy's engine starts now, while this command connects and
+  // indexes: its start-up costs no time of its own.
+  EngineProcess.warmUp();
   const stage = parseStage(args.stage);
   if (args.policy === undefined)
     throw new VipError(

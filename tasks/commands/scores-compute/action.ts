@@ -1,6 +1,7 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { activityContext } from "../../activity/context.js";
+import { EngineProcess } from "../../activity/engine-process.js";
 import type { PolicyBoundOptions } from "../../activity/policy-bounds.js";
 import { writeStageFiles } from "../../activity/publish.js";
 import { warnIfOldMinievm } from "../../activity/node-version.js";
@@ -18,6 +19,9 @@ interface ScoresComputeArgs extends PolicyBoundOptions {
 }
 
 const action: NewTaskActionFunction<ScoresComputeArgs> = async (args, hre) => {
+  // The policy's engine starts now, while this command connects and
+  // indexes: its start-up costs no time of its own.
+  EngineProcess.warmUp();
   const stage = parseStage(args.stage);
   if (args.policy === undefined)
     throw new VipError(

@@ -1,0 +1,221 @@
+import type { StageWindow } from "../clients/stage-window.js";
+import { VipError } from "../errors.js";
+import { indentedList, safeText } from "../output.js";
+import type { TableScan } from "../policy/bound-plan.js";
+import {
+  CHAIN_ORDER,
+  type EnginePolicy,
+  sourceColumns,
+} from "../policy/engine-policy.js";
+import { listConstructs, textOf } from "../policy/place.js";
+import {
+  type AdmittedPolicy,
+  admitPolicy,
+  placingErrors,
+} from "./admit-policy.js";
+import { digestSource, type SourceDigest } from "./digest.js";
+import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
+import { checkedRows, type RawAnswer, type ScoreRow } from "./score-rows.js";
+import type { StageBlocks } from "./stage-blocks.js";
+import { logTable } from "./store.js";
+
+/** One stage to compute, as plain data: what crosses into the engine's process. */
+export interface StageJob {
+  indexFile: string;
+  policy: EnginePolicy;
+  window: StageWindow;
+  blocks: StageBlocks;
+  bounds: PolicyBounds;
+  /** A private folder of this run for the engine's temporary files. */
+  tempDir: string;
+}
+
+export interface StageComputation {
+  rows: ScoreRow[];
+  sources: SourceDigest[];
+  engine: string;
+}
+
+/** Differing addresses listed in full when two runs disagree; the rest are counted. */
+const MAX_DIFFERENCES_SHOWN = 20;
+
+/**
+ * Computes a stage in this process (the engine's; see `computeStage`): a pure
+ * function of the index up to the stage's last block, the policy and the
+ * window. In a sandbox, each source is a view of its logs up to the stage's
+ * last block and `stage` a one-row table; the policy is admitted, run within
+ * its deadline, its rows checked, and, where its answer could depend on ties
+ * in an order, run a second time over its rows in reverse chain order with
+ * another thread count: two answers that differ refuse it.
+ */
+export async function computeInEngine(
+  job: StageJob,
+): Promise<StageComputation> {
+  const { policy } = job;
+  const deadline = new Deadline(job.bounds.timeoutSeconds, policy.file);
+  // Not closed: the engine's process ends with its one job, and closing
+  // an engine that has read a million rows is time the answer would wait.
+  const sandbox = await PolicySandbox.open(job.indexFile, job.bounds, {
+    tempDir: job.tempDir,
+  });
+  await checkComplete(sandbox, policy, job.blocks.last.number);
+  await defineTables(sandbox, job, "views", deadline);
+  const admitted = await admitPolicy(
+    sandbox,
+    policy,
+    readsOf(policy, "store"),
+    deadline,
+  );
+  // Bad rows are named first: they are wrong in any order.
+  const rows = checkedRows(
+    policy.file,
+    job.window.stage,
+    await runPolicy(sandbox, policy, admitted.sql, deadline),
+  );
+  if (admitted.undecided.length > 0)
+    await checkOrderFree(job, admitted, rows, {
+      deadline,
+      threads: await sandbox.threads(),
+    });
+  const sources: SourceDigest[] = [];
+  for (const source of policy.sources)
+    sources.push(await digestSource(sandbox, source));
+  const version = (
+    await sandbox.connection.runAndReadAll("select version()")
+  ).getRowsJson()[0]?.[0];
+  return { rows, sources, engine: `duckdb ${textOf(version)}` };
+}
+
+/**
+ * Every source of the policy is indexed through the stage's last block: a
+ * stage is never computed from an index with a gap at its end.
+ */
+async function checkComplete(
+  sandbox: PolicySandbox,
+  policy: EnginePolicy,
+  last: bigint,
+): Promise<void> {
+  for (const source of policy.sources) {
+    const reader = await sandbox.connection.runAndReadAll(
+      "select next_block from store.main.sources where id = $1",
+      [source.id],
+    );
+    const value = reader.getRowsJson()[0]?.[0];
+    const next =
+      typeof value === "string" || typeof value === "number"
+        ? BigInt(value)
+        : undefined;
+    if (next === undefined || next <= last)
+      throw new VipError(
+        `the index of source ${source.table} (${policy.file}:${source.line}) ${next === undefined ? "does not exist" : `reaches only block ${next - 1n}`}, short of the stage's last block ${last}: run scores:index first`,
+      );
+  }
+}
+
+/**
+ * The policy's tables: each source's logs up to the stage's last block, as
+ * a view of the index (`views`), or copied in reverse chain order
+ * (`reversed`, the second run's), and the one-row `stage`.
+ */
+async function defineTables(
+  sandbox: PolicySandbox,
+  { policy, window, blocks }: StageJob,
+  layout: "views" | "reversed",
+  deadline: Deadline,
+): Promise<void> {
+  const last = blocks.last.number;
+  for (const source of policy.sources) {
+    const rows = `select ${sourceColumns(source).join(", ")} from store.main.${logTable(source)} where block_number <= ${last}`;
+    await sandbox.runBounded(
+      layout === "views"
+        ? `create view ${source.table} as ${rows}`
+        : `create table ${source.table} as ${rows} order by ${CHAIN_ORDER.map((c) => `${c} desc`).join(", ")}`,
+      deadline,
+    );
+  }
+  await sandbox.connection.run(
+    `create table stage as select ${window.stage}::BIGINT as stage, ${window.start}::BIGINT as start_time, ${window.end}::BIGINT as end_time, ${blocks.firstNumber}::BIGINT as first_block, ${last}::BIGINT as last_block`,
+  );
+}
+
+/** The tables the policy's plan may scan, as the binder names them. */
+function readsOf(
+  policy: EnginePolicy,
+  layout: "store" | "memory",
+): (scan: TableScan) => boolean {
+  const allowed = new Set(["memory.main.stage"]);
+  for (const source of policy.sources)
+    allowed.add(
+      layout === "store"
+        ? `store.main.${logTable(source)}`
+        : `memory.main.${source.table}`,
+    );
+  return ({ catalog, schema, table }) =>
+    allowed.has(`${catalog}.${schema}.${table}`);
+}
+
+async function runPolicy(
+  sandbox: PolicySandbox,
+  policy: EnginePolicy,
+  sql: string,
+  deadline: Deadline,
+): Promise<RawAnswer> {
+  const reader = await placingErrors(policy, () =>
+    sandbox.runBounded(sql, deadline),
+  );
+  const [addresses = [], scores = []] = reader.getColumnsJson();
+  return { addresses, scores };
+}
+
+/**
+ * Runs an admitted policy whose answer may depend on ties a second time, in
+ * a fresh sandbox over its rows in reverse chain order with another thread
+ * count; refuses it, naming the addresses, if the two answers differ once
+ * checked (so two answers that make the same file are the same).
+ */
+async function checkOrderFree(
+  job: StageJob,
+  admitted: AdmittedPolicy,
+  first: ScoreRow[],
+  { deadline, threads }: { deadline: Deadline; threads: number },
+): Promise<void> {
+  const { policy } = job;
+  const sandbox = await PolicySandbox.open(job.indexFile, job.bounds, {
+    tempDir: job.tempDir,
+    threads: threads > 1 ? 1 : 2,
+  });
+  let second: ScoreRow[];
+  try {
+    await defineTables(sandbox, job, "reversed", deadline);
+    await admitPolicy(sandbox, policy, readsOf(policy, "memory"), deadline);
+    second = checkedRows(
+      policy.file,
+      job.window.stage,
+      await runPolicy(sandbox, policy, admitted.sql, deadline),
+    );
+  } finally {
+    sandbox.close();
+  }
+  const differences = differingScores(first, second);
+  if (differences.length === 0) return;
+  throw new VipError(
+    `${policy.file}: the policy's answer depends on the order its rows arrive in: run again over the same logs in another order and with another thread count, it gave other scores to ${differences.length} address(es); nothing was written:\n` +
+      indentedList(differences, MAX_DIFFERENCES_SHOWN) +
+      `\nWhere the order decides:\n${listConstructs(policy.file, admitted.undecided)}`,
+  );
+}
+
+/** Each address whose score differs between two checked answers, with both, in address order. */
+function differingScores(a: ScoreRow[], b: ScoreRow[]): string[] {
+  const one = new Map(a.map((row) => [row.address, row.score]));
+  const two = new Map(b.map((row) => [row.address, row.score]));
+  const said = (score: bigint | undefined) =>
+    score === undefined ? "no score" : String(score);
+  return [...new Set([...one.keys(), ...two.keys()])]
+    .sort()
+    .filter((address) => one.get(address) !== two.get(address))
+    .map(
+      (address) =>
+        `${safeText(address, 80)}: ${said(one.get(address))} in one run, ${said(two.get(address))} in the other`,
+    );
+}

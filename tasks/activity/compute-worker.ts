@@ -1,0 +1,40 @@
+import { VipError } from "../errors.js";
+import {
+  computeInEngine,
+  type StageComputation,
+  type StageJob,
+} from "./compute-engine.js";
+import { packRows, type PackedRows } from "./score-rows.js";
+
+/**
+ * The process a policy runs in (see `computeStage`): takes one stage job,
+ * answers its computation or its refusal, and exits. Whatever the engine
+ * does to this process (an abort, the memory it takes, a query that cannot
+ * be interrupted) ends here, not in the command that started it.
+ */
+export type WorkerAnswer =
+  | {
+      ok: true;
+      computation: Omit<StageComputation, "rows"> & { rows: PackedRows };
+    }
+  | { ok: false; message: string; refusal: boolean };
+
+process.once("message", (job: StageJob) => {
+  void computeInEngine(job).then(
+    ({ rows, ...rest }) =>
+      answer({ ok: true, computation: { ...rest, rows: packRows(rows) } }),
+    (error: unknown) =>
+      answer({
+        ok: false,
+        message: error instanceof Error ? error.message : String(error),
+        refusal: error instanceof VipError,
+      }),
+  );
+});
+
+// The command that started this process is gone: nothing is waiting.
+process.once("disconnect", () => process.exit(0));
+
+function answer(value: WorkerAnswer): void {
+  process.send?.(value, undefined, undefined, () => process.exit(0));
+}

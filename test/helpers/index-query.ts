@@ -1,0 +1,26 @@
+import { DuckDBInstance } from "@duckdb/node-api";
+
+/** Runs one query on an index file, opened read-only, and closes it: what a test reads of an index. */
+export async function queryIndex(
+  file: string,
+  sql: string,
+): Promise<unknown[][]> {
+  const instance = await DuckDBInstance.create(file, {
+    access_mode: "READ_ONLY",
+  });
+  const connection = await instance.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowsJson();
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** The id of the one source in an index (its logs are in `log_<id>`). */
+export async function onlySourceId(file: string): Promise<string> {
+  const [[id]] = (await queryIndex(file, "select id from sources")) as [
+    [string],
+  ];
+  return id;
+}
