@@ -26,7 +26,7 @@ import {
   FIRST_RANGE,
   MAX_RANGE,
   nextRange,
-} from "../tasks/activity/index-sources.js";
+} from "../tasks/indexer/index-sources.js";
 import { startL1RestStandIn } from "../tasks/stand-ins/l1-rest.js";
 import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";

@@ -1,8 +1,8 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { writeStageFiles } from "../activity/publish.js";
-import type { ActivityContext } from "../activity/index-policies.js";
-import { scoreStage, type StageScores } from "../activity/score-stage.js";
-import { stageAddresses } from "../scores/stage-pages.js";
+import { writeStageFiles } from "../scoring/publish.js";
+import type { ActivityContext } from "../scoring/context.js";
+import { scoreStage, type StageScores } from "../scoring/score-stage.js";
+import { stageAddresses } from "../contract/stage-pages.js";
 
 /** The autopilot computing the scores itself (`--policy`). */
 export interface PolicyScoring {

@@ -19,14 +19,17 @@ import { ScoreFileError, type ScoreFile } from "../scores/read.js";
 import { verifyScores } from "../scores/verify.js";
 import type { AlertLevel, AlertSink } from "./alerts.js";
 import type { AutopilotMonitor, Endpoint } from "./monitor.js";
-import { finalScoreFile, liveScoreFile, readStageFile } from "./score-files.js";
 import {
-  backoffSeconds,
+  finalScoreFile,
+  liveScoreFile,
+  readStageFile,
+} from "../scores/score-files.js";
+import {
   describeTiming,
-  nextPollSeconds,
   openStageTiming,
   type OpenStageTiming,
-} from "./schedule.js";
+} from "../program/stage-timing.js";
+import { backoffSeconds, nextPollSeconds } from "./schedule.js";
 import { computeStageFiles, type PolicyScoring } from "./policy-scores.js";
 import { type AutopilotStatus, writeStatus } from "./status.js";
 

@@ -3,7 +3,7 @@ import type { NetworkConfig } from "hardhat/types/config";
 import {
   DEFAULT_GRACE_SECONDS,
   openStageTiming,
-} from "../autopilot/schedule.js";
+} from "../program/stage-timing.js";
 import {
   fetchChainTime,
   fetchVipProgram,

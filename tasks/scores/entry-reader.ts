@@ -4,7 +4,7 @@ import {
 } from "../../types/ethers-contracts/index.js";
 import { VipError } from "../errors.js";
 import { CHANGED, NEW, SAME } from "./gas-model.js";
-import { forEachStageScore } from "./stage-pages.js";
+import { forEachStageScore } from "../contract/stage-pages.js";
 import type { ScoreTable } from "./table.js";
 
 /**

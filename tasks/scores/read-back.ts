@@ -1,6 +1,6 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { READER_BATCH, readEntries } from "./entry-reader.js";
-import { forEachStageScore } from "./stage-pages.js";
+import { forEachStageScore } from "../contract/stage-pages.js";
 import type { ScoreTable } from "./table.js";
 
 export interface Difference {

@@ -2,9 +2,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { LogColumns } from "../../tasks/activity/decode.js";
-import type { StageBlocks } from "../../tasks/activity/stage-blocks.js";
-import { ActivityStore } from "../../tasks/activity/store.js";
+import { LogColumns } from "../../tasks/indexer/decode.js";
+import type { StageBlocks } from "../../tasks/scoring/stage-blocks.js";
+import { ActivityStore } from "../../tasks/indexer/store.js";
 import { parsePolicy, type Policy } from "../../tasks/policy/parse.js";
 
 /** The source every hand-built index here holds: TradeLog's `Trade`. */

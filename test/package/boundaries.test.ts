@@ -106,4 +106,43 @@ describe("the package's boundaries", () => {
     ].filter((name) => !imported.has(name));
     expect(unused).to.deep.equal([]);
   });
+
+  it("imports between the folders of tasks/ point one way: no folder reaches back to one that imports it", () => {
+    const tasks = path.join(PROJECT_ROOT, "tasks");
+    const folderOf = (file: string) => {
+      const parts = path.relative(tasks, file).split(path.sep);
+      return parts.length > 1 ? (parts[0] ?? "") : "";
+    };
+    const edges = new Map<string, Set<string>>();
+    for (const file of sources(tasks, ".ts"))
+      for (const match of readFileSync(file, "utf8").matchAll(
+        /from\s+"(\.{1,2}\/[^"]+)"/g,
+      )) {
+        const target = path.resolve(path.dirname(file), match[1] ?? "");
+        const [from, to] = [folderOf(file), folderOf(target)];
+        if (!target.startsWith(tasks) || from === to || to === "") continue;
+        edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    /** A path of imports from `folder` back to itself, if there is one. */
+    const cycleFrom = (folder: string): string[] | undefined => {
+      const seen = new Set<string>();
+      const walk = (at: string, trail: string[]): string[] | undefined => {
+        for (const next of edges.get(at) ?? []) {
+          if (next === folder) return [...trail, next];
+          if (seen.has(next)) continue;
+          seen.add(next);
+          const found = walk(next, [...trail, next]);
+          if (found !== undefined) return found;
+        }
+        return undefined;
+      };
+      return walk(folder, [folder]);
+    };
+    const cycles = [...edges.keys()]
+      .map(cycleFrom)
+      .filter((cycle) => cycle !== undefined)
+      .map((cycle) => cycle.join(" -> "));
+    expect(edges.size).to.be.greaterThan(10);
+    expect(cycles).to.deep.equal([]);
+  });
 });

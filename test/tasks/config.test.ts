@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { configVariable } from "hardhat/config";
 import { createHardhatRuntimeEnvironment } from "hardhat/hre";
 
-import { policyBounds } from "../../tasks/activity/policy-bounds.js";
+import { policyBounds } from "../../tasks/scoring/policy-bounds.js";
 import vipScorePlugin from "../../tasks/index.js";
 import { json, startServer } from "../../tasks/stand-ins/server.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../tasks/config/constants.js";

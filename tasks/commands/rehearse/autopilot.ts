@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { alertSink } from "../../autopilot/alerts.js";
 import { runAutopilot } from "../../autopilot/run.js";
-import { DEFAULT_GRACE_SECONDS } from "../../autopilot/schedule.js";
+import { DEFAULT_GRACE_SECONDS } from "../../program/stage-timing.js";
 import { defined } from "../../errors.js";
 import { field } from "../../output.js";
 import { type PolicyRehearsal, trade } from "./sample-policy.js";

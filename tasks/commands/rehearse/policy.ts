@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { writeStageFiles } from "../../activity/publish.js";
-import { scoreStage } from "../../activity/score-stage.js";
+import { writeStageFiles } from "../../scoring/publish.js";
+import { scoreStage } from "../../scoring/score-stage.js";
 import { defined, VipError } from "../../errors.js";
 import { field } from "../../output.js";
 import { readScoreFile } from "../../scores/read.js";

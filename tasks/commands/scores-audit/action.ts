@@ -2,16 +2,16 @@ import { readFile } from "node:fs/promises";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { activityContext } from "../../activity/context.js";
-import { EngineProcess } from "../../activity/engine-process.js";
-import type { PolicyBoundOptions } from "../../activity/policy-bounds.js";
-import { auditStage } from "../../activity/audit.js";
-import { scoreStage } from "../../activity/score-stage.js";
+import { activityContext } from "../../scoring/context.js";
+import { EngineProcess } from "../../scoring/engine-process.js";
+import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
+import { auditStage } from "../../scoring/audit.js";
+import { scoreStage } from "../../scoring/score-stage.js";
 import { readOnlyContract } from "../../contract/context.js";
 import { parseStage } from "../../contract/preflight.js";
 import { VipError } from "../../errors.js";
 import { loadPolicies } from "../../policy/load.js";
-import { stageAddresses } from "../../scores/stage-pages.js";
+import { stageAddresses } from "../../contract/stage-pages.js";
 
 interface ScoresAuditArgs extends PolicyBoundOptions {
   dataDir?: string;

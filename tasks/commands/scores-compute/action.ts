@@ -1,11 +1,11 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { activityContext } from "../../activity/context.js";
-import { EngineProcess } from "../../activity/engine-process.js";
-import type { PolicyBoundOptions } from "../../activity/policy-bounds.js";
-import { writeStageFiles } from "../../activity/publish.js";
-import { warnIfOldMinievm } from "../../activity/node-version.js";
-import { scoreStage } from "../../activity/score-stage.js";
+import { activityContext } from "../../scoring/context.js";
+import { EngineProcess } from "../../scoring/engine-process.js";
+import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
+import { writeStageFiles } from "../../scoring/publish.js";
+import { warnIfOldMinievm } from "../../indexer/node-version.js";
+import { scoreStage } from "../../scoring/score-stage.js";
 import { parseStage } from "../../contract/preflight.js";
 import { VipError } from "../../errors.js";
 import { field } from "../../output.js";

@@ -1,9 +1,9 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { activityContext } from "../../activity/context.js";
-import { setAside } from "../../activity/index-format.js";
-import { indexFile, indexPolicies } from "../../activity/index-policies.js";
-import { warnIfOldMinievm } from "../../activity/node-version.js";
+import { activityContext } from "../../scoring/context.js";
+import { setAside } from "../../indexer/index-format.js";
+import { indexFile, indexPolicies } from "../../indexer/index-policies.js";
+import { warnIfOldMinievm } from "../../indexer/node-version.js";
 import { VipError } from "../../errors.js";
 import { field, formatNumber } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";

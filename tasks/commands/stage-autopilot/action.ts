@@ -9,11 +9,11 @@ import { type AlertSink, alertSink } from "../../autopilot/alerts.js";
 import { acquireLock, lockPath } from "../../autopilot/lock.js";
 import { AutopilotMonitor } from "../../autopilot/monitor.js";
 import { runAutopilot } from "../../autopilot/run.js";
-import { batchTransport } from "../../activity/batch.js";
+import { batchTransport } from "../../indexer/batch.js";
 import {
   type PolicyBoundOptions,
   policyBounds,
-} from "../../activity/policy-bounds.js";
+} from "../../scoring/policy-bounds.js";
 import { backoffSeconds } from "../../autopilot/schedule.js";
 import { type Service, startService } from "../../autopilot/service.js";
 import {

@@ -3,7 +3,7 @@ import {
   DEFAULT_GRACE_SECONDS,
   describeTiming,
   openStageTiming,
-} from "../../autopilot/schedule.js";
+} from "../../program/stage-timing.js";
 import { fetchChainTime, fetchVipStage } from "../../clients/l1-rest.js";
 import { firstLine } from "../../errors.js";
 import { field, type Output } from "../../output.js";

@@ -4,8 +4,8 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { Deadline, PolicySandbox } from "../../tasks/activity/sandbox.js";
-import { ActivityStore } from "../../tasks/activity/store.js";
+import { Deadline, PolicySandbox } from "../../tasks/scoring/sandbox.js";
+import { ActivityStore } from "../../tasks/indexer/store.js";
 import { VipError } from "../../tasks/errors.js";
 
 // The engine under the admission: even SQL that admission would refuse

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 
-import { finalScoreFile, liveScoreFile } from "../autopilot/score-files.js";
+import { finalScoreFile, liveScoreFile } from "../scores/score-files.js";
 import type { StageWindow } from "../clients/stage-window.js";
 import { writeFileAtomically, writeJsonFileAtomically } from "../files/json.js";
 import type { Policy } from "../policy/parse.js";

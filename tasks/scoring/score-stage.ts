@@ -3,15 +3,15 @@ import { fetchStageWindow, type StageWindow } from "../clients/stage-window.js";
 import { field, formatNumber, formatUnixTime } from "../output.js";
 import { loadPolicies, policyForStage } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
+import type { ActivityContext } from "./context.js";
 import { computeStage, type StageComputation } from "./compute.js";
 import { EngineProcess } from "./engine-process.js";
 import {
-  type ActivityContext,
   indexFile,
   indexPolicies,
   rollupReader,
-} from "./index-policies.js";
-import type { IndexReport } from "./index-sources.js";
+} from "../indexer/index-policies.js";
+import type { IndexReport } from "../indexer/index-sources.js";
 import { scoreCsv, stageManifest, type StageManifest } from "./publish.js";
 import { stageBlocks, type StageBlocks } from "./stage-blocks.js";
 

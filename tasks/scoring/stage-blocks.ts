@@ -1,5 +1,5 @@
 import type { StageWindow } from "../clients/stage-window.js";
-import type { BlockHeader, RollupReader } from "./rpc.js";
+import type { BlockHeader, RollupReader } from "../indexer/rpc.js";
 
 /**
  * The rollup blocks of a stage: those whose own timestamp lies in the base

@@ -17,7 +17,7 @@ import { digestSource, type SourceDigest } from "./digest.js";
 import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
 import { checkedRows, type RawAnswer, type ScoreRow } from "./score-rows.js";
 import type { StageBlocks } from "./stage-blocks.js";
-import { logTable } from "./store.js";
+import { logTable } from "../indexer/store.js";
 
 /** One stage to compute, as plain data: what crosses into the engine's process. */
 export interface StageJob {

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 
 import { expect } from "chai";
 
-import { computeStage } from "../../tasks/activity/compute.js";
+import { computeStage } from "../../tasks/scoring/compute.js";
 import {
   type HandTrade,
   STAGE_BLOCKS,

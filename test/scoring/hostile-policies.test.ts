@@ -4,11 +4,11 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { computeStage } from "../../tasks/activity/compute.js";
+import { computeStage } from "../../tasks/scoring/compute.js";
 import {
   DEFAULT_POLICY_BOUNDS,
   type PolicyBounds,
-} from "../../tasks/activity/sandbox.js";
+} from "../../tasks/scoring/sandbox.js";
 import { VipError } from "../../tasks/errors.js";
 import { parsePolicy } from "../../tasks/policy/parse.js";
 import {

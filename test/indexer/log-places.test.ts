@@ -5,15 +5,15 @@ import path from "node:path";
 import { expect } from "chai";
 import { AbiCoder, id, zeroPadValue } from "ethers";
 
-import type { RpcLog } from "../../tasks/activity/decode.js";
-import { indexSources } from "../../tasks/activity/index-sources.js";
+import type { RpcLog } from "../../tasks/indexer/decode.js";
+import { indexSources } from "../../tasks/indexer/index-sources.js";
 import {
   receiptOffsets,
   receiptsNeeded,
   type TxReceipt,
-} from "../../tasks/activity/log-places.js";
-import { RollupReader } from "../../tasks/activity/rpc.js";
-import { ActivityStore, logTable } from "../../tasks/activity/store.js";
+} from "../../tasks/indexer/log-places.js";
+import { RollupReader } from "../../tasks/indexer/rpc.js";
+import { ActivityStore, logTable } from "../../tasks/indexer/store.js";
 import type { Output } from "../../tasks/output.js";
 import { parsePolicy } from "../../tasks/policy/parse.js";
 

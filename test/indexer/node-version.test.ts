@@ -1,6 +1,6 @@
 import { expect } from "chai";
 
-import { isOlderVersion } from "../../tasks/activity/node-version.js";
+import { isOlderVersion } from "../../tasks/indexer/node-version.js";
 
 describe("minievm versions: older than v1.1.9, whose JSON-RPC never indexed logs of Cosmos-native transactions", () => {
   const cases: [string, boolean | undefined][] = [

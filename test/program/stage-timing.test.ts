@@ -1,10 +1,10 @@
 import { expect } from "chai";
 
+import { nextPollSeconds } from "../../tasks/autopilot/schedule.js";
 import {
   describeTiming,
-  nextPollSeconds,
   openStageTiming,
-} from "../../tasks/autopilot/schedule.js";
+} from "../../tasks/program/stage-timing.js";
 import type { VipProgram } from "../../tasks/clients/l1-rest.js";
 
 // Stage 10 runs [1,000,000, 1,086,400): one testnet day.

@@ -6,8 +6,8 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { expect } from "chai";
 
-import { setAside } from "../../tasks/activity/index-format.js";
-import { ActivityStore } from "../../tasks/activity/store.js";
+import { setAside } from "../../tasks/indexer/index-format.js";
+import { ActivityStore } from "../../tasks/indexer/store.js";
 
 /**
  * Writes a database at `file` with `statements`, leaving what they wrote in

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
-import { readScoreFile, type ScoreFile } from "../scores/read.js";
+import { readScoreFile, type ScoreFile } from "./read.js";
 
 /**
  * `stage-<N>.csv`: the stage's scores so far, rewritten by the operator's

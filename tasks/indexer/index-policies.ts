@@ -7,21 +7,17 @@ import type { Policy } from "../policy/parse.js";
 import type { BatchTransport } from "./batch.js";
 import { indexSources, type IndexReport } from "./index-sources.js";
 import { RollupReader } from "./rpc.js";
-import type { PolicyBounds } from "./sandbox.js";
 import { ActivityStore } from "./store.js";
 
-export interface ActivityContext {
+/** What indexing reads and where it writes: the rollup, and the index's folder. */
+export interface IndexContext {
   provider: EIP1193Provider;
   chainId: bigint;
   /** The network's name in the config, for the commands an error suggests. */
   networkName?: string;
   /** Where the index lives (`vip-data/` in the project unless told). */
   dataDir: string;
-  l1RestUrl: string;
-  moduleAddress: string;
   out: Output;
-  /** How far a scoring policy may go (default: `DEFAULT_POLICY_BOUNDS`). */
-  policyBounds?: PolicyBounds;
   /** Block headers in batches (HTTP networks; see `batchTransport`). */
   batch?: BatchTransport;
 }
@@ -31,7 +27,7 @@ export function indexFile(dataDir: string, chainId: bigint): string {
   return path.join(dataDir, `chain-${chainId}.duckdb`);
 }
 
-export function rollupReader(ctx: ActivityContext): RollupReader {
+export function rollupReader(ctx: IndexContext): RollupReader {
   return new RollupReader(
     ctx.provider,
     (what, error) =>
@@ -48,7 +44,7 @@ export function rollupReader(ctx: ActivityContext): RollupReader {
  * index of an old format is to be rebuilt with.
  */
 export async function indexPolicies(
-  ctx: ActivityContext,
+  ctx: IndexContext,
   policies: Policy[],
   {
     reader = rollupReader(ctx),
@@ -82,7 +78,7 @@ export async function indexPolicies(
  * another folder's index).
  */
 function rebuildCommand(
-  ctx: ActivityContext,
+  ctx: IndexContext,
   policyPath: string | undefined,
 ): string {
   return `npx hardhat scores:index --network ${ctx.networkName ?? "<name>"} --policy ${policyPath ?? "<policy file or folder>"} --data-dir ${ctx.dataDir} --rebuild`;

@@ -5,7 +5,7 @@ import {
   LogColumns,
   LogDecoder,
   type RpcLog,
-} from "../../tasks/activity/decode.js";
+} from "../../tasks/indexer/decode.js";
 import { parsePolicy } from "../../tasks/policy/parse.js";
 
 const CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";

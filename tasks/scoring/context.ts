@@ -5,9 +5,21 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { vipModuleAddress, vipUrl } from "../config/settings.js";
 import { connectReadOnly, type Connection } from "../network/connect.js";
 import { consoleOutput } from "../output.js";
-import { batchTransport } from "./batch.js";
-import type { ActivityContext } from "./index-policies.js";
+import { batchTransport } from "../indexer/batch.js";
+import type { IndexContext } from "../indexer/index-policies.js";
 import { type PolicyBoundOptions, policyBounds } from "./policy-bounds.js";
+import type { PolicyBounds } from "./sandbox.js";
+
+/**
+ * What computing a stage reads besides the index: the base chain's REST API
+ * (the stage windows, its clock), and how far a policy may go.
+ */
+export interface ActivityContext extends IndexContext {
+  l1RestUrl: string;
+  moduleAddress: string;
+  /** How far a scoring policy may go (default: `DEFAULT_POLICY_BOUNDS`). */
+  policyBounds?: PolicyBounds;
+}
 
 /**
  * What the scoring commands read: the rollup named by `--network` (read-only:

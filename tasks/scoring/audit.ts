@@ -1,6 +1,6 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { field, formatNumber, type Output } from "../output.js";
-import { forEachStageScore } from "../scores/stage-pages.js";
+import { forEachStageScore } from "../contract/stage-pages.js";
 import type { StageScores } from "./score-stage.js";
 
 /**

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import type { NetworkConfig } from "hardhat/types/config";
 
-import { batchTransport } from "../../tasks/activity/batch.js";
-import { RollupReader } from "../../tasks/activity/rpc.js";
+import { batchTransport } from "../../tasks/indexer/batch.js";
+import { RollupReader } from "../../tasks/indexer/rpc.js";
 import { isTransient } from "../../tasks/network/retry.js";
 
 /**

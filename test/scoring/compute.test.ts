@@ -4,10 +4,10 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { computeStage } from "../../tasks/activity/compute.js";
-import { LogColumns } from "../../tasks/activity/decode.js";
-import type { StageBlocks } from "../../tasks/activity/stage-blocks.js";
-import { ActivityStore } from "../../tasks/activity/store.js";
+import { computeStage } from "../../tasks/scoring/compute.js";
+import { LogColumns } from "../../tasks/indexer/decode.js";
+import type { StageBlocks } from "../../tasks/scoring/stage-blocks.js";
+import { ActivityStore } from "../../tasks/indexer/store.js";
 import { parsePolicy, type Policy } from "../../tasks/policy/parse.js";
 
 // Computing a stage is a pure function of (index, policy, window): these tests
