@@ -3,6 +3,8 @@ import type {
   ResolvedConfigurationVariable,
 } from "hardhat/types/config";
 
+import path from "node:path";
+
 import { VipError } from "../errors.js";
 
 type VipSetting = "rollupRpcUrl" | "l1RestUrl" | "rollupRestUrl" | "routerUrl";
@@ -93,7 +95,7 @@ export async function optionalVipUrl(
  * The VIP module address a network's `vip.vipModuleAddress` resolves to
  * (default: mainnet's).
  */
-export async function vipModuleAddress(
+async function vipModuleAddress(
   networkName: string,
   network: NetworkConfig,
 ): Promise<string> {
@@ -111,6 +113,39 @@ export async function vipModuleAddress(
     );
   }
   return address;
+}
+
+/** Where a network reaches the VIP program: the base chain's REST API and the VIP module's address. */
+export interface BaseChain {
+  restUrl: string;
+  moduleAddress: string;
+}
+
+/** The base chain a network's `vip` block names, each part checked as `vipUrl` and `vipModuleAddress` check it. */
+export async function baseChain(
+  networkName: string,
+  network: NetworkConfig,
+): Promise<BaseChain> {
+  return {
+    restUrl: await vipUrl(networkName, network, "l1RestUrl"),
+    moduleAddress: await vipModuleAddress(networkName, network),
+  };
+}
+
+/** The folders the tasks keep their files in, in the project unless an option names another. */
+const FOLDERS = { data: "vip-data", journal: "vip-journal" } as const;
+
+/**
+ * A task's folder: `given` (its option) when there is one, else `vip-data/`
+ * (the activity index) or `vip-journal/` (journals, the autopilot's lock and
+ * status) in the project `root`.
+ */
+export function taskFolder(
+  root: string,
+  kind: keyof typeof FOLDERS,
+  given?: string,
+): string {
+  return given ?? path.join(root, FOLDERS[kind]);
 }
 
 async function readVariable(

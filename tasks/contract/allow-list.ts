@@ -8,9 +8,7 @@ import { estimateSendAndConfirm } from "./confirm.js";
 export type AllowListChange = "add" | "remove";
 
 /** `--address` checked before the network is touched. */
-export function parseAllowListAddress(rawAddress: string | undefined): string {
-  if (rawAddress === undefined || rawAddress.trim() === "")
-    throw new VipError("--address is required: the 0x… address to change");
+export function parseAllowListAddress(rawAddress: string): string {
   if (!isAddress(rawAddress.trim()))
     throw new VipError(
       `--address ${rawAddress} is not an address (0x followed by 40 hex digits)`,

@@ -42,11 +42,7 @@ export async function preflight(
 }
 
 /** `--stage` as a uint64 stage number, with an error naming the option. */
-export function parseStage(raw: string | undefined): bigint {
-  if (raw === undefined)
-    throw new VipError(
-      "--stage is required: the stage number to operate on (npx hardhat stage --network <name> shows the open stage)",
-    );
+export function parseStage(raw: string): bigint {
   if (!/^\d+$/.test(raw.trim()))
     throw new VipError(
       `--stage ${raw} is not a stage number (a positive whole number)`,

@@ -9,7 +9,7 @@ import {
   fetchVipProgram,
   type VipProgram,
 } from "../clients/l1-rest.js";
-import { vipModuleAddress, vipUrl } from "../config/settings.js";
+import { baseChain } from "../config/settings.js";
 import { firstLine, VipError } from "../errors.js";
 import {
   field,
@@ -36,8 +36,7 @@ export async function requireStageEnded(
   let program: VipProgram;
   let chainTime: bigint;
   try {
-    const restUrl = await vipUrl(networkName, network, "l1RestUrl");
-    const moduleAddress = await vipModuleAddress(networkName, network);
+    const { restUrl, moduleAddress } = await baseChain(networkName, network);
     [program, chainTime] = await Promise.all([
       fetchVipProgram(restUrl, moduleAddress),
       fetchChainTime(restUrl),

@@ -1,8 +1,6 @@
-import path from "node:path";
-
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { vipModuleAddress, vipUrl } from "../config/settings.js";
+import { baseChain, taskFolder } from "../config/settings.js";
 import { connectReadOnly, type Connection } from "../network/connect.js";
 import { consoleOutput } from "../output.js";
 import { batchTransport } from "../indexer/batch.js";
@@ -41,16 +39,9 @@ export async function activityContext(
 ): Promise<{ ctx: ActivityContext; connection: Connection }> {
   const connection = await connectReadOnly(hre);
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
-  const l1RestUrl = needsBaseChain
-    ? await vipUrl(
-        connection.networkName,
-        connection.networkConfig,
-        "l1RestUrl",
-      )
-    : "";
-  const moduleAddress = needsBaseChain
-    ? await vipModuleAddress(connection.networkName, connection.networkConfig)
-    : "";
+  const { restUrl: l1RestUrl, moduleAddress } = needsBaseChain
+    ? await baseChain(connection.networkName, connection.networkConfig)
+    : { restUrl: "", moduleAddress: "" };
   return {
     connection,
     ctx: {
@@ -58,7 +49,7 @@ export async function activityContext(
       chainId,
       networkName: connection.networkName,
       policyBounds: policyBounds(bounds, connection.networkConfig),
-      dataDir: dataDir ?? path.join(hre.config.paths.root, "vip-data"),
+      dataDir: taskFolder(hre.config.paths.root, "data", dataDir),
       l1RestUrl,
       moduleAddress,
       out: consoleOutput,

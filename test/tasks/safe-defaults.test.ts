@@ -108,13 +108,13 @@ export default defineConfig({
       expect(finalize.stdout).to.match(/^ {2}--address\s+Required: /m);
     });
 
-    it("fail in one line naming the option when missing", async () => {
+    it("fail in one line naming the option when missing, in the words of its --help", async () => {
       const result = await runHardhat(
         ["scores:update", "--stage", "15", "--network", "rollup"],
         { JSON_RPC_URL: "http://127.0.0.1:9" },
       );
       expect(failure(result)).to.equal(
-        "--file is required: a CSV (address,score) or JSON score file",
+        "--file is required: the score file, CSV with the header address,score, or a JSON array of {address, score}",
       );
       const address = await runHardhat(
         ["allowlist:add", "--network", "rollup"],
@@ -123,7 +123,7 @@ export default defineConfig({
         },
       );
       expect(failure(address)).to.equal(
-        "--address is required: the 0x… address to change",
+        "--address is required: the 0x… address to allow",
       );
     });
   });

@@ -4,11 +4,13 @@ import path from "node:path";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { taskFolder } from "../../config/settings.js";
+
 import { SUCCESS_STATE } from "../../clients/router.js";
 import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
-import { optionalSeconds } from "../../options.js";
-import { consoleOutput } from "../../output.js";
+import { optionalSeconds } from "../../cli/values.js";
+import { consoleOutput, safeText } from "../../output.js";
 import {
   describeEnd,
   followToTheEnd,
@@ -20,8 +22,8 @@ import { selectedNetwork } from "../../network/connect.js";
 import { routerFor } from "../../transfer/router.js";
 
 interface BridgeStatusArgs {
-  tx?: string;
-  chain?: string;
+  tx: string;
+  chain: string;
   journalDir?: string;
   pollInterval?: string;
   timeout?: string;
@@ -33,19 +35,15 @@ interface BridgeStatusArgs {
  * this tool did not send, a journal of its own.
  */
 const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
-  if (args.tx === undefined || !/^(0x)?[0-9a-fA-F]{64}$/.test(args.tx))
+  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(args.tx))
     throw new VipError(
-      "--tx is required: the source transaction's hash (64 hex digits)",
-    );
-  if (args.chain === undefined)
-    throw new VipError(
-      "--chain is required: the id of the chain the transaction was sent on",
+      `--tx ${safeText(args.tx, 80)} is not a transaction hash (64 hex digits)`,
     );
   const hash = args.tx;
   const pollMs = optionalSeconds(args.pollInterval, "--poll-interval");
   const timeoutMs = optionalSeconds(args.timeout, "--timeout") ?? 30 * 60_000;
   const journalDir = path.join(
-    args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
+    taskFolder(hre.config.paths.root, "journal", args.journalDir),
     "transfers",
   );
   let journal: Journal<TransferRecord> | undefined;

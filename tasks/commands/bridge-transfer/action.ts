@@ -1,11 +1,11 @@
-import path from "node:path";
-
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { taskFolder } from "../../config/settings.js";
 
 import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import { connect } from "../../network/connect.js";
-import { optionalSeconds, requiredOption } from "../../options.js";
+import { optionalSeconds } from "../../cli/values.js";
 import { consoleOutput, field } from "../../output.js";
 import { accountAddresses } from "../../signer/addresses.js";
 import { announceSigner, operatorSigner } from "../../signer/signer.js";
@@ -21,12 +21,12 @@ import { routerFor } from "../../transfer/router.js";
 import { runTransfer } from "./run.js";
 
 interface BridgeTransferArgs {
-  fromChain?: string;
-  fromDenom?: string;
-  toChain?: string;
-  toDenom?: string;
-  amount?: string;
-  to?: string;
+  fromChain: string;
+  fromDenom: string;
+  toChain: string;
+  toDenom: string;
+  amount: string;
+  to: string;
   slippage: string;
   yes: boolean;
   new: boolean;
@@ -37,11 +37,7 @@ interface BridgeTransferArgs {
 }
 
 const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
-  const amount = requiredOption(
-    args.amount,
-    "--amount",
-    "the amount in base units",
-  );
+  const amount = args.amount;
   if (!/^\d+$/.test(amount) || BigInt(amount) === 0n)
     throw new VipError(
       `--amount ${amount} is not an amount in base units (a whole number above 0)`,
@@ -50,11 +46,7 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
     throw new VipError(
       `--slippage ${args.slippage} is not a percentage between 0 and 100`,
     );
-  const recipient = requiredOption(
-    args.to,
-    "--to",
-    "the recipient on the destination chain (0x… or init1…)",
-  );
+  const recipient = args.to;
   const pollMs = optionalSeconds(args.pollInterval, "--poll-interval");
   const timeoutMs = optionalSeconds(args.timeout, "--timeout");
   accountAddresses(recipient, "--to");
@@ -64,33 +56,20 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
   announceSigner(consoleOutput, signer);
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
   const intent: TransferIntent = {
-    fromChain: requiredOption(
-      args.fromChain,
-      "--from-chain",
-      "the source chain id",
-    ),
-    fromDenom: requiredOption(
-      args.fromDenom,
-      "--from-denom",
-      "the source denom",
-    ),
-    toChain: requiredOption(
-      args.toChain,
-      "--to-chain",
-      "the destination chain id",
-    ),
-    toDenom: requiredOption(
-      args.toDenom,
-      "--to-denom",
-      "the destination denom",
-    ),
+    fromChain: args.fromChain,
+    fromDenom: args.fromDenom,
+    toChain: args.toChain,
+    toDenom: args.toDenom,
     amount,
     recipient,
     signer: signer.hex,
     ...(args.opWithdraw ? { opWithdraw: true as const } : {}),
   };
-  const journalDir =
-    args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
+  const journalDir = taskFolder(
+    hre.config.paths.root,
+    "journal",
+    args.journalDir,
+  );
   const journal = await Journal.open<TransferRecord>(
     transferJournalPath(journalDir, intent),
   );

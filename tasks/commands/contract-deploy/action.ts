@@ -2,7 +2,7 @@ import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { ignitionPath } from "../../config/package-files.js";
 import { fetchVipStage } from "../../clients/l1-rest.js";
-import { vipModuleAddress, vipUrl } from "../../config/settings.js";
+import { baseChain } from "../../config/settings.js";
 import { deploymentDir } from "../../contract/deployment.js";
 import { VipError } from "../../errors.js";
 import { connect } from "../../network/connect.js";
@@ -55,12 +55,7 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
   } else if (given.stage !== undefined) {
     [startStage, source] = [given.stage, `from ${given.from}`];
   } else {
-    const restUrl = await vipUrl(
-      connection.networkName,
-      connection.networkConfig,
-      "l1RestUrl",
-    );
-    const moduleAddress = await vipModuleAddress(
+    const { restUrl, moduleAddress } = await baseChain(
       connection.networkName,
       connection.networkConfig,
     );

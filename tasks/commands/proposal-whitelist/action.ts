@@ -1,7 +1,7 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { ignitionPath } from "../../config/package-files.js";
-import { vipModuleAddress, vipUrl } from "../../config/settings.js";
+import { baseChain, vipUrl } from "../../config/settings.js";
 import { locateScoreContract } from "../../contract/locate.js";
 import { connect } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
@@ -15,21 +15,18 @@ interface ProposalArgs extends Omit<WhitelistOptions, "force"> {
 
 const action: NewTaskActionFunction<ProposalArgs> = async (args, hre) => {
   const connection = await connect(hre);
+  const base = await baseChain(
+    connection.networkName,
+    connection.networkConfig,
+  );
   const context = {
-    l1RestUrl: await vipUrl(
-      connection.networkName,
-      connection.networkConfig,
-      "l1RestUrl",
-    ),
+    l1RestUrl: base.restUrl,
     rollupRestUrl: await vipUrl(
       connection.networkName,
       connection.networkConfig,
       "rollupRestUrl",
     ),
-    vipModuleAddress: await vipModuleAddress(
-      connection.networkName,
-      connection.networkConfig,
-    ),
+    vipModuleAddress: base.moduleAddress,
     network: connection.networkName,
     score: await locateScoreContract(
       connection,

@@ -11,7 +11,6 @@ import {
 import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
 import { firstLine, VipError, defined } from "../../errors.js";
 import { writeJsonFileAtomically } from "../../files/json.js";
-import { requiredOption } from "../../options.js";
 import { field, type Output } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
 import { deriveBridgeAddress } from "../../proposal/bridge-address.js";
@@ -30,16 +29,16 @@ const MAINNET_CHAIN_ID = "interwoven-1";
 const FALLBACK_DEPOSIT = "100000000uinit";
 
 export interface WhitelistOptions {
-  operator?: string;
-  commissionMaxRate?: string;
-  commissionMaxChangeRate?: string;
-  commissionRate?: string;
-  metadata?: string;
-  title?: string;
-  summary?: string;
+  operator: string;
+  commissionMaxRate: string;
+  commissionMaxChangeRate: string;
+  commissionRate: string;
+  metadata: string;
+  title: string;
+  summary: string;
   /** A scoring policy file: its name and sha256 go into the summary. */
   policy?: string;
-  out?: string;
+  out: string;
   deposit?: string;
   force: boolean;
 }
@@ -65,14 +64,7 @@ export async function runWhitelistProposal(
   context: WhitelistContext,
   out: Output,
 ): Promise<string> {
-  const operator = accountAddresses(
-    requiredOption(
-      options.operator,
-      "--operator",
-      "the operator's 0x… or init1… address",
-    ),
-    "--operator",
-  );
+  const operator = accountAddresses(options.operator, "--operator");
   const maxRate = parseRate(options.commissionMaxRate, "--commission-max-rate");
   const maxChangeRate = parseRate(
     options.commissionMaxChangeRate,
@@ -81,20 +73,9 @@ export async function runWhitelistProposal(
   const rate = parseRate(options.commissionRate, "--commission-rate");
   checkRates(maxRate, maxChangeRate, rate);
   const metadata = forumUrl(options.metadata);
-  const title = requiredOption(
-    options.title,
-    "--title",
-    "the proposal's title",
-  );
-  const summary = await withPolicy(
-    requiredOption(options.summary, "--summary", "the proposal's summary"),
-    options.policy,
-  );
-  const outPath = requiredOption(
-    options.out,
-    "--out",
-    "the file to write, e.g. proposal.json",
-  );
+  const title = options.title;
+  const summary = await withPolicy(options.summary, options.policy);
+  const outPath = options.out;
   if (
     options.deposit !== undefined &&
     !/^\d+[a-zA-Z][a-zA-Z0-9/:._-]*$/.test(options.deposit)
@@ -217,12 +198,7 @@ export async function runWhitelistProposal(
  * The forum post's URL: governance shows it to voters, so it must be an https
  * link.
  */
-function forumUrl(raw: string | undefined): string {
-  const value = requiredOption(
-    raw,
-    "--metadata",
-    "the https URL of the proposal's forum post",
-  );
+function forumUrl(value: string): string {
   let url: URL;
   try {
     url = new URL(value);

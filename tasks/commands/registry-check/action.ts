@@ -6,7 +6,7 @@ import { readEntry } from "../../registry/files.js";
 import { checkEntry } from "../../registry/validate.js";
 
 interface RegistryCheckArgs {
-  dir?: string;
+  dir: string;
 }
 
 /**
@@ -14,10 +14,6 @@ interface RegistryCheckArgs {
  * every failing field named.
  */
 const action: NewTaskActionFunction<RegistryCheckArgs> = async (args) => {
-  if (args.dir === undefined)
-    throw new VipError(
-      "--dir is required: the entry's folder, <registry>/<mainnets|testnets|devnets>/<chain_name>",
-    );
   const { files, place } = await readEntry(args.dir);
   const problems = checkEntry(files, place);
   for (const problem of problems) consoleOutput.line(problem);

@@ -3,26 +3,17 @@ import type { NewTaskActionFunction } from "hardhat/types/tasks";
 import { fetchAbciInfo, fetchCosmosChainId } from "../../clients/cometbft.js";
 import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
 import { vipUrl } from "../../config/settings.js";
-import { VipError } from "../../errors.js";
 import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
 import { readRegistryInput, runRegistryEntry } from "./run.js";
 
 interface RegistryEntryArgs {
-  registry?: string;
-  input?: string;
+  registry: string;
+  input: string;
   force: boolean;
 }
 
 const action: NewTaskActionFunction<RegistryEntryArgs> = async (args, hre) => {
-  if (args.registry === undefined)
-    throw new VipError(
-      "--registry is required: a checkout of initia-labs/initia-registry",
-    );
-  if (args.input === undefined)
-    throw new VipError(
-      "--input is required: the entry's input file (see scripts/examples/registry-input.json)",
-    );
   const input = await readRegistryInput(args.input);
   const connection = await connectReadOnly(hre);
   const rpcUrl = await vipUrl(

@@ -6,6 +6,7 @@ import { alertSink } from "../../autopilot/alerts.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { DEFAULT_GRACE_SECONDS } from "../../program/stage-timing.js";
 import { defined } from "../../errors.js";
+import { taskFolder } from "../../config/settings.js";
 import { field } from "../../output.js";
 import { type PolicyRehearsal, trade } from "./sample-policy.js";
 
@@ -61,7 +62,7 @@ export async function rehearseAutopilot({
             activity: {
               provider: connection.provider,
               chainId,
-              dataDir: path.join(work, "vip-data"),
+              dataDir: taskFolder(work, "data"),
               l1RestUrl: baseChain.url,
               moduleAddress: baseChain.moduleAddress,
               out,

@@ -5,6 +5,7 @@ import path from "node:path";
 import { writeStageFiles } from "../../scoring/publish.js";
 import { scoreStage } from "../../scoring/score-stage.js";
 import { defined, VipError } from "../../errors.js";
+import { taskFolder } from "../../config/settings.js";
 import { field } from "../../output.js";
 import { readScoreFile } from "../../scores/read.js";
 import { runScoresUpdate } from "../../scores/update.js";
@@ -65,7 +66,7 @@ export async function rehearsePolicy({
         chainId: (
           await defined(signer.provider, "signer.provider").getNetwork()
         ).chainId,
-        dataDir: path.join(work, "vip-data"),
+        dataDir: taskFolder(work, "data"),
         l1RestUrl: baseChain.url,
         moduleAddress: baseChain.moduleAddress,
         out,

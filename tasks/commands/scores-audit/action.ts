@@ -15,8 +15,8 @@ import { stageAddresses } from "../../contract/stage-pages.js";
 
 interface ScoresAuditArgs extends PolicyBoundOptions {
   dataDir?: string;
-  policy?: string;
-  stage?: string;
+  policy: string;
+  stage: string;
   manifest?: string;
   contract?: string;
   deploymentId?: string;
@@ -27,10 +27,6 @@ const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
   // indexes: its start-up costs no time of its own.
   EngineProcess.warmUp();
   const stage = parseStage(args.stage);
-  if (args.policy === undefined)
-    throw new VipError(
-      "--policy is required: the published policy file (.sql) or folder",
-    );
   await loadPolicies(args.policy);
   let manifest: unknown;
   if (args.manifest !== undefined) {

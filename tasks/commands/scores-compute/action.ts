@@ -7,15 +7,14 @@ import { writeStageFiles } from "../../scoring/publish.js";
 import { warnIfOldMinievm } from "../../indexer/node-version.js";
 import { scoreStage } from "../../scoring/score-stage.js";
 import { parseStage } from "../../contract/preflight.js";
-import { VipError } from "../../errors.js";
 import { field } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
 
 interface ScoresComputeArgs extends PolicyBoundOptions {
   dataDir?: string;
-  policy?: string;
-  stage?: string;
-  out?: string;
+  policy: string;
+  stage: string;
+  out: string;
 }
 
 const action: NewTaskActionFunction<ScoresComputeArgs> = async (args, hre) => {
@@ -23,14 +22,6 @@ const action: NewTaskActionFunction<ScoresComputeArgs> = async (args, hre) => {
   // indexes: its start-up costs no time of its own.
   EngineProcess.warmUp();
   const stage = parseStage(args.stage);
-  if (args.policy === undefined)
-    throw new VipError(
-      "--policy is required: a policy file (.sql) or a folder of them",
-    );
-  if (args.out === undefined)
-    throw new VipError(
-      "--out is required: the folder the stage's CSV and manifest are written to",
-    );
   await loadPolicies(args.policy);
   const { ctx, connection } = await activityContext(hre, {
     dataDir: args.dataDir,

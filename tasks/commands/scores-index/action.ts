@@ -4,21 +4,16 @@ import { activityContext } from "../../scoring/context.js";
 import { setAside } from "../../indexer/index-format.js";
 import { indexFile, indexPolicies } from "../../indexer/index-policies.js";
 import { warnIfOldMinievm } from "../../indexer/node-version.js";
-import { VipError } from "../../errors.js";
 import { field, formatNumber } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
 
 interface ScoresIndexArgs {
   dataDir?: string;
-  policy?: string;
+  policy: string;
   rebuild?: boolean;
 }
 
 const action: NewTaskActionFunction<ScoresIndexArgs> = async (args, hre) => {
-  if (args.policy === undefined)
-    throw new VipError(
-      "--policy is required: a policy file (.sql) or a folder of them",
-    );
   // The policies are read before the network is touched: a bad header never
   // waits on a node.
   const policies = await loadPolicies(args.policy);

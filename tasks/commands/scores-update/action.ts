@@ -1,6 +1,6 @@
-import path from "node:path";
-
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { taskFolder } from "../../config/settings.js";
 
 import { contractContext } from "../../contract/context.js";
 import { parseStage } from "../../contract/preflight.js";
@@ -11,8 +11,8 @@ import { readScoreFile } from "../../scores/read.js";
 import { runScoresUpdate } from "../../scores/update.js";
 
 interface ScoresUpdateArgs {
-  stage?: string;
-  file?: string;
+  stage: string;
+  file: string;
   dryRun: boolean;
   replace: boolean;
   skipUnchanged: boolean;
@@ -25,10 +25,6 @@ interface ScoresUpdateArgs {
 
 const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
-  if (args.file === undefined)
-    throw new VipError(
-      "--file is required: a CSV (address,score) or JSON score file",
-    );
   if (!Number.isInteger(args.maxInFlight) || args.maxInFlight < 0)
     throw new VipError(
       `--max-in-flight ${args.maxInFlight} must be 0 (adaptive) or a whole number of at least 1`,
@@ -57,8 +53,7 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
       skipUnchanged: args.skipUnchanged,
       maxInFlight: args.maxInFlight,
       maxBatchSize: args.batchSize === 0 ? undefined : args.batchSize,
-      journalDir:
-        args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
+      journalDir: taskFolder(hre.config.paths.root, "journal", args.journalDir),
     },
     consoleOutput,
   );

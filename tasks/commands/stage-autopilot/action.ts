@@ -17,9 +17,9 @@ import {
 import { backoffSeconds } from "../../autopilot/schedule.js";
 import { type Service, startService } from "../../autopilot/service.js";
 import {
+  baseChain,
   optionalAlertWebhook,
-  vipModuleAddress,
-  vipUrl,
+  taskFolder,
 } from "../../config/settings.js";
 import { operatorNetwork } from "../../network/connect.js";
 import {
@@ -28,7 +28,6 @@ import {
 } from "../../contract/context.js";
 import { firstLine, VipError } from "../../errors.js";
 import { isTransient } from "../../network/retry.js";
-import { requiredOption } from "../../options.js";
 import {
   consoleOutput,
   field,
@@ -39,7 +38,7 @@ import { loadPolicies } from "../../policy/load.js";
 import { announceSigner } from "../../signer/signer.js";
 
 interface AutopilotArgs extends PolicyBoundOptions {
-  scoresDir?: string;
+  scoresDir: string;
   policy?: string;
   computeInterval: string;
   dataDir?: string;
@@ -55,13 +54,7 @@ interface AutopilotArgs extends PolicyBoundOptions {
 }
 
 const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
-  const scoresDir = path.resolve(
-    requiredOption(
-      args.scoresDir,
-      "--scores-dir",
-      "the folder the scoring job writes stage-<N>.csv and stage-<N>.final.csv into",
-    ),
-  );
+  const scoresDir = path.resolve(args.scoresDir);
   const dir = await stat(scoresDir).catch(() => undefined);
   if (dir?.isDirectory() !== true)
     throw new VipError(
@@ -93,8 +86,11 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
         ? `vip.alertWebhook of network "${selected.name}"`
         : "VIP_ALERT_WEBHOOK",
   );
-  const journalDir =
-    args.journalDir ?? path.join(hre.config.paths.root, "vip-journal");
+  const journalDir = taskFolder(
+    hre.config.paths.root,
+    "journal",
+    args.journalDir,
+  );
   const statusFile = path.resolve(
     args.statusFile ?? path.join(journalDir, "autopilot", "status.json"),
   );
@@ -123,12 +119,7 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
       pollSeconds,
       alerts,
     );
-    const l1RestUrl = await vipUrl(
-      connection.networkName,
-      connection.networkConfig,
-      "l1RestUrl",
-    );
-    const moduleAddress = await vipModuleAddress(
+    const { restUrl: l1RestUrl, moduleAddress } = await baseChain(
       connection.networkName,
       connection.networkConfig,
     );
@@ -190,8 +181,11 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
                 provider: connection.provider,
                 chainId,
                 networkName: connection.networkName,
-                dataDir:
-                  args.dataDir ?? path.join(hre.config.paths.root, "vip-data"),
+                dataDir: taskFolder(
+                  hre.config.paths.root,
+                  "data",
+                  args.dataDir,
+                ),
                 policyBounds: policyBounds(args, connection.networkConfig),
                 l1RestUrl,
                 moduleAddress,

@@ -1,6 +1,6 @@
-import path from "node:path";
-
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { taskFolder } from "../../config/settings.js";
 
 import { contractContext } from "../../contract/context.js";
 import { parseStage, preflight } from "../../contract/preflight.js";
@@ -11,7 +11,7 @@ import { announceSigner } from "../../signer/signer.js";
 import { runFinalize } from "./run.js";
 
 interface FinalizeArgs {
-  stage?: string;
+  stage: string;
   force: boolean;
   yes: boolean;
   journalDir?: string;
@@ -56,8 +56,7 @@ const action: NewTaskActionFunction<FinalizeArgs> = async (args, hre) => {
     signer,
     stage,
     {
-      journalDir:
-        args.journalDir ?? path.join(hre.config.paths.root, "vip-journal"),
+      journalDir: taskFolder(hre.config.paths.root, "journal", args.journalDir),
       network,
     },
     consoleOutput,

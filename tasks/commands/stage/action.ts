@@ -1,7 +1,7 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { ignitionPath } from "../../config/package-files.js";
-import { vipModuleAddress, vipUrl } from "../../config/settings.js";
+import { baseChain } from "../../config/settings.js";
 import { findScoreContract } from "../../contract/locate.js";
 import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
@@ -14,12 +14,7 @@ interface StageArgs {
 
 const action: NewTaskActionFunction<StageArgs> = async (args, hre) => {
   const connection = await connectReadOnly(hre);
-  const restUrl = await vipUrl(
-    connection.networkName,
-    connection.networkConfig,
-    "l1RestUrl",
-  );
-  const moduleAddress = await vipModuleAddress(
+  const { restUrl, moduleAddress } = await baseChain(
     connection.networkName,
     connection.networkConfig,
   );

@@ -1,18 +1,4 @@
-import { VipError } from "./errors.js";
-
-/**
- * A required option's trimmed value; missing or blank, an error that names it
- * and says what it takes.
- */
-export function requiredOption(
-  value: string | undefined,
-  option: string,
-  what: string,
-): string {
-  if (value === undefined || value.trim() === "")
-    throw new VipError(`${option} is required: ${what}`);
-  return value.trim();
-}
+import { VipError } from "../errors.js";
 
 /**
  * An optional duration in seconds (decimals allowed) as milliseconds; anything

@@ -1,0 +1,79 @@
+import { ArgumentType } from "hardhat/types/arguments";
+
+/** A text option without a default: undefined when not given. */
+export interface TextOption {
+  name: string;
+  description: string;
+  type: ArgumentType.STRING_WITHOUT_DEFAULT;
+  defaultValue: undefined;
+}
+
+/**
+ * An option a task cannot run without, declared once: its `--help` line says
+ * "Required", and `lazyAction` refuses the task without it, before the action
+ * is even loaded, in the words declared here.
+ */
+export interface RequiredOption {
+  name: string;
+  /** What it takes, as `--help` and the refusal say it. */
+  what: string;
+  option: TextOption;
+}
+
+export function textOption(name: string, description: string): TextOption {
+  return {
+    name,
+    description,
+    type: ArgumentType.STRING_WITHOUT_DEFAULT,
+    defaultValue: undefined,
+  };
+}
+
+/**
+ * A required text option. Hardhat's options all have defaults and its usage
+ * line brackets them, so the description says "Required".
+ */
+export function required(name: string, what: string): RequiredOption {
+  return { name, what, option: textOption(name, `Required: ${what}`) };
+}
+
+export const contractOption = textOption(
+  "contract",
+  "The VipScore address (default: the address recorded by `contract:deploy` for this chain)",
+);
+
+export const deploymentIdOption = textOption(
+  "deploymentId",
+  "The Ignition deployment id (default: chain-<chainId>)",
+);
+
+export const requiredStage = required(
+  "stage",
+  "the stage number to operate on, the contract's open stage (npx hardhat stage --network <name> shows it)",
+);
+
+export const policyTimeoutOption = textOption(
+  "policyTimeout",
+  "Seconds the scoring policy may run, both runs together (default: the network's vip.policyTimeout, else 300)",
+);
+
+export const policyMemoryOption = textOption(
+  "policyMemory",
+  "MB of memory the scoring policy's engine may hold before it spills to temporary files (default: the network's vip.policyMemory, else 2048)",
+);
+
+/** Where the activity index is kept; `when` says when it matters. */
+export function dataDirOption(when = ""): TextOption {
+  return textOption(
+    "dataDir",
+    `${when}where the index is kept (default: vip-data/ in the project)`,
+  );
+}
+
+/** Where journals are kept; `also` names what else is kept there. */
+export function journalDirOption(also = ""): TextOption {
+  return textOption(
+    "journalDir",
+    `Where journals${also} are kept (default: vip-journal/ in the project)`,
+  );
+}

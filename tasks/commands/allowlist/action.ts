@@ -1,0 +1,41 @@
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import {
+  type AllowListChange,
+  changeAllowList,
+  parseAllowListAddress,
+} from "../../contract/allow-list.js";
+import { contractContext } from "../../contract/context.js";
+import { consoleOutput } from "../../output.js";
+import { announceSigner } from "../../signer/signer.js";
+
+interface AllowListArgs {
+  address: string;
+  contract?: string;
+  deploymentId?: string;
+}
+
+/** Adds `--address` to the contract's allow list, or removes it. */
+function allowListAction(
+  change: AllowListChange,
+): NewTaskActionFunction<AllowListArgs> {
+  return async (args, hre) => {
+    const address = parseAllowListAddress(args.address);
+    const { connection, operator, signer, score } = await contractContext(
+      hre,
+      args,
+    );
+    announceSigner(consoleOutput, operator);
+    await changeAllowList(
+      score,
+      signer,
+      change,
+      address,
+      connection.networkName,
+      consoleOutput,
+    );
+  };
+}
+
+export const add = allowListAction("add");
+export const remove = allowListAction("remove");

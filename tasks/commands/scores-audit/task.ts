@@ -1,0 +1,35 @@
+import { task } from "hardhat/config";
+
+import { lazyAction } from "../../cli/lazy-action.js";
+import {
+  contractOption,
+  dataDirOption,
+  deploymentIdOption,
+  policyMemoryOption,
+  policyTimeoutOption,
+  required,
+  requiredStage,
+  textOption,
+} from "../../cli/options.js";
+
+const policy = required("policy", "the published policy file (.sql) or folder");
+
+export default task(
+  "scores:audit",
+  "Recompute a stage from the published policy and compare with the contract (and a manifest); exit 1 on any difference",
+)
+  .addOption(policy.option)
+  .addOption(requiredStage.option)
+  .addOption(
+    textOption(
+      "manifest",
+      "a published stage-N.manifest.json to compare as well",
+    ),
+  )
+  .addOption(contractOption)
+  .addOption(deploymentIdOption)
+  .addOption(dataDirOption())
+  .addOption(policyTimeoutOption)
+  .addOption(policyMemoryOption)
+  .setAction(lazyAction(() => import("./action.js"), [requiredStage, policy]))
+  .build();
