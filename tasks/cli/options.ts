@@ -77,3 +77,8 @@ export function journalDirOption(also = ""): TextOption {
     `Where journals${also} are kept (default: vip-journal/ in the project)`,
   );
 }
+
+/** Where tokens go and how many: what bridge:route and bridge:transfer both take. */
+export const requiredToChain = required("toChain", "the destination chain id");
+export const requiredToDenom = required("toDenom", "the destination denom");
+export const requiredAmount = required("amount", "the amount in base units");

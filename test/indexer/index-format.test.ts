@@ -9,6 +9,8 @@ import { expect } from "chai";
 import { setAside } from "../../tasks/indexer/index-format.js";
 import { ActivityStore } from "../../tasks/indexer/store.js";
 
+import { queryIndex } from "../helpers/index-query.js";
+
 /**
  * Writes a database at `file` with `statements`, leaving what they wrote in
  * its write-ahead log (`<file>.wal`) when `wal` is set, as a killed process
@@ -38,19 +40,6 @@ const FORMAT_1 = [
   "insert into log_abc values (5, 100, '0xaa', 3, '0x01')",
 ];
 
-async function rows(file: string, sql: string): Promise<unknown[][]> {
-  const instance = await DuckDBInstance.create(file, {
-    access_mode: "READ_ONLY",
-  });
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowsJson();
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
-
 describe("the index's format: recorded, an older one refused and set aside, never deleted", () => {
   let dir: string;
   beforeEach(async () => {
@@ -72,7 +61,7 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     (await ActivityStore.open(file)).close();
     (await ActivityStore.open(file)).close();
     expect(
-      await rows(file, "select key, value from meta order by key"),
+      await queryIndex(file, "select key, value from meta order by key"),
     ).to.deep.equal([["format", "2"]]);
   });
 
@@ -94,7 +83,10 @@ describe("the index's format: recorded, an older one refused and set aside, neve
       "npx hardhat scores:index --network <name> --policy <policy file or folder> --rebuild",
     );
     expect(
-      await rows(file, "select table_name from duckdb_tables() order by 1"),
+      await queryIndex(
+        file,
+        "select table_name from duckdb_tables() order by 1",
+      ),
     ).to.deep.equal([["blocks"], ["log_abc"], ["sources"]]);
   });
 
@@ -128,11 +120,13 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     expect(existsSync(`${to}.wal`)).to.equal(true);
     // The old rows, written only to the log, are still there.
     expect(
-      await rows(to, "select block_number, log_index from log_abc"),
+      await queryIndex(to, "select block_number, log_index from log_abc"),
     ).to.deep.equal([["5", 3]]);
     const store = await ActivityStore.open(file);
     store.close();
-    expect(await rows(file, "select value from meta")).to.deep.equal([["2"]]);
+    expect(await queryIndex(file, "select value from meta")).to.deep.equal([
+      ["2"],
+    ]);
   });
 
   it("--rebuild refuses when the name aside is taken, deleting nothing; with no index it has nothing to move", async () => {
@@ -147,7 +141,7 @@ describe("the index's format: recorded, an older one refused and set aside, neve
       `cannot move ${file} aside: ${path.join(dir, "chain-7.format-1.duckdb")} already exists`,
     );
     expect(
-      await rows(file, "select count(*)::INTEGER from log_abc"),
+      await queryIndex(file, "select count(*)::INTEGER from log_abc"),
     ).to.deep.equal([[1]]);
     expect(await setAside(path.join(dir, "chain-99.duckdb"))).to.equal(
       undefined,

@@ -1,7 +1,12 @@
 import { task } from "hardhat/config";
 
 import { lazyAction } from "../../cli/lazy-action.js";
-import { required } from "../../cli/options.js";
+import {
+  required,
+  requiredAmount,
+  requiredToChain,
+  requiredToDenom,
+} from "../../cli/options.js";
 
 const fromChain = required(
   "fromChain",
@@ -13,21 +18,15 @@ const fromDenom = required(
   "the source denom (e.g. uinit, or an ERC-20 address on an EVM chain)",
 );
 
-const toChain = required("toChain", "the destination chain id");
-
-const toDenom = required("toDenom", "the destination denom");
-
-const amount = required("amount", "the amount in base units");
-
 export default task(
   "bridge:route",
   "Ask the routing API for a route and print it: amounts, hops, transactions, duration, fees, warnings, op hook",
 )
   .addOption(fromChain.option)
   .addOption(fromDenom.option)
-  .addOption(toChain.option)
-  .addOption(toDenom.option)
-  .addOption(amount.option)
+  .addOption(requiredToChain.option)
+  .addOption(requiredToDenom.option)
+  .addOption(requiredAmount.option)
   .addFlag({
     name: "json",
     description: "Print the checked response as JSON",
@@ -40,7 +39,7 @@ export default task(
   .setAction(
     lazyAction(
       () => import("./action.js"),
-      [fromChain, fromDenom, toChain, toDenom, amount],
+      [fromChain, fromDenom, requiredToChain, requiredToDenom, requiredAmount],
     ),
   )
   .build();

@@ -2,7 +2,14 @@ import { task } from "hardhat/config";
 import { ArgumentType } from "hardhat/types/arguments";
 
 import { lazyAction } from "../../cli/lazy-action.js";
-import { journalDirOption, required, textOption } from "../../cli/options.js";
+import {
+  journalDirOption,
+  required,
+  requiredAmount,
+  requiredToChain,
+  requiredToDenom,
+  textOption,
+} from "../../cli/options.js";
 
 const fromChain = required(
   "fromChain",
@@ -13,12 +20,6 @@ const fromDenom = required(
   "fromDenom",
   "the source denom (an ERC-20 address on an EVM chain)",
 );
-
-const toChain = required("toChain", "the destination chain id");
-
-const toDenom = required("toDenom", "the destination denom");
-
-const amount = required("amount", "the amount in base units");
 
 const to = required(
   "to",
@@ -31,9 +32,9 @@ export default task(
 )
   .addOption(fromChain.option)
   .addOption(fromDenom.option)
-  .addOption(toChain.option)
-  .addOption(toDenom.option)
-  .addOption(amount.option)
+  .addOption(requiredToChain.option)
+  .addOption(requiredToDenom.option)
+  .addOption(requiredAmount.option)
   .addOption(to.option)
   .addOption({
     name: "slippage",
@@ -71,7 +72,14 @@ export default task(
   .setAction(
     lazyAction(
       () => import("./action.js"),
-      [fromChain, fromDenom, toChain, toDenom, amount, to],
+      [
+        fromChain,
+        fromDenom,
+        requiredToChain,
+        requiredToDenom,
+        requiredAmount,
+        to,
+      ],
     ),
   )
   .build();
