@@ -104,6 +104,39 @@ export default config(
   {
     files: packageCode,
     rules: {
+      // A function longer than a screen or two hides its steps; name them instead. Hardhat's own
+      // longest are under 240 lines, nearly all far shorter.
+      "max-lines-per-function": ["error", { max: 120 }],
+      // An error's shape is checked, never asserted: hardhat-utils' ensureError and
+      // ensureNodeErrnoExceptionError, or isVipError for our own (which carry codes).
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='Error']",
+          message:
+            "narrow with ensureError / instanceof instead of casting to Error",
+        },
+        {
+          selector:
+            "TSAsExpression > TSTypeReference.typeAnnotation" +
+            "[typeName.left.name='NodeJS'][typeName.right.name='ErrnoException']",
+          message:
+            "narrow with ensureNodeErrnoExceptionError instead of casting",
+        },
+        {
+          selector:
+            "NewExpression[callee.name='VipError'] > TemplateLiteral:first-child",
+          message:
+            "an error the user meets is a descriptor of tasks/error-catalog.ts",
+        },
+        {
+          selector:
+            "NewExpression[callee.name='VipError'] > Literal:first-child",
+          message:
+            "an error the user meets is a descriptor of tasks/error-catalog.ts",
+        },
+      ],
       // A devDependency is missing in a user's project: the package would fail on its first import.
       "import/no-extraneous-dependencies": [
         "error",

@@ -31,10 +31,8 @@ const hardhatLedger = await import("@nomicfoundation/hardhat-ledger").then(
 );
 const ledgerAccount = process.env.LEDGER_ACCOUNT?.trim() || undefined;
 if (ledgerAccount !== undefined && hardhatLedger === undefined) {
-  throw new Error(
-    "LEDGER_ACCOUNT is set, but Ledger support is not installed: install libusb-1.0-0-dev and libudev-dev " +
-      "(sudo apt-get install libusb-1.0-0-dev libudev-dev), then run the install command again",
-  );
+  const { ledgerNotInstalled } = await import("./tasks/config/ledger.js");
+  throw ledgerNotInstalled();
 }
 
 export default defineConfig({

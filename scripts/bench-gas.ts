@@ -90,5 +90,6 @@ while (low < high) {
   else high = mid - 1;
 }
 console.log(
-  `\nlargest batch of new addresses under the ${fmt(TX_GAS_CAP)} per-transaction cap: ${low} (reference: about 570 under a 30M block limit)`,
+  `\nlargest batch of new addresses under the ${fmt(TX_GAS_CAP)} per-transaction cap: ${low} ` +
+    "(reference: about 570 under a 30M block limit)",
 );

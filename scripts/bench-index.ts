@@ -85,7 +85,7 @@ async function hardhat(args: string[]): Promise<{
       JSON_RPC_URL: node.url,
       L1_REST_URL: baseChain.url,
       BENCH_RSS_FILE: rssFile,
-      NODE_OPTIONS: `${process.env.BENCH_NODE_OPTIONS ?? ""} --import ${path.join(PROJECT_ROOT, "scripts", "bench", "report-rss.mjs")}`,
+      NODE_OPTIONS: `${process.env.BENCH_NODE_OPTIONS ?? ""} --import ${RSS_REPORTER}`,
     },
   });
   let output = "";
@@ -115,9 +115,18 @@ async function hardhat(args: string[]): Promise<{
   };
 }
 
+/** Prints each process's peak RSS when it exits (loaded with --import). */
+const RSS_REPORTER = path.join(
+  PROJECT_ROOT,
+  "scripts",
+  "bench",
+  "report-rss.mjs",
+);
+
 try {
   console.log(
-    `bench:index: ${fmt(LOGS)} logs from ${fmt(TRADERS)} addresses, ${fmt(PER_TX)} a transaction, ${EMPTY_BLOCKS} empty blocks after each; ${RUNS} runs`,
+    `bench:index: ${fmt(LOGS)} logs from ${fmt(TRADERS)} addresses, ` +
+      `${fmt(PER_TX)} a transaction, ${EMPTY_BLOCKS} empty blocks after each; ${RUNS} runs`,
   );
   await provider.send("evm_setBlockGasLimit", [
     `0x${(500_000_000).toString(16)}`,
@@ -211,10 +220,11 @@ group by trader
     const plain = (performance.now() - plainStarted) / 1000;
     if (plainLogs !== LOGS || requests !== ranges)
       throw new Error(
-        `the plain client got ${plainLogs} logs in ${requests} requests up to block ${head}; the command stored ${LOGS} in ${ranges} ranges: ${index.output
-          .split("\n")
-          .filter((l) => l.startsWith("indexed"))
-          .join("")}`,
+        `the plain client got ${plainLogs} logs in ${requests} requests up to block ${head}; ` +
+          `the command stored ${LOGS} in ${ranges} ranges: ${index.output
+            .split("\n")
+            .filter((l) => l.startsWith("indexed"))
+            .join("")}`,
       );
     const compute = await hardhat([
       "scores:compute",
@@ -245,9 +255,12 @@ group by trader
     };
     rows.push(row);
     console.log(
-      `run ${run}: scores:index ${fmt(index.seconds, 2)} s (${fmt(row.index)} logs/s, ${requests} eth_getLogs, CPU ${fmt(index.cpuSeconds, 2)} s, peak ${fmt(index.maxRssMb)} MB); ` +
+      `run ${run}: scores:index ${fmt(index.seconds, 2)} s (${fmt(row.index)} logs/s, ` +
+        `${requests} eth_getLogs, CPU ${fmt(index.cpuSeconds, 2)} s, peak ${fmt(index.maxRssMb)} MB); ` +
         `plain client ${fmt(plain, 2)} s (${fmt(row.plain)} logs/s); ratio ${fmt(row.ratio, 2)}; ` +
-        `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), peak ${fmt(compute.maxRssMb)} MB (${compute.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")}: the command, the policy's engine), ${fmt(addresses)} addresses`,
+        `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), ` +
+        `peak ${fmt(compute.maxRssMb)} MB (${compute.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")}: ` +
+        `the command, the policy's engine), ${fmt(addresses)} addresses`,
     );
     await rm(data, { recursive: true, force: true });
   }
@@ -255,13 +268,17 @@ group by trader
   const computes = rows.map((r) => r.compute);
   const rss = rows.map((r) => r.rss);
   console.log(
-    `\nscores:index / plain client throughput: median ${fmt(median(ratios), 2)}, lowest ${fmt(Math.min(...ratios), 2)} (goal >= 0.80)`,
+    `\nscores:index / plain client throughput: median ${fmt(median(ratios), 2)}, ` +
+      `lowest ${fmt(Math.min(...ratios), 2)} (goal >= 0.80)`,
   );
   console.log(
-    `scores:index: median ${fmt(median(rows.map((r) => r.index)))} logs/s; plain client median ${fmt(median(rows.map((r) => r.plain)))} logs/s`,
+    `scores:index: median ${fmt(median(rows.map((r) => r.index)))} logs/s; ` +
+      `plain client median ${fmt(median(rows.map((r) => r.plain)))} logs/s`,
   );
   console.log(
-    `scores:compute (${fmt(LOGS)} logs, ${fmt(TRADERS)} addresses, Hardhat's start-up included): median ${fmt(median(computes), 2)} s, worst ${fmt(Math.max(...computes), 2)} s; peak memory median ${fmt(median(rss))} MB, worst ${fmt(Math.max(...rss))} MB (goal < 5 s, < 1,024 MB)`,
+    `scores:compute (${fmt(LOGS)} logs, ${fmt(TRADERS)} addresses, Hardhat's start-up included): ` +
+      `median ${fmt(median(computes), 2)} s, worst ${fmt(Math.max(...computes), 2)} s; ` +
+      `peak memory median ${fmt(median(rss))} MB, worst ${fmt(Math.max(...rss))} MB (goal < 5 s, < 1,024 MB)`,
   );
 } finally {
   await baseChain.close();

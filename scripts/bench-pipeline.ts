@@ -318,9 +318,11 @@ try {
 
   const throughput = (r: Row) => Number(r.gas) / r.chainSeconds;
   console.log(
-    `\n${ADDRESSES.toLocaleString("en-US")} fresh addresses to a hardhat node over HTTP (block every ${BLOCK_MS} ms, block gas limit ` +
-      `${BLOCK_GAS.toLocaleString("en-US")}: ${(Number(BLOCK_GAS) / BLOCK_MS / 1000).toFixed(0)} M gas/s of capacity; ${limits.perBlock} batches of ` +
-      `${limits.target.toLocaleString("en-US")} gas per block); ${RUNS} pairs, each the perfect client then the command, each to a new contract\n`,
+    `\n${ADDRESSES.toLocaleString("en-US")} fresh addresses to a hardhat node over HTTP ` +
+      `(block every ${BLOCK_MS} ms, block gas limit ${BLOCK_GAS.toLocaleString("en-US")}: ` +
+      `${(Number(BLOCK_GAS) / BLOCK_MS / 1000).toFixed(0)} M gas/s of capacity; ` +
+      `${limits.perBlock} batches of ${limits.target.toLocaleString("en-US")} gas per block); ` +
+      `${RUNS} pairs, each the perfect client then the command, each to a new contract\n`,
   );
   const header = [
     "pair",
@@ -379,13 +381,19 @@ try {
           2;
   };
   console.log(
-    `\nchain-side throughput, command / perfect client: median ${median(ratios).toFixed(2)}, lowest ${Math.min(...ratios).toFixed(2)} (goal: median >= 0.85, lowest >= 0.75)`,
+    `\nchain-side throughput, command / perfect client: median ${median(ratios).toFixed(2)}, ` +
+      `lowest ${Math.min(...ratios).toFixed(2)} (goal: median >= 0.85, lowest >= 0.75)`,
   );
   console.log(
-    `whole command / perfect client's push: median ${median(wholes).toFixed(2)}x, worst ${Math.max(...wholes).toFixed(2)}x (goal: <= 1.3x)`,
+    `whole command / perfect client's push: median ${median(wholes).toFixed(2)}x, ` +
+      `worst ${Math.max(...wholes).toFixed(2)}x (goal: <= 1.3x)`,
   );
   console.log(
-    "The command's seconds are `npx hardhat scores:update` as a process (Hardhat's start-up, pre-flight, journal, push, read-back of every score); the perfect client's, its push alone. Before/after: from the command's start to the block before its first (start-up, pre-flight, first sends), and from its last block to its exit, of which the read-back (from the `sent` line to the exit).",
+    "The command's seconds are `npx hardhat scores:update` as a process (Hardhat's start-up, " +
+      "pre-flight, journal, push, read-back of every score); the perfect client's, its push alone. " +
+      "Before/after: from the command's start to the block before its first (start-up, pre-flight, " +
+      "first sends), and from its last block to its exit, of which the read-back " +
+      "(from the `sent` line to the exit).",
   );
 } finally {
   await node.close();

@@ -81,7 +81,8 @@ try {
 
   const baseline = measure();
   console.log(
-    `validation of CSV score files (checksummed addresses), each in a fresh process; modules alone: ${baseline.maxRssMb.toFixed(0)} MB peak RSS\n`,
+    `validation of CSV score files (checksummed addresses), each in a fresh process; ` +
+      `modules alone: ${baseline.maxRssMb.toFixed(0)} MB peak RSS\n`,
   );
   console.log(
     [

@@ -1,43 +1,124 @@
 import { assertHardhatInvariant } from "@nomicfoundation/hardhat-errors";
 import { HardhatPluginError } from "hardhat/plugins";
 
+import type { ErrorDescriptor } from "./error-catalog.js";
 import { printable } from "./output.js";
 
 export const PLUGIN_ID = "hardhat-vip-score";
+
+/** How an error's code is printed and looked up in docs/errors.md. */
+export function errorCode(descriptor: ErrorDescriptor): string {
+  return `VIP-E${descriptor.number}`;
+}
+
+/** The names between braces in a message template: `{file}` → "file". */
+type TemplateNames<T extends string> =
+  T extends `${string}{${infer Name}}${infer Rest}`
+    ? Name | TemplateNames<Rest>
+    : never;
+
+/** A value a message template can show. */
+export type ErrorParam = string | number | bigint;
+
+/** The values an error's message template names, each by its name. */
+export type ErrorParams<D extends ErrorDescriptor> = {
+  [Name in TemplateNames<D["message"]>]: ErrorParam;
+};
+
+/** A descriptor whose template names nothing takes no values. */
+type ErrorArgs<D extends ErrorDescriptor> = [
+  TemplateNames<D["message"]>,
+] extends [never]
+  ? [params?: Record<string, never>, cause?: Error]
+  : [params: ErrorParams<D>, cause?: Error];
+
+/** The template with each `{name}` replaced by its value. */
+function formatMessage(
+  template: string,
+  params: Readonly<Record<string, ErrorParam>>,
+): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/**
+ * An error the operator can act on, made from a descriptor of the catalog
+ * (`tasks/error-catalog.ts`): its code is stable, its message prints with the
+ * code first, and docs/errors.md says what causes it and what to do. Hardhat
+ * prints it without a stack trace and exits non-zero. Code branches on the
+ * descriptor (`isVipError`), never on the message. Messages never carry keys
+ * or full RPC URLs (those may embed API keys).
+ */
+export class VipError<
+  D extends ErrorDescriptor = ErrorDescriptor,
+> extends HardhatPluginError {
+  readonly descriptor: D;
+  readonly code: string;
+  readonly params: ErrorParams<D>;
+  /** The message without its code: as a part of another error's message. */
+  readonly text: string;
+
+  constructor(descriptor: D, ...[params, cause]: ErrorArgs<D>) {
+    const values = (params ?? {}) as ErrorParams<D>;
+    // Parts of a message may come from elsewhere (a node, a policy, an
+    // API): whatever was missed where they were put in prints as text.
+    const message = printable(formatMessage(descriptor.message, values));
+    super(PLUGIN_ID, `${errorCode(descriptor)}: ${message}`, cause);
+    this.descriptor = descriptor;
+    this.code = errorCode(descriptor);
+    this.params = values;
+    this.text = message;
+  }
+
+  /** Whether this error was made from `descriptor`. */
+  madeFrom(descriptor: ErrorDescriptor): boolean {
+    return this.descriptor.number === descriptor.number;
+  }
+}
+
+/**
+ * Whether `error` is a VipError, or one made from `descriptor`: the way code
+ * tells errors apart (as Hardhat's `HardhatError.isHardhatError`).
+ */
+export function isVipError<D extends ErrorDescriptor>(
+  error: unknown,
+  descriptor?: D,
+): error is VipError<D> {
+  if (!(error instanceof VipError)) return false;
+  return descriptor === undefined || error.madeFrom(descriptor);
+}
+
+/**
+ * An error's message as a part of another message: a VipError's without its
+ * code (the error that tells it has its own), any other's as it is.
+ */
+export function messageOf(error: unknown): string {
+  if (error instanceof VipError) return error.text;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The first line of `messageOf`: enough to say what went wrong. */
+export function reasonOf(error: unknown): string {
+  return messageOf(error).split("\n", 1)[0] ?? "";
+}
 
 /**
  * The first line of an error's message: enough to say what happened, in a
  * warning or a wrapping error.
  */
 export function firstLine(error: unknown): string {
-  return defined(
-    (error instanceof Error ? error.message : String(error)).split("\n")[0],
-    "(error instanceof Error ? error.message : String(error))....",
-  );
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n", 1)[0] ?? "";
 }
 
 /**
- * An error the operator can act on. Hardhat prints its message without a stack
- * trace and exits non-zero. Messages never carry keys or full RPC URLs (those
- * may embed API keys).
+ * The value the caller knows is there. `holds` says in words what guarantees
+ * it (e.g. "the pattern always captures the hex digits"): where that
+ * knowledge is wrong, Hardhat's internal error says which promise broke,
+ * instead of a TypeError later.
  */
-export class VipError extends HardhatPluginError {
-  constructor(message: string, cause?: Error) {
-    // Parts of a message may come from elsewhere (a node, a policy, an
-    // API): whatever was missed where they were put in prints as text.
-    super(PLUGIN_ID, printable(message), cause);
-  }
-}
-
-/**
- * The value the caller knows is there (an index in range, a group its pattern
- * always captures): where that knowledge is wrong, Hardhat's internal error
- * names the expression at once, instead of a TypeError later.
- */
-export function defined<T>(value: T | null | undefined, what: string): T {
-  assertHardhatInvariant(
-    value !== undefined && value !== null,
-    `${what} is missing`,
-  );
+export function defined<T>(value: T | null | undefined, holds: string): T {
+  assertHardhatInvariant(value !== undefined && value !== null, holds);
   return value;
 }

@@ -1,3 +1,4 @@
+import { HardhatError } from "@nomicfoundation/hardhat-errors";
 import { expect } from "chai";
 import { network } from "hardhat";
 
@@ -32,6 +33,18 @@ describe("Ignition module VipScore", () => {
     } catch (e) {
       error = e;
     }
-    expect(String(error)).to.match(/startStage/);
+    // Ignition's deployment error, holding its validation error (a module
+    // parameter without a value) for the parameter.
+    expect(
+      HardhatError.isHardhatError(
+        error,
+        HardhatError.ERRORS.IGNITION.INTERNAL.DEPLOYMENT_ERROR,
+      ),
+      String(error),
+    ).to.equal(true);
+    const missing =
+      HardhatError.ERRORS.IGNITION.VALIDATION.MISSING_MODULE_PARAMETER;
+    expect(String(error)).to.include(`HHE${missing.number}`);
+    expect(String(error)).to.include("'startStage'");
   });
 });

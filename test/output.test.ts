@@ -1,5 +1,6 @@
 import { expect } from "chai";
 
+import { ERRORS } from "../tasks/error-catalog.js";
 import { VipError } from "../tasks/errors.js";
 import { printable, safeText } from "../tasks/output.js";
 
@@ -28,8 +29,14 @@ describe("printing untrusted text safely", () => {
 
   it("keeps the tool's own line breaks, and an error's message can hold no escape", () => {
     expect(printable("one\ntwo\u001b[1A")).to.equal("one\ntwo\\x1b[1A");
-    expect(new VipError("bad \u001b[2J value\nnext").message).to.equal(
-      "bad \\x1b[2J value\nnext",
-    );
+    const error = new VipError(ERRORS.SCORING.POLICY_NOT_FOUND, {
+      path: "bad \u001b[2J value\nnext",
+    });
+    expect(error.code).to.equal("VIP-E5001");
+    expect(error.params.path).to.equal("bad \u001b[2J value\nnext");
+    expect(error.message).to.match(/^VIP-E5001: /);
+    expect(error.message).to.include("bad \\x1b[2J value\nnext");
+    // eslint-disable-next-line no-control-regex -- none may get through
+    expect(error.message).to.not.match(/[\u0000-\u0009\u000b-\u001f]/);
   });
 });

@@ -1,6 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { UserInterruptionHooks } from "hardhat/types/hooks";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /**
@@ -42,12 +43,8 @@ export async function storeInKeystore(
   // code, not by throwing.
   if (process.exitCode === 1 && exitCodeBefore !== 1) {
     process.exitCode = exitCodeBefore;
-    throw new VipError(
-      `the keystore refused ${name} (see its message above): an existing key needs --force, and a name must be letters, digits and _`,
-    );
+    throw new VipError(ERRORS.CONTRACT.KEYSTORE_REFUSED, { name });
   }
   if (!handedOver)
-    throw new VipError(
-      `the keystore did not ask for ${name}'s value; nothing was stored`,
-    );
+    throw new VipError(ERRORS.CONTRACT.KEYSTORE_NOT_ASKED, { name });
 }

@@ -1,5 +1,6 @@
 import { HDNodeWallet, Mnemonic, randomBytes, wordlists } from "ethers";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError, defined } from "../errors.js";
 
 /** minitiad's path for eth_secp256k1 keys (coin type 60), the first account. */
@@ -16,21 +17,18 @@ export function accountFromMnemonic(phrase: string): HDNodeWallet {
     .split(/\s+/)
     .filter((word) => word !== "");
   if (![12, 15, 18, 21, 24].includes(words.length)) {
-    throw new VipError(
-      `the mnemonic has ${words.length} words; a BIP39 mnemonic has 12, 15, 18, 21 or 24`,
-    );
+    throw new VipError(ERRORS.CONTRACT.MNEMONIC_WORD_COUNT, {
+      count: words.length,
+    });
   }
-  const unknown = words.filter(
-    (word) => defined(wordlists.en, "wordlists.en").getWordIndex(word) < 0,
-  ).length;
+  const english = defined(wordlists.en, "ethers ships the English word list");
+  const unknown = words.filter((word) => english.getWordIndex(word) < 0).length;
   if (unknown > 0)
-    throw new VipError(
-      `${unknown} word(s) of the mnemonic are not in the BIP39 English word list (they are not shown)`,
-    );
+    throw new VipError(ERRORS.CONTRACT.MNEMONIC_UNKNOWN_WORDS, {
+      count: unknown,
+    });
   if (!Mnemonic.isValidMnemonic(words.join(" "))) {
-    throw new VipError(
-      "the mnemonic's checksum does not match: a word is wrong or out of order (the words are not shown)",
-    );
+    throw new VipError(ERRORS.CONTRACT.MNEMONIC_CHECKSUM);
   }
   return HDNodeWallet.fromPhrase(words.join(" "), undefined, DERIVATION_PATH);
 }

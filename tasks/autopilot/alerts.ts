@@ -1,6 +1,7 @@
 import { describeEndpoint } from "../clients/http.js";
 import { withRetry } from "../network/retry.js";
-import { defined } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
 
 export type AlertLevel = "alert" | "warning" | "ok";
 
@@ -9,6 +10,8 @@ interface AlertBody {
   level: AlertLevel;
   stage: number;
   text: string;
+  /** The error's code (`VIP-E6021`) when an error raised the alert. */
+  code?: string;
   at: string;
 }
 
@@ -17,7 +20,7 @@ export interface AlertSink {
    * Writes the line to stderr at once and posts it to the webhook in the
    * background; never throws, never waits.
    */
-  raise(level: AlertLevel, stage: bigint, text: string): void;
+  raise(level: AlertLevel, stage: bigint, text: string, code?: string): void;
   /** Waits for the posts still in flight, at most `timeoutMs`. */
   drain(timeoutMs: number): Promise<void>;
 }
@@ -33,15 +36,14 @@ export interface AlertOptions {
 
 /**
  * Alerts: a line on stderr and, with a webhook, a POST of `{level, stage, text,
- * at}`. A webhook that fails is retried in the background and then reported on
+ * code, at}` (`code` when an error raised it). A webhook that fails is retried in the background and then reported on
  * stderr by its origin only: webhook URLs (Slack's, Discord's) carry their
  * secret in the path. Texts come from the autopilot's own messages, which never
  * hold a key.
  */
 export function alertSink(options: AlertOptions): AlertSink {
   const inFlight = new Set<Promise<void>>();
-  const post = async (body: AlertBody): Promise<void> => {
-    const url = defined(options.webhookUrl, "options.webhookUrl");
+  const post = async (url: string, body: AlertBody): Promise<void> => {
     await withRetry(
       `alert webhook ${describeEndpoint(url, "")}`,
       async () => {
@@ -54,7 +56,10 @@ export function alertSink(options: AlertOptions): AlertSink {
         // Drain the body so the connection is released; its content says
         // nothing the status does not.
         await response.arrayBuffer().catch(() => undefined);
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        if (!response.ok)
+          throw new VipError(ERRORS.AUTOPILOT.WEBHOOK_REFUSED, {
+            status: response.status,
+          });
       },
       {
         retries: options.retries ?? 5,
@@ -65,19 +70,23 @@ export function alertSink(options: AlertOptions): AlertSink {
     );
   };
   return {
-    raise(level, stage, text) {
-      options.write(`autopilot ${level}: stage ${stage}: ${text}`, level);
-      if (options.webhookUrl === undefined) return;
+    raise(level, stage, text, code) {
+      const coded = code === undefined ? text : `${code}: ${text}`;
+      options.write(`autopilot ${level}: stage ${stage}: ${coded}`, level);
+      const url = options.webhookUrl;
+      if (url === undefined) return;
       const body: AlertBody = {
         level,
         stage: Number(stage),
         text,
+        ...(code === undefined ? {} : { code }),
         at: new Date().toISOString(),
       };
-      const sent: Promise<void> = post(body)
+      const sent: Promise<void> = post(url, body)
         .catch(() =>
           options.write(
-            `autopilot warning: the alert webhook at ${describeEndpoint(defined(options.webhookUrl, "options.webhookUrl"), "")} did not take an alert (stage ${stage}, ${level})`,
+            `autopilot warning: the alert webhook at ${describeEndpoint(url, "")} ` +
+              `did not take an alert (stage ${stage}, ${level})`,
             "warning",
           ),
         )

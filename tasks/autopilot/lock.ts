@@ -2,6 +2,9 @@ import { mkdir, open, readFile, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 
+import { ensureNodeErrnoExceptionError } from "@nomicfoundation/hardhat-utils/error";
+
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /** Who holds an autopilot lock. */
@@ -59,26 +62,28 @@ export async function acquireLock(
       }
       return { path: file, release: () => releaseLock(file, me) };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      ensureNodeErrnoExceptionError(error);
+      if (error.code !== "EEXIST") throw error;
     }
     const owner = await readOwner(file);
     if (
       owner !== undefined &&
       (owner.host !== me.host || isRunning(owner.pid))
     ) {
-      throw new VipError(
-        `another autopilot runs on ${contract}: pid ${owner.pid} on host ${owner.host}, since ${owner.since} (lock ${file}). ` +
-          "Stop it first; if it is gone (its host was lost), delete the lock file",
-      );
+      throw new VipError(ERRORS.AUTOPILOT.LOCK_HELD, {
+        contract,
+        pid: owner.pid,
+        host: owner.host,
+        since: owner.since,
+        file,
+      });
     }
     // Its owner is dead (or the file is torn): take it over through O_EXCL
     // again. (Two autopilots starting over the same stale lock within the same
     // milliseconds could both pass; a service manager starts one.)
     await unlink(file).catch(() => undefined);
   }
-  throw new VipError(
-    `could not take the autopilot lock ${file}: another autopilot keeps taking it`,
-  );
+  throw new VipError(ERRORS.AUTOPILOT.LOCK_CONTENDED, { file });
 }
 
 async function readOwner(file: string): Promise<LockOwner | undefined> {
@@ -107,7 +112,7 @@ function isRunning(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return error instanceof Error && "code" in error && error.code === "EPERM";
   }
 }
 

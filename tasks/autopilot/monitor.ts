@@ -21,7 +21,7 @@ export interface Health {
   openStageEndsAt?: string;
   secondsUntilDue?: string;
   lastFinalizedStage?: string;
-  lastError?: { at: string; text: string };
+  lastError?: { at: string; text: string; code: string };
   failedPollsInARow: number;
 }
 

@@ -11,7 +11,8 @@ import {
 } from "../clients/l1-rest.js";
 import { runScoresUpdate } from "../scores/update.js";
 import { finalizeOnce } from "../contract/finalize.js";
-import { firstLine } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { firstLine, messageOf, VipError } from "../errors.js";
 import { finalizeJournalPath } from "../journal/journal.js";
 import { withRetry } from "../network/retry.js";
 import { field, formatUnixTime as iso, type Output } from "../output.js";
@@ -59,20 +60,26 @@ export interface AutopilotContext {
   monitor?: AutopilotMonitor;
 }
 
+/** Why a due stage is left undone: the alert's text, and its error. */
+interface Blocking {
+  text: string;
+  error: VipError;
+}
+
 /** What one pass found and did. */
 interface PassResult {
   timing?: OpenStageTiming;
   finalized: bigint[];
   /** Why a due stage could not be finalized in this pass. */
-  blocked?: string;
+  blocked?: Blocking;
   /** The pass failed before it could tell what is due (base chain, rollup). */
-  failed?: string;
+  failed?: Blocking;
 }
 
 export interface AutopilotReport {
   finalized: bigint[];
   /** Set when `once` ends with a due stage left undone. */
-  blocked?: string;
+  blocked?: Blocking;
 }
 
 /**
@@ -89,39 +96,24 @@ export async function runAutopilot(
   ctx: AutopilotContext,
   options: AutopilotOptions,
 ): Promise<AutopilotReport> {
-  const contract = await ctx.score.getAddress();
-  const status: AutopilotStatus = {
+  const autopilot = new Autopilot(ctx, options, {
     updatedAt: "",
     pid: process.pid,
-    contract,
+    contract: await ctx.score.getAddress(),
     chainId: ctx.chainId.toString(),
-  };
-  const memory = new PassMemory(options.graceSeconds, options.pollSeconds);
+  });
   const finalized: bigint[] = [];
   let failures = 0;
   for (;;) {
-    const pass = await runPass(ctx, options, status, memory);
+    const pass = await autopilot.pass();
     finalized.push(...pass.finalized);
     failures = pass.failed === undefined ? 0 : failures + 1;
-    ctx.monitor?.polled(
-      {
-        openStage: pass.timing?.stage,
-        endTime: pass.timing?.endTime,
-        secondsLeft: pass.timing?.secondsLeft,
-        atRisk: pass.timing?.atRisk,
-        failed: pass.failed,
-        finalized: pass.finalized,
-      },
-      status.lastError,
-    );
+    autopilot.polled(pass);
     const sleepSeconds =
       pass.failed !== undefined
         ? backoffSeconds(failures, options.pollSeconds)
         : nextPollSeconds(pass.timing, options.pollSeconds);
-    status.nextPollAt = options.once
-      ? undefined
-      : new Date(Date.now() + sleepSeconds * 1000).toISOString();
-    await saveStatus(options.statusFile, status, ctx.out);
+    await autopilot.saveStatus(options.once ? undefined : sleepSeconds);
     if (options.once) {
       const blocked = pass.failed ?? pass.blocked;
       return { finalized, ...(blocked === undefined ? {} : { blocked }) };
@@ -133,26 +125,102 @@ export async function runAutopilot(
 }
 
 /**
- * One pass: read the clocks, then act on the open stage until nothing more can
- * be done now.
+ * The autopilot's passes over one contract: what it runs on, its status file's
+ * content, and what it remembers between passes.
  */
-async function runPass(
-  ctx: AutopilotContext,
-  options: AutopilotOptions,
-  status: AutopilotStatus,
-  memory: PassMemory,
-): Promise<PassResult> {
-  const finalized: bigint[] = [];
-  for (;;) {
-    let program: VipProgram;
-    let chainTime: bigint;
-    let openStage: bigint;
+class Autopilot {
+  readonly #ctx: AutopilotContext;
+  readonly #options: AutopilotOptions;
+  readonly #status: AutopilotStatus;
+  readonly #memory: PassMemory;
+
+  constructor(
+    ctx: AutopilotContext,
+    options: AutopilotOptions,
+    status: AutopilotStatus,
+  ) {
+    this.#ctx = ctx;
+    this.#options = options;
+    this.#status = status;
+    this.#memory = new PassMemory(options.graceSeconds, options.pollSeconds);
+  }
+
+  /**
+   * One pass: read the clocks, then act on the open stage until nothing more
+   * can be done now.
+   */
+  async pass(): Promise<PassResult> {
+    const finalized: bigint[] = [];
+    for (;;) {
+      const clocks = await this.#readClocks();
+      if ("failed" in clocks) {
+        const { lastTiming } = this.#memory;
+        return { timing: lastTiming, finalized, failed: clocks.failed };
+      }
+      const timing = this.#decide(clocks);
+      const scoring = this.#options.scoring;
+      if (!timing.due) {
+        if (scoring !== undefined)
+          await this.#computeLiveScores(scoring, timing);
+        await this.#pushLiveScores(timing);
+        return { timing, finalized };
+      }
+      if (scoring !== undefined) {
+        const waiting = await this.#computeFinalScores(scoring, timing);
+        if (waiting !== undefined)
+          return { timing, finalized, blocked: waiting };
+      }
+      const outcome = await this.#finalizeDueStage(timing);
+      if (outcome !== undefined) return { timing, finalized, blocked: outcome };
+      finalized.push(timing.stage);
+    }
+  }
+
+  /** The pass's outcome, to the metrics and the health check. */
+  polled(pass: PassResult): void {
+    this.#ctx.monitor?.polled(
+      {
+        openStage: pass.timing?.stage,
+        endTime: pass.timing?.endTime,
+        secondsLeft: pass.timing?.secondsLeft,
+        atRisk: pass.timing?.atRisk,
+        failed: pass.failed?.text,
+        finalized: pass.finalized,
+      },
+      this.#status.lastError,
+    );
+  }
+
+  /** Writes the status file; a failure is a warning. */
+  async saveStatus(nextPollSeconds: number | undefined): Promise<void> {
+    const status = this.#status;
+    status.nextPollAt =
+      nextPollSeconds === undefined
+        ? undefined
+        : new Date(Date.now() + nextPollSeconds * 1000).toISOString();
+    status.updatedAt = new Date().toISOString();
+    const file = this.#options.statusFile;
     try {
-      const failedAt = (endpoint: Endpoint) => (error: unknown) => {
-        ctx.monitor?.readFailed(endpoint);
-        throw error;
-      };
-      [program, chainTime] = await Promise.all([
+      await writeStatus(file, status);
+    } catch (error) {
+      this.#ctx.out.warn(
+        `the status file ${file} could not be written: ${firstLine(error)}`,
+      );
+    }
+  }
+
+  /**
+   * The program, the base chain's time and the contract's open stage; or,
+   * when they cannot be read after retries, why not.
+   */
+  async #readClocks(): Promise<Clocks | { failed: Blocking }> {
+    const { ctx, options } = { ctx: this.#ctx, options: this.#options };
+    const failedAt = (endpoint: Endpoint) => (error: unknown) => {
+      ctx.monitor?.readFailed(endpoint);
+      throw error;
+    };
+    try {
+      const [program, chainTime] = await Promise.all([
         withRetry(
           "reading the VIP program",
           () => fetchVipProgram(options.l1RestUrl, options.moduleAddress),
@@ -164,113 +232,130 @@ async function runPass(
           { retries: 3 },
         ),
       ]).catch(failedAt("base-chain-rest"));
-      openStage = await ctx.score
+      const openStage = await ctx.score
         .openStage()
         .catch(failedAt("rollup-json-rpc"));
+      this.#memory.resolve("unreachable");
+      return { program, chainTime, openStage };
     } catch (error) {
-      const text = `cannot tell what is due: ${firstLine(error)}. Retrying with backoff; check the base chain's REST endpoint (L1_REST_URL) and the rollup's JSON-RPC (JSON_RPC_URL)`;
-      const stage = memory.lastTiming?.stage ?? 0n;
-      memory.alert(
-        ctx.alerts,
-        memory.lastTiming?.atRisk === true ? "alert" : "warning",
-        stage,
+      const { lastTiming } = this.#memory;
+      const failed = this.#blocked(
+        lastTiming?.stage ?? 0n,
+        lastTiming?.atRisk === true ? "alert" : "warning",
         "unreachable",
-        text,
+        new VipError(
+          ERRORS.AUTOPILOT.CLOCKS_UNREACHABLE,
+          { reason: firstLine(messageOf(error)) },
+          asCause(error),
+        ),
       );
-      status.lastError = { at: new Date().toISOString(), text };
-      return { timing: memory.lastTiming, finalized, failed: text };
+      return { failed };
     }
-    memory.resolve("unreachable");
+  }
+
+  /** The open stage's timing from the clocks, announced when it changes. */
+  #decide({ program, chainTime, openStage }: Clocks): OpenStageTiming {
+    const memory = this.#memory;
     const timing = openStageTiming(
       program,
       chainTime,
       openStage,
-      options.graceSeconds,
+      this.#options.graceSeconds,
     );
     const announced = `${timing.stage}:${timing.due}:${timing.atRisk}:${timing.late}`;
     if (announced !== memory.lastAnnounced) {
-      ctx.out.line(
+      this.#ctx.out.line(
         field(`open stage ${timing.stage} ends`, describeTiming(timing)),
       );
       memory.lastAnnounced = announced;
     }
     memory.lastTiming = timing;
-    describeClocks(status, program, chainTime, timing);
+    describeClocks(this.#status, program, chainTime, timing);
+    return timing;
+  }
 
-    if (!timing.due) {
-      if (options.scoring !== undefined)
-        await computeLiveScores(
-          ctx,
-          options,
-          options.scoring,
-          status,
-          memory,
-          timing,
-        );
-      await pushLiveScores(ctx, options, status, memory, timing);
-      return { timing, finalized };
-    }
-    if (options.scoring !== undefined) {
-      const waiting = await computeFinalScores(
-        ctx,
-        options,
-        options.scoring,
-        status,
-        memory,
-        timing,
+  /**
+   * Pushes the final file of a due stage, verifies it, and finalizes; returns
+   * why not when it cannot.
+   */
+  async #finalizeDueStage(
+    timing: OpenStageTiming,
+  ): Promise<Blocking | undefined> {
+    const stage = timing.stage;
+    const file = finalScoreFile(this.#options.scoresDir, stage);
+    const ended = this.#ended(timing);
+    let final: ScoreFile | undefined;
+    try {
+      final = await readStageFile(file, { allowEmpty: true });
+    } catch (error) {
+      const reason =
+        error instanceof ScoreFileError
+          ? oneLine(messageOf(error))
+          : firstLine(messageOf(error));
+      return this.#blocked(
+        stage,
+        "alert",
+        "bad-final",
+        new VipError(
+          ERRORS.AUTOPILOT.FINAL_FILE_INVALID,
+          { ...ended, reason, file },
+          asCause(error),
+        ),
       );
-      if (waiting !== undefined) return { timing, finalized, blocked: waiting };
     }
-    const outcome = await finalizeDueStage(
-      ctx,
-      options,
-      status,
-      memory,
-      timing,
-    );
-    if (outcome !== undefined) return { timing, finalized, blocked: outcome };
-    finalized.push(timing.stage);
+    if (final === undefined) {
+      const late = timing.late ? ": PAST THE GRACE, the stage is late" : "";
+      return this.#blocked(
+        stage,
+        timing.atRisk ? "alert" : "warning",
+        "missing-final",
+        new VipError(ERRORS.AUTOPILOT.FINAL_FILE_MISSING, {
+          ...ended,
+          file,
+          late,
+        }),
+      );
+    }
+    this.#memory.resolve("missing-final", stage);
+    this.#memory.resolve("bad-final", stage);
+    try {
+      await this.#pushAndFinalize(final, timing);
+      return undefined;
+    } catch (error) {
+      const risk = timing.atRisk
+        ? ` The stage is at risk: the grace ends at ${ended.graceEnds}.`
+        : "";
+      return this.#blocked(
+        stage,
+        "alert",
+        "failed",
+        new VipError(
+          ERRORS.AUTOPILOT.FINALIZE_FAILED,
+          { ...ended, reason: reasonOf(error), risk },
+          asCause(error),
+        ),
+      );
+    }
   }
-}
 
-/**
- * Pushes the final file of a due stage, verifies it, and finalizes; returns why
- * not when it cannot.
- */
-async function finalizeDueStage(
-  ctx: AutopilotContext,
-  options: AutopilotOptions,
-  status: AutopilotStatus,
-  memory: PassMemory,
-  timing: OpenStageTiming,
-): Promise<string | undefined> {
-  const stage = timing.stage;
-  const file = finalScoreFile(options.scoresDir, stage);
-  const ended = `stage ${stage} ended at ${iso(timing.endTime)} on the base chain's clock`;
-  const graceEnds = iso(timing.endTime + options.graceSeconds);
-  let final: ScoreFile | undefined;
-  try {
-    final = await readStageFile(file, { allowEmpty: true });
-  } catch (error) {
-    const text = `${ended}, but its final file is not valid, so nothing was pushed: ${error instanceof ScoreFileError ? oneLine(error.message) : firstLine(error)}. Fix ${file} (the grace ends at ${graceEnds})`;
-    return blocked(ctx, status, memory, stage, "alert", "bad-final", text);
-  }
-  if (final === undefined) {
-    const level: AlertLevel = timing.atRisk ? "alert" : "warning";
-    const text = `${ended} and its final scores are missing: write ${file} (address,score; the header alone for a stage with no scores). The grace ends at ${graceEnds}${timing.late ? ": PAST THE GRACE, the stage is late" : ""}`;
-    return blocked(ctx, status, memory, stage, level, "missing-final", text);
-  }
-  memory.resolve("missing-final", stage);
-  memory.resolve("bad-final", stage);
-  try {
-    const out = ctx.out;
-    out.line(`${ended}: pushing its final scores from ${final.path}`);
+  /** The final file pushed and verified on chain, then the stage finalized. */
+  async #pushAndFinalize(
+    final: ScoreFile,
+    timing: OpenStageTiming,
+  ): Promise<void> {
+    const { ctx, options } = { ctx: this.#ctx, options: this.#options };
+    const stage = timing.stage;
+    const { endedAt } = this.#ended(timing);
+    ctx.out.line(
+      `stage ${stage} ended at ${endedAt} on the base chain's clock: ` +
+        `pushing its final scores from ${final.path}`,
+    );
     if (final.table.length > 0) {
-      await pushFile(ctx, options, final, stage);
+      await this.#pushFile(final, stage);
     } else {
       // Nothing to push; the chain must hold nothing either (an address scored
       // earlier must be listed with 0).
-      await verifyScores(ctx.score, stage, final, out);
+      await verifyScores(ctx.score, stage, final, ctx.out);
     }
     const journal = finalizeJournalPath(
       options.journalDir,
@@ -285,210 +370,229 @@ async function finalizeDueStage(
       journal,
       { network: options.network },
     );
+    const restart = resumed
+      ? " (sent before a restart, found by its journal)"
+      : "";
     const how =
       receipt === undefined
         ? "by another transaction"
-        : `in tx ${receipt.hash}, block ${receipt.blockNumber}${resumed ? " (sent before a restart, found by its journal)" : ""}`;
-    const text = `finalized ${how}, from ${final.path} (${final.table.length} scores, verified on chain)`;
+        : `in tx ${receipt.hash}, block ${receipt.blockNumber}${restart}`;
+    const text =
+      `finalized ${how}, from ${final.path} ` +
+      `(${final.table.length} scores, verified on chain)`;
     ctx.out.line(field("finalized", `stage ${stage} ${how}`));
-    memory.resolve("failed", stage);
+    this.#memory.resolve("failed", stage);
     ctx.alerts.raise("ok", stage, text);
-    status.lastAction = {
+    this.#status.lastAction = {
       at: new Date().toISOString(),
       text: `stage ${stage} ${text}`,
     };
-    return undefined;
-  } catch (error) {
-    const reason = oneLine(
-      error instanceof Error ? error.message : String(error),
-    );
-    const risk = timing.atRisk
-      ? ` The stage is at risk: the grace ends at ${graceEnds}.`
-      : "";
-    const text = `${ended}, but pushing or finalizing it failed: ${reason}.${risk} Nothing is lost; the autopilot retries (or run it again)`;
-    return blocked(ctx, status, memory, stage, "alert", "failed", text);
   }
-}
 
-/**
- * With `--policy`, every compute interval while the stage runs: the index
- * brought up to the head, and `stage-N.csv` with its manifest written from
- * the policy (pushed next, as a live file is). A failure is a warning, tried
- * again at the next poll: live scores are never finalized from.
- */
-async function computeLiveScores(
-  ctx: AutopilotContext,
-  options: AutopilotOptions,
-  scoring: PolicyScoring,
-  status: AutopilotStatus,
-  memory: PassMemory,
-  timing: OpenStageTiming,
-): Promise<void> {
-  const stage = timing.stage;
-  if (
-    memory.computed?.stage === stage &&
-    Date.now() - memory.computed.at < scoring.computeIntervalSeconds * 1000
-  )
-    return;
-  try {
-    const scores = await computeStageFiles(
-      ctx.score,
-      scoring,
-      options.scoresDir,
-      stage,
-      { final: false },
-    );
-    memory.computed = { stage, at: Date.now() };
-    ctx.monitor?.indexed(scores.indexed.behind);
-    memory.resolve("compute", stage);
-  } catch (error) {
-    blocked(
-      ctx,
-      status,
-      memory,
-      stage,
-      "warning",
-      "compute",
-      `the live scores of stage ${stage} could not be computed from ${scoring.policyPath}: ${oneLine(error instanceof Error ? error.message : String(error))}. Tried again at the next poll; only final scores are finalized from`,
-    );
-  }
-}
-
-/**
- * With `--policy`, once the stage is due: its final scores computed and
- * written. Returns why the stage must wait: the rollup has no block at or
- * after the end yet (the window is not closed on its clock), or the
- * computation failed (an incomplete index, a pruned block, a policy error).
- * Nothing is finalized then; the next poll tries again.
- */
-async function computeFinalScores(
-  ctx: AutopilotContext,
-  options: AutopilotOptions,
-  scoring: PolicyScoring,
-  status: AutopilotStatus,
-  memory: PassMemory,
-  timing: OpenStageTiming,
-): Promise<string | undefined> {
-  const stage = timing.stage;
-  const ended = `stage ${stage} ended at ${iso(timing.endTime)} on the base chain's clock`;
-  const graceEnds = iso(timing.endTime + options.graceSeconds);
-  let scores;
-  try {
-    scores = await computeStageFiles(
-      ctx.score,
-      scoring,
-      options.scoresDir,
-      stage,
-      { final: true },
-    );
-  } catch (error) {
-    const text = `${ended}, but its final scores could not be computed from ${scoring.policyPath}: ${oneLine(error instanceof Error ? error.message : String(error))}. Nothing is finalized; the autopilot tries again (the grace ends at ${graceEnds})`;
-    return blocked(ctx, status, memory, stage, "alert", "final-compute", text);
-  }
-  ctx.monitor?.indexed(scores.indexed.behind);
-  if (!scores.final) {
-    const level: AlertLevel = timing.atRisk ? "alert" : "warning";
-    const text = `${ended}, but the rollup has no block at or after its end yet (its head is block ${scores.blocks.last.number} at ${iso(scores.blocks.last.time)}): the final scores wait for it (the grace ends at ${graceEnds})`;
-    return blocked(ctx, status, memory, stage, level, "final-compute", text);
-  }
-  memory.resolve("final-compute", stage);
-  return undefined;
-}
-
-/**
- * Pushes the live file of a running stage when its content changed: only the
- * entries that differ.
- */
-async function pushLiveScores(
-  ctx: AutopilotContext,
-  options: AutopilotOptions,
-  status: AutopilotStatus,
-  memory: PassMemory,
-  timing: OpenStageTiming,
-): Promise<void> {
-  const stage = timing.stage;
-  const file = liveScoreFile(options.scoresDir, stage);
-  let version: string;
-  try {
-    const { mtimeMs, size } = await stat(file);
-    version = `${stage}:${mtimeMs}:${size}`;
-  } catch {
-    return; // no live file: it is optional
-  }
-  if (version === memory.livePushed) return;
-  try {
-    const live = await readStageFile(file, { allowEmpty: true });
-    if (live === undefined) return;
-    if (live.table.length > 0) {
-      ctx.out.line(
-        `stage ${stage} runs until ${iso(timing.endTime)}: pushing the live scores of ${live.path}`,
+  /**
+   * With `--policy`, every compute interval while the stage runs: the index
+   * brought up to the head, and `stage-N.csv` with its manifest written from
+   * the policy (pushed next, as a live file is). A failure is a warning, tried
+   * again at the next poll: live scores are never finalized from.
+   */
+  async #computeLiveScores(
+    scoring: PolicyScoring,
+    timing: OpenStageTiming,
+  ): Promise<void> {
+    const { ctx, memory } = { ctx: this.#ctx, memory: this.#memory };
+    const stage = timing.stage;
+    if (
+      memory.computed?.stage === stage &&
+      Date.now() - memory.computed.at < scoring.computeIntervalSeconds * 1000
+    )
+      return;
+    try {
+      const scores = await computeStageFiles(
+        ctx.score,
+        scoring,
+        this.#options.scoresDir,
+        stage,
+        { final: false },
       );
-      await pushFile(ctx, options, live, stage);
-      status.lastAction = {
-        at: new Date().toISOString(),
-        text: `stage ${stage}: live scores of ${live.path} pushed (${live.table.length} entries)`,
-      };
+      memory.computed = { stage, at: Date.now() };
+      ctx.monitor?.indexed(scores.indexed.behind);
+      memory.resolve("compute", stage);
+    } catch (error) {
+      this.#blocked(
+        stage,
+        "warning",
+        "compute",
+        new VipError(
+          ERRORS.AUTOPILOT.LIVE_COMPUTE_FAILED,
+          { stage, policy: scoring.policyPath, reason: reasonOf(error) },
+          asCause(error),
+        ),
+      );
     }
-    memory.livePushed = version;
-    memory.resolve("live", stage);
-  } catch (error) {
-    const reason = oneLine(
-      error instanceof Error ? error.message : String(error),
+  }
+
+  /**
+   * With `--policy`, once the stage is due: its final scores computed and
+   * written. Returns why the stage must wait: the rollup has no block at or
+   * after the end yet (the window is not closed on its clock), or the
+   * computation failed (an incomplete index, a pruned block, a policy error).
+   * Nothing is finalized then; the next poll tries again.
+   */
+  async #computeFinalScores(
+    scoring: PolicyScoring,
+    timing: OpenStageTiming,
+  ): Promise<Blocking | undefined> {
+    const stage = timing.stage;
+    const ended = this.#ended(timing);
+    let scores;
+    try {
+      scores = await computeStageFiles(
+        this.#ctx.score,
+        scoring,
+        this.#options.scoresDir,
+        stage,
+        { final: true },
+      );
+    } catch (error) {
+      return this.#blocked(
+        stage,
+        "alert",
+        "final-compute",
+        new VipError(
+          ERRORS.AUTOPILOT.FINAL_COMPUTE_FAILED,
+          { ...ended, policy: scoring.policyPath, reason: reasonOf(error) },
+          asCause(error),
+        ),
+      );
+    }
+    this.#ctx.monitor?.indexed(scores.indexed.behind);
+    if (!scores.final) {
+      const head = scores.blocks.last;
+      return this.#blocked(
+        stage,
+        timing.atRisk ? "alert" : "warning",
+        "final-compute",
+        new VipError(ERRORS.AUTOPILOT.FINAL_WAITS_FOR_ROLLUP, {
+          ...ended,
+          head: head.number,
+          headTime: iso(head.time),
+        }),
+      );
+    }
+    this.#memory.resolve("final-compute", stage);
+    return undefined;
+  }
+
+  /**
+   * Pushes the live file of a running stage when its content changed: only the
+   * entries that differ.
+   */
+  async #pushLiveScores(timing: OpenStageTiming): Promise<void> {
+    const stage = timing.stage;
+    const file = liveScoreFile(this.#options.scoresDir, stage);
+    let version: string;
+    try {
+      const { mtimeMs, size } = await stat(file);
+      version = `${stage}:${mtimeMs}:${size}`;
+    } catch {
+      return; // no live file: it is optional
+    }
+    if (version === this.#memory.livePushed) return;
+    try {
+      const live = await readStageFile(file, { allowEmpty: true });
+      if (live === undefined) return;
+      if (live.table.length > 0) {
+        this.#ctx.out.line(
+          `stage ${stage} runs until ${iso(timing.endTime)}: ` +
+            `pushing the live scores of ${live.path}`,
+        );
+        await this.#pushFile(live, stage);
+        this.#status.lastAction = {
+          at: new Date().toISOString(),
+          text: `stage ${stage}: live scores of ${live.path} pushed (${live.table.length} entries)`,
+        };
+      }
+      this.#memory.livePushed = version;
+      this.#memory.resolve("live", stage);
+    } catch (error) {
+      this.#blocked(
+        stage,
+        "warning",
+        "live",
+        new VipError(
+          ERRORS.AUTOPILOT.LIVE_PUSH_FAILED,
+          { file, reason: reasonOf(error) },
+          asCause(error),
+        ),
+      );
+    }
+  }
+
+  /**
+   * A score file to the stage as `scores:update --replace --skip-unchanged`
+   * pushes it: only the entries the chain does not hold yet, journalled, read
+   * back whole. A new content replaces the stage's earlier journal.
+   */
+  async #pushFile(file: ScoreFile, stage: bigint): Promise<void> {
+    const ctx = this.#ctx;
+    const report = await runScoresUpdate(
+      ctx.score,
+      ctx.signer,
+      file,
+      {
+        stage,
+        dryRun: false,
+        replace: true,
+        skipUnchanged: true,
+        maxInFlight: 0,
+        journalDir: this.#options.journalDir,
+        network: this.#options.network,
+        interactive: false,
+      },
+      ctx.out,
     );
-    blocked(
-      ctx,
-      status,
-      memory,
-      stage,
-      "warning",
-      "live",
-      `the live scores of ${file} were not pushed: ${reason}. It is retried at the next poll; only the final file counts for finalizing`,
-    );
+    ctx.monitor?.pushed(report.addresses);
+  }
+
+  /** The params every blocking reason of a due stage starts with. */
+  #ended(timing: OpenStageTiming): {
+    stage: bigint;
+    endedAt: string;
+    graceEnds: string;
+  } {
+    return {
+      stage: timing.stage,
+      endedAt: iso(timing.endTime),
+      graceEnds: iso(timing.endTime + this.#options.graceSeconds),
+    };
+  }
+
+  /**
+   * Raises the alert of `error` (at a bounded rate while it stands) and keeps
+   * it as the status's last error.
+   */
+  #blocked(
+    stage: bigint,
+    level: AlertLevel,
+    kind: string,
+    error: VipError,
+  ): Blocking {
+    const text = error.text;
+    this.#memory.alert(this.#ctx.alerts, level, stage, kind, text, error.code);
+    this.#status.lastError = {
+      at: new Date().toISOString(),
+      text,
+      code: error.code,
+    };
+    return { text, error };
   }
 }
 
-/**
- * A score file to the stage as `scores:update --replace --skip-unchanged`
- * pushes it: only the entries the chain does not hold yet, journalled, read
- * back whole. A new content replaces the stage's earlier journal.
- */
-async function pushFile(
-  ctx: AutopilotContext,
-  options: AutopilotOptions,
-  file: ScoreFile,
-  stage: bigint,
-): Promise<void> {
-  const report = await runScoresUpdate(
-    ctx.score,
-    ctx.signer,
-    file,
-    {
-      stage,
-      dryRun: false,
-      replace: true,
-      skipUnchanged: true,
-      maxInFlight: 0,
-      journalDir: options.journalDir,
-      network: options.network,
-      interactive: false,
-    },
-    ctx.out,
-  );
-  ctx.monitor?.pushed(report.addresses);
-}
-
-function blocked(
-  ctx: AutopilotContext,
-  status: AutopilotStatus,
-  memory: PassMemory,
-  stage: bigint,
-  level: AlertLevel,
-  kind: string,
-  text: string,
-): string {
-  memory.alert(ctx.alerts, level, stage, kind, text);
-  status.lastError = { at: new Date().toISOString(), text };
-  return text;
+/** What a pass reads before it decides. */
+interface Clocks {
+  program: VipProgram;
+  chainTime: bigint;
+  openStage: bigint;
 }
 
 function describeClocks(
@@ -545,12 +649,13 @@ class PassMemory {
     stage: bigint,
     kind: string,
     text: string,
+    code: string,
   ): void {
     const key = `${stage}:${kind}:${level}`;
     const last = this.#standing.get(key);
     if (last !== undefined && Date.now() - last < this.#repeatMs) return;
     this.#standing.set(key, Date.now());
-    alerts.raise(level, stage, text);
+    alerts.raise(level, stage, text, code);
   }
 
   /**
@@ -569,25 +674,20 @@ class PassMemory {
   }
 }
 
-async function saveStatus(
-  file: string,
-  status: AutopilotStatus,
-  out: Output,
-): Promise<void> {
-  status.updatedAt = new Date().toISOString();
-  try {
-    await writeStatus(file, status);
-  } catch (error) {
-    out.warn(
-      `the status file ${file} could not be written: ${firstLine(error)}`,
-    );
-  }
-}
-
 /**
  * A multi-line message (a list of problems) as one line: an alert is one line
  * on stderr and one JSON string.
  */
 function oneLine(message: string): string {
   return message.replace(/:\n\s*/g, ": ").replace(/\n\s*/g, "; ");
+}
+
+/** What went wrong, on one line. */
+function reasonOf(error: unknown): string {
+  return oneLine(messageOf(error));
+}
+
+/** The error as a cause of the one that reports it, when it is an Error. */
+function asCause(error: unknown): Error | undefined {
+  return error instanceof Error ? error : undefined;
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { AutopilotMonitor } from "./monitor.js";
 
@@ -22,9 +23,7 @@ export function parseListen(raw: string): { host: string; port: number } {
   );
   const port = Number(match?.[2]);
   if (match === null || port > 65_535)
-    throw new VipError(
-      `--listen ${raw} is not a port or host:port (e.g. --listen 9464, or --listen 0.0.0.0:9464 to be reached from other hosts)`,
-    );
+    throw new VipError(ERRORS.AUTOPILOT.LISTEN_INVALID, { value: raw });
   const host = (match[1] ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1");
   return { host, port };
 }
@@ -70,7 +69,9 @@ export async function startService(
     server.once("error", (error: NodeJS.ErrnoException) =>
       reject(
         new VipError(
-          `--listen ${listen}: cannot listen on ${host}:${port} (${error.code ?? error.message})`,
+          ERRORS.AUTOPILOT.LISTEN_FAILED,
+          { listen, host, port, reason: error.code ?? error.message },
+          error,
         ),
       ),
     );

@@ -30,7 +30,7 @@ export interface AutopilotStatus {
   };
   nextPollAt?: string;
   lastAction?: { at: string; text: string };
-  lastError?: { at: string; text: string };
+  lastError?: { at: string; text: string; code: string };
 }
 
 /**

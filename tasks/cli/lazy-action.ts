@@ -1,5 +1,6 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { RequiredOption } from "./options.js";
 
@@ -35,12 +36,18 @@ function checkRequired(
   for (const { name, what } of requiredOptions) {
     const value = args[name];
     if (typeof value !== "string" || value.trim() === "")
-      throw new VipError(`--${flagOf(name)} is required: ${what}`);
+      throw new VipError(ERRORS.CONFIG.OPTION_REQUIRED, {
+        option: flagOf(name),
+        what,
+      });
     args[name] = value.trim();
   }
 }
 
-/** An option's name as typed on the command line: `scoresDir` is `--scores-dir`. */
+/**
+ * An option's name as typed on the command line: `scoresDir` is
+ * `--scores-dir`.
+ */
 function flagOf(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }

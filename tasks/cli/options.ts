@@ -59,7 +59,8 @@ export const policyTimeoutOption = textOption(
 
 export const policyMemoryOption = textOption(
   "policyMemory",
-  "MB of memory the scoring policy's engine may hold before it spills to temporary files (default: the network's vip.policyMemory, else 2048)",
+  "MB of memory the scoring policy's engine may hold before it spills to " +
+    "temporary files (default: the network's vip.policyMemory, else 2048)",
 );
 
 /** Where the activity index is kept; `when` says when it matters. */
@@ -82,3 +83,9 @@ export function journalDirOption(also = ""): TextOption {
 export const requiredToChain = required("toChain", "the destination chain id");
 export const requiredToDenom = required("toDenom", "the destination denom");
 export const requiredAmount = required("amount", "the amount in base units");
+
+/** The policy a stage is scored under (`scores:compute`, `scores:explain`). */
+export const requiredStagePolicy = required(
+  "policy",
+  "a policy file (.sql) or a folder of them (stage N uses the highest @from-stage <= N)",
+);

@@ -1,3 +1,4 @@
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /**
@@ -10,6 +11,6 @@ export function optionalSeconds(
 ): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || Number(value) <= 0)
-    throw new VipError(`${option} ${value} is not a number of seconds above 0`);
+    throw new VipError(ERRORS.CONFIG.SECONDS_INVALID, { option, value });
   return Number(value) * 1000;
 }

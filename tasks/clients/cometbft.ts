@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
 
@@ -77,9 +78,12 @@ async function callCometBft(rpcUrl: string, method: string): Promise<unknown> {
   const failed = jsonRpcError.safeParse(answer);
   if (failed.success) {
     const { code, message } = failed.data.error;
-    throw new VipError(
-      `${method} at ${describeEndpoint(rpcUrl, path)} answered JSON-RPC error ${code}: ${message}`,
-    );
+    throw new VipError(ERRORS.NETWORK.JSON_RPC_ERROR, {
+      method,
+      url: describeEndpoint(rpcUrl, path),
+      code,
+      reason: message,
+    });
   }
   return answer;
 }

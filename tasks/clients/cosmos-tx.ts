@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError, defined } from "../errors.js";
 import { withRetry } from "../network/retry.js";
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
@@ -201,12 +202,13 @@ export async function gasPrices(restUrl: string): Promise<GasPrice[]> {
     .map((part) => {
       const match = /^(\d+(?:\.\d+)?)([a-zA-Z][a-zA-Z0-9/:._-]*)$/.exec(part);
       if (match === null)
-        throw new VipError(
-          `node config at ${describeEndpoint(restUrl, path)}: minimum_gas_price "${part}" is not <amount><denom>`,
-        );
+        throw new VipError(ERRORS.NETWORK.GAS_PRICE_INVALID, {
+          url: describeEndpoint(restUrl, path),
+          part,
+        });
       return {
-        denom: defined(match[2], "match[2]"),
-        amount: defined(match[1], "match[1]"),
+        denom: defined(match[2], "the pattern always captures the denom"),
+        amount: defined(match[1], "the pattern always captures the amount"),
       };
     });
 }

@@ -1,7 +1,9 @@
-import { safeText } from "../output.js";
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 import type { z } from "zod";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError, defined } from "../errors.js";
+import { safeText } from "../output.js";
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -61,25 +63,34 @@ export async function requestJson(
       signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
   } catch (error) {
-    const cause = error instanceof Error ? error : new Error(String(error));
+    ensureError(error);
     const reason =
-      cause.name === "TimeoutError"
+      error.name === "TimeoutError"
         ? `no answer within ${(request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s`
-        : (errorCode(cause) ?? cause.message);
-    throw new VipError(`cannot reach ${where}: ${reason}`, cause);
+        : (causeCode(error) ?? error.message);
+    throw new VipError(
+      ERRORS.NETWORK.UNREACHABLE,
+      { url: where, reason },
+      error,
+    );
   }
   const text = await response.text();
   if (request.undefinedFor?.includes(response.status) === true)
     return undefined;
   if (!response.ok) {
-    throw new VipError(
-      `${where} answered HTTP ${response.status}: ${errorMessage(text)}`,
-    );
+    throw new VipError(ERRORS.NETWORK.HTTP_STATUS, {
+      url: where,
+      status: response.status,
+      reason: errorMessage(text),
+    });
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new VipError(`${where} did not answer JSON: ${snippet(text)}`);
+    throw new VipError(ERRORS.NETWORK.NOT_JSON, {
+      url: where,
+      body: snippet(text),
+    });
   }
 }
 
@@ -94,18 +105,31 @@ export function expectShape<T>(
 ): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = defined(parsed.error.issues[0], "parsed.error.issues[0]");
+  const issue = defined(
+    parsed.error.issues[0],
+    "a failed parse has at least one issue",
+  );
   const field = issue.path.length === 0 ? "the answer" : issue.path.join(".");
   const problem =
     issue.code === "invalid_type" && issue.received === "undefined"
       ? "is missing"
       : issue.message;
-  throw new VipError(`${what}: ${field} ${problem}`);
+  throw new VipError(ERRORS.NETWORK.UNEXPECTED_ANSWER, {
+    what,
+    field,
+    problem,
+  });
 }
 
-function errorCode(error: Error): string | undefined {
-  const cause = (error as { cause?: { code?: unknown } }).cause;
-  return typeof cause?.code === "string" ? cause.code : undefined;
+/** The system error code (ECONNREFUSED, …) under fetch's "fetch failed". */
+export function causeCode(error: Error): string | undefined {
+  const cause = error.cause;
+  return typeof cause === "object" &&
+    cause !== null &&
+    "code" in cause &&
+    typeof cause.code === "string"
+    ? cause.code
+    : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
-import { VipError, defined } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError, defined, isVipError } from "../errors.js";
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
 
 /**
@@ -31,9 +32,35 @@ const moduleStore = z.object({
   }),
 });
 
+/**
+ * Whether the node answered that there is no such thing: a 404, or another
+ * status whose reason says "not found" (some gateways answer 500).
+ */
+function answeredNotFound(
+  error: unknown,
+): error is VipError<typeof ERRORS.NETWORK.HTTP_STATUS> {
+  return (
+    isVipError(error, ERRORS.NETWORK.HTTP_STATUS) &&
+    (error.params.status === 404 ||
+      /not found/i.test(String(error.params.reason)))
+  );
+}
+
+/** The module store's path without its query, as messages name it. */
+function moduleStoreWhere(restUrl: string, moduleAddress: string): string {
+  return describeEndpoint(
+    restUrl,
+    defined(
+      moduleStorePath(moduleAddress).split("?")[0],
+      "split always yields a first part",
+    ),
+  );
+}
+
 function moduleStorePath(moduleAddress: string): string {
   const structTag = `${moduleAddress}::vip::ModuleStore`;
-  return `/initia/move/v1/accounts/${moduleAddress}/resources/by_struct_tag?struct_tag=${encodeURIComponent(structTag)}`;
+  const query = `?struct_tag=${encodeURIComponent(structTag)}`;
+  return `/initia/move/v1/accounts/${moduleAddress}/resources/by_struct_tag${query}`;
 }
 
 /**
@@ -45,22 +72,15 @@ export async function fetchVipStage(
   moduleAddress: string,
 ): Promise<VipStage> {
   const path = moduleStorePath(moduleAddress);
-  const where = describeEndpoint(
-    restUrl,
-    defined(path.split("?")[0], 'path.split("?")[0]'),
-  );
+  const where = moduleStoreWhere(restUrl, moduleAddress);
   let answer: unknown;
   try {
     answer = await requestJson(restUrl, path, { method: "GET" });
   } catch (error) {
-    if (
-      error instanceof VipError &&
-      /not found/i.test(error.message) &&
-      !error.message.startsWith("cannot reach")
-    ) {
+    if (answeredNotFound(error)) {
       throw new VipError(
-        `the VIP module store was not found at ${moduleAddress} on ${describeEndpoint(restUrl, "")}: ` +
-          "check VIP_MODULE_ADDRESS (vip.vipModuleAddress) against the base chain you query",
+        ERRORS.NETWORK.VIP_MODULE_STORE_NOT_FOUND,
+        { address: moduleAddress, node: describeEndpoint(restUrl, "") },
         error,
       );
     }
@@ -75,9 +95,10 @@ export async function fetchVipStage(
   try {
     resource = JSON.parse(move_resource);
   } catch {
-    throw new VipError(
-      `ModuleStore at ${where}: resource.move_resource is not a JSON string`,
-    );
+    throw new VipError(ERRORS.NETWORK.NOT_A_JSON_STRING, {
+      what: `ModuleStore at ${where}`,
+      field: "resource.move_resource",
+    });
   }
   const { data } = expectShape(
     moduleStore,
@@ -135,10 +156,10 @@ export async function fetchVipProgram(
     ]
       .filter(([, value]) => value === undefined)
       .map(([name]) => name);
-    throw new VipError(
-      `ModuleStore at ${describeEndpoint(restUrl, defined(moduleStorePath(moduleAddress).split("?")[0], 'moduleStorePath(moduleAddress).split("?")[0]'))} (resource.move_resource): ` +
-        `data.${missing.join(", data.")} is missing: is this the VIP module (check VIP_MODULE_ADDRESS)?`,
-    );
+    throw new VipError(ERRORS.NETWORK.VIP_PROGRAM_INCOMPLETE, {
+      url: moduleStoreWhere(restUrl, moduleAddress),
+      fields: missing.join(", data."),
+    });
   }
   return { stage: program.stage, stageStartTime, stageEndTime, stageInterval };
 }
@@ -165,9 +186,10 @@ export async function fetchChainTime(restUrl: string): Promise<bigint> {
   );
   const seconds = rfc3339Seconds(block.header.time);
   if (seconds === undefined)
-    throw new VipError(
-      `${where}: block.header.time ${JSON.stringify(block.header.time)} is not an RFC 3339 time`,
-    );
+    throw new VipError(ERRORS.NETWORK.CHAIN_TIME_INVALID, {
+      what: where,
+      time: JSON.stringify(block.header.time),
+    });
   return seconds;
 }
 
@@ -182,7 +204,7 @@ function rfc3339Seconds(text: string): bigint | undefined {
     );
   if (match === null) return undefined;
   const ms = Date.parse(
-    `${match[1]}${defined(match[2], "match[2]").toUpperCase()}`,
+    `${match[1]}${defined(match[2], "the pattern always captures the zone").toUpperCase()}`,
   );
   return Number.isNaN(ms) ? undefined : BigInt(Math.floor(ms / 1000));
 }
@@ -220,9 +242,10 @@ export async function fetchRegisteredBridgeIds(
   try {
     parsed = JSON.parse(data);
   } catch {
-    throw new VipError(
-      `vip::get_bridge_infos at ${where}: data is not a JSON string`,
-    );
+    throw new VipError(ERRORS.NETWORK.NOT_A_JSON_STRING, {
+      what: `vip::get_bridge_infos at ${where}`,
+      field: "data",
+    });
   }
   return expectShape(
     bridgeInfos,
@@ -251,13 +274,10 @@ export async function checkVipModule(
       `the VIP module at ${describeEndpoint(restUrl, path)}`,
     );
   } catch (error) {
-    if (
-      error instanceof VipError &&
-      /HTTP 404|not found/i.test(error.message) &&
-      !error.message.startsWith("cannot reach")
-    ) {
+    if (answeredNotFound(error)) {
       throw new VipError(
-        `no VIP module at ${moduleAddress} on ${describeEndpoint(restUrl, "")}: check VIP_MODULE_ADDRESS (vip.vipModuleAddress)`,
+        ERRORS.NETWORK.NO_VIP_MODULE,
+        { address: moduleAddress, node: describeEndpoint(restUrl, "") },
         error,
       );
     }

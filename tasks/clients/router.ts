@@ -1,9 +1,11 @@
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 import { safeText } from "../output.js";
 import { z } from "zod";
 
+import { ERRORS } from "../error-catalog.js";
 import { firstLine, VipError, defined } from "../errors.js";
 import { isTransient, withRetry } from "../network/retry.js";
-import { describeEndpoint, joinUrl } from "./http.js";
+import { causeCode, describeEndpoint, joinUrl } from "./http.js";
 
 // The routing API: Skip Go API v2, extended by Initia's router with /op-hook.
 // Every answer is checked on arrival against what the two published OpenAPI
@@ -333,16 +335,24 @@ const errorBodySchema = z
   .passthrough();
 
 /**
- * An answer of the routing API that is an error: its HTTP status, message and
- * Initia's `info`.
+ * An answer of the routing API that is an error: its HTTP status, the API's
+ * own message and Initia's `info`.
  */
-export class RouterError extends VipError {
+export class RouterError extends VipError<
+  typeof ERRORS.NETWORK.ROUTER_HTTP_STATUS
+> {
   constructor(
-    message: string,
+    readonly endpoint: string,
     readonly status: number,
+    readonly reason: string,
     readonly info?: string,
   ) {
-    super(message);
+    super(ERRORS.NETWORK.ROUTER_HTTP_STATUS, {
+      endpoint,
+      status,
+      reason,
+      info: info === undefined ? "" : ` (${info})`,
+    });
   }
 }
 
@@ -429,7 +439,11 @@ export class RouterClient {
     body: unknown,
     schema: z.ZodType<T, z.ZodTypeDef, unknown>,
   ): Promise<T> {
-    const endpoint = `${method} ${describeEndpoint(this.baseUrl, defined(path.split("?")[0], 'path.split("?")[0]'))}`;
+    const bare = defined(
+      path.split("?")[0],
+      "split always yields a first part",
+    );
+    const endpoint = `${method} ${describeEndpoint(this.baseUrl, bare)}`;
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
     if (this.options.apiKey !== undefined)
@@ -443,11 +457,15 @@ export class RouterClient {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
       });
     } catch (error) {
-      const cause = error instanceof Error ? error : new Error(String(error));
-      const code = (cause as { cause?: { code?: string } }).cause?.code;
+      ensureError(error);
+      const reason =
+        error.name === "TimeoutError"
+          ? "no answer in time"
+          : (causeCode(error) ?? firstLine(error));
       throw new VipError(
-        `cannot reach ${endpoint}: ${cause.name === "TimeoutError" ? "no answer in time" : (code ?? firstLine(cause))}`,
-        cause,
+        ERRORS.NETWORK.ROUTER_UNREACHABLE,
+        { endpoint, reason },
+        error,
       );
     }
     const text = await response.text();
@@ -463,20 +481,17 @@ export class RouterClient {
         ? safeText(parsed.data.message)
         : safeText(text.replace(/\s+/g, " ").trim(), 200) || "(empty body)";
       const info = parsed.success ? (parsed.data.info ?? undefined) : undefined;
-      throw new RouterError(
-        `${endpoint} answered HTTP ${response.status}: ${message}${info === undefined ? "" : ` (${info})`}`,
-        response.status,
-        info,
-      );
+      throw new RouterError(endpoint, response.status, message, info);
     }
     if (value === undefined)
-      throw new VipError(
-        `${endpoint} did not answer JSON: ${safeText(text, 200) || "(empty body)"}`,
-      );
+      throw new VipError(ERRORS.NETWORK.NOT_JSON, {
+        url: endpoint,
+        body: safeText(text, 200) || "(empty body)",
+      });
     const checked = schema.safeParse(value);
     if (!checked.success) {
       const issue = innermostIssue(
-        defined(checked.error.issues[0], "checked.error.issues[0]"),
+        defined(checked.error.issues[0], "a failed parse has an issue"),
         value,
       );
       const field =
@@ -490,7 +505,11 @@ export class RouterClient {
         issue.code === "invalid_type" && issue.received === "undefined"
           ? "is missing"
           : issue.message;
-      throw new VipError(`${endpoint}: ${field} ${problem}`);
+      throw new VipError(ERRORS.NETWORK.UNEXPECTED_ANSWER, {
+        what: endpoint,
+        field,
+        problem,
+      });
     }
     return checked.data;
   }

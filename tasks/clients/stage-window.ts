@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
 import { fetchVipStage } from "./l1-rest.js";
@@ -31,45 +32,47 @@ export async function fetchStageWindow(
 ): Promise<StageWindow> {
   const program = await fetchVipStage(restUrl, moduleAddress);
   if (stage > program.stage)
-    throw new VipError(
-      `stage ${stage} has not started on the base chain (its program is at stage ${program.stage}): its window is not known yet`,
-    );
+    throw new VipError(ERRORS.NETWORK.STAGE_NOT_STARTED, {
+      stage,
+      current: program.stage,
+    });
   if (stage === program.stage) {
     if (
       program.stageStartTime === undefined ||
       program.stageEndTime === undefined
     )
-      throw new VipError(
-        `the base chain's ModuleStore has no stage_start_time or stage_end_time: is VIP_MODULE_ADDRESS the VIP module?`,
-      );
+      throw new VipError(ERRORS.NETWORK.STAGE_TIMES_MISSING);
     return { stage, start: program.stageStartTime, end: program.stageEndTime };
   }
   if (program.stageDataHandle === undefined)
-    throw new VipError(
-      `the base chain's ModuleStore has no stage_data table: the window of stage ${stage} cannot be read`,
-    );
+    throw new VipError(ERRORS.NETWORK.STAGE_DATA_MISSING, { stage });
   const key = new Uint8Array(8);
   new DataView(key.buffer).setBigUint64(0, stage);
   // Loaded here, for past stages only: initia.js takes 0.3 s to load, more
   // than the open stage's whole window costs.
   const { bcs } = await import("@initia/initia.js");
   const keyBytes = bcs.vector(bcs.u8()).serialize(Array.from(key)).toBase64();
-  const path = `/initia/move/v1/tables/${program.stageDataHandle}/entries/by_key_bytes?key_bytes=${encodeURIComponent(keyBytes)}`;
+  const query = `?key_bytes=${encodeURIComponent(keyBytes)}`;
+  const path = `/initia/move/v1/tables/${program.stageDataHandle}/entries/by_key_bytes${query}`;
   const where = `stage ${stage}'s entry in stage_data at ${describeEndpoint(restUrl, path.split("?")[0] ?? path)}`;
   const answer = await requestJson(restUrl, path, {
     method: "GET",
     undefinedFor: [404],
   });
   if (answer === undefined)
-    throw new VipError(
-      `${where}: not found (the program holds no window for stage ${stage})`,
-    );
+    throw new VipError(ERRORS.NETWORK.STAGE_WINDOW_NOT_FOUND, {
+      what: where,
+      stage,
+    });
   const { value } = expectShape(tableEntryAnswer, answer, where).table_entry;
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new VipError(`${where}: table_entry.value is not a JSON string`);
+    throw new VipError(ERRORS.NETWORK.NOT_A_JSON_STRING, {
+      what: where,
+      field: "table_entry.value",
+    });
   }
   const data = expectShape(stageData, parsed, `${where} (table_entry.value)`);
   const window = {
@@ -78,8 +81,10 @@ export async function fetchStageWindow(
     end: BigInt(data.stage_end_time),
   };
   if (window.end <= window.start)
-    throw new VipError(
-      `${where}: its window ends (${window.end}) before it starts (${window.start})`,
-    );
+    throw new VipError(ERRORS.NETWORK.STAGE_WINDOW_INVERTED, {
+      what: where,
+      end: window.end,
+      start: window.start,
+    });
   return window;
 }

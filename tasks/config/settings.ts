@@ -5,7 +5,10 @@ import type {
 
 import path from "node:path";
 
-import { VipError } from "../errors.js";
+import { HardhatError } from "@nomicfoundation/hardhat-errors";
+
+import { ERRORS } from "../error-catalog.js";
+import { isVipError, VipError } from "../errors.js";
 
 type VipSetting = "rollupRpcUrl" | "l1RestUrl" | "rollupRestUrl" | "routerUrl";
 
@@ -46,26 +49,23 @@ export async function vipUrl(
 ): Promise<string> {
   const how = HOW_TO_SET[setting];
   const advice =
-    `set ${how.variable} to ${how.what} (e.g. ${how.example}) in the environment or with ` +
-    `\`npx hardhat keystore set ${how.variable}\`, or set networks.${networkName}.vip.${setting} in hardhat.config.ts`;
+    `set ${how.variable} to ${how.what} (e.g. ${how.example}) in the ` +
+    `environment or with \`npx hardhat keystore set ${how.variable}\`, or set ` +
+    `networks.${networkName}.vip.${setting} in hardhat.config.ts`;
   const value = network.vip?.[setting];
   if (value === undefined) {
-    throw new VipError(
-      `network "${networkName}" has no vip.${setting}: ${advice}`,
-    );
+    throw new VipError(ERRORS.CONFIG.NETWORK_SETTING_MISSING, {
+      network: networkName,
+      setting,
+      advice,
+    });
   }
-  const url = await readVariable(
-    value,
-    `vip.${setting} of network "${networkName}"`,
-    advice,
-    true,
-  );
+  const what = `vip.${setting} of network "${networkName}"`;
+  const url = await readVariable(value, what, advice, true);
   // `new URL` accepts "localhost:26657" (scheme "localhost:"); only http and
   // https reach a node.
   if (!/^https?:$/.test(new URL(url).protocol)) {
-    throw new VipError(
-      `vip.${setting} of network "${networkName}" is not a valid URL (it needs http:// or https://): ${advice}`,
-    );
+    throw new VipError(ERRORS.CONFIG.SETTING_NOT_HTTP, { what, advice });
   }
   return url;
 }
@@ -83,8 +83,8 @@ export async function optionalVipUrl(
     return await vipUrl(networkName, network, setting);
   } catch (error) {
     if (
-      error instanceof VipError &&
-      /has no vip\.|is not set/.test(error.message)
+      isVipError(error, ERRORS.CONFIG.NETWORK_SETTING_MISSING) ||
+      isVipError(error, ERRORS.CONFIG.SETTING_NOT_SET)
     )
       return undefined;
     throw error;
@@ -108,20 +108,27 @@ async function vipModuleAddress(
     false,
   );
   if (!/^0x[0-9a-fA-F]{1,64}$/.test(address)) {
-    throw new VipError(
-      `vip.vipModuleAddress of network "${networkName}" is not a Move address (0x + 1 to 64 hex digits): ${advice}`,
-    );
+    throw new VipError(ERRORS.CONFIG.MODULE_ADDRESS_INVALID, {
+      network: networkName,
+      advice,
+    });
   }
   return address;
 }
 
-/** Where a network reaches the VIP program: the base chain's REST API and the VIP module's address. */
+/**
+ * Where a network reaches the VIP program: the base chain's REST API and the
+ * VIP module's address.
+ */
 export interface BaseChain {
   restUrl: string;
   moduleAddress: string;
 }
 
-/** The base chain a network's `vip` block names, each part checked as `vipUrl` and `vipModuleAddress` check it. */
+/**
+ * The base chain a network's `vip` block names, each part checked as `vipUrl`
+ * and `vipModuleAddress` check it.
+ */
 export async function baseChain(
   networkName: string,
   network: NetworkConfig,
@@ -132,7 +139,10 @@ export async function baseChain(
   };
 }
 
-/** The folders the tasks keep their files in, in the project unless an option names another. */
+/**
+ * The folders the tasks keep their files in, in the project unless an option
+ * names another.
+ */
 const FOLDERS = { data: "vip-data", journal: "vip-journal" } as const;
 
 /**
@@ -157,15 +167,19 @@ async function readVariable(
   try {
     return isUrl ? await variable.getUrl() : await variable.get();
   } catch (error) {
-    // Hardhat says "not found" for a variable set nowhere; anything else is a
-    // value that failed its check.
-    const problem = /not found/i.test(String(error))
-      ? "is not set"
+    // Hardhat's ENV_VAR_NOT_FOUND is a variable set nowhere; anything else is
+    // a value that failed its check.
+    const descriptor = HardhatError.isHardhatError(
+      error,
+      HardhatError.ERRORS.CORE.GENERAL.ENV_VAR_NOT_FOUND,
+    )
+      ? ERRORS.CONFIG.SETTING_NOT_SET
       : isUrl
-        ? "is not a valid URL"
-        : "is not valid";
+        ? ERRORS.CONFIG.SETTING_NOT_URL
+        : ERRORS.CONFIG.SETTING_INVALID;
     throw new VipError(
-      `${what} ${problem}: ${advice}`,
+      descriptor,
+      { what, advice },
       error instanceof Error ? error : undefined,
     );
   }
@@ -209,7 +223,9 @@ async function optionalSecret(
 ): Promise<string | undefined> {
   const variable = network.vip?.[setting];
   if (variable === undefined) return undefined;
-  const advice = `set ${variableName} with \`npx hardhat keystore set ${variableName}\`, or leave it unset`;
+  const advice =
+    `set ${variableName} with \`npx hardhat keystore set ${variableName}\`, ` +
+    "or leave it unset";
   try {
     const value = (
       await readVariable(
@@ -221,8 +237,7 @@ async function optionalSecret(
     ).trim();
     return value === "" ? undefined : value;
   } catch (error) {
-    if (error instanceof VipError && /is not set/.test(error.message))
-      return undefined;
+    if (isVipError(error, ERRORS.CONFIG.SETTING_NOT_SET)) return undefined;
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { getAddress, isAddress, type Signer, ZeroAddress } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { ERRORS } from "../error-catalog.js";
 import { defined, VipError } from "../errors.js";
 import { field, formatNumber, type Output } from "../output.js";
 import { estimateSendAndConfirm } from "./confirm.js";
@@ -10,14 +11,12 @@ export type AllowListChange = "add" | "remove";
 /** `--address` checked before the network is touched. */
 export function parseAllowListAddress(rawAddress: string): string {
   if (!isAddress(rawAddress.trim()))
-    throw new VipError(
-      `--address ${rawAddress} is not an address (0x followed by 40 hex digits)`,
-    );
+    throw new VipError(ERRORS.CONTRACT.NOT_AN_ADDRESS, {
+      option: "--address",
+      value: rawAddress,
+    });
   const address = getAddress(rawAddress.trim());
-  if (address === ZeroAddress)
-    throw new VipError(
-      "--address is the zero address, which the contract refuses to allow",
-    );
+  if (address === ZeroAddress) throw new VipError(ERRORS.CONTRACT.ZERO_ADDRESS);
   return address;
 }
 
@@ -43,10 +42,10 @@ export async function changeAllowList(
     score.allowListSize(),
   ]);
   if (!signerAllowed)
-    throw new VipError(
-      `the signer ${from} is not on the allow list of ${contract}, so it cannot change it; nothing was sent. ` +
-        "Sign with a key that is (the deployer's is, from the start)",
-    );
+    throw new VipError(ERRORS.CONTRACT.SIGNER_CANNOT_CHANGE_ALLOW_LIST, {
+      signer: from,
+      contract,
+    });
 
   if (change === "add" && listed) {
     out.line(
@@ -61,16 +60,21 @@ export async function changeAllowList(
     return;
   }
   if (change === "remove" && size === 1n)
-    throw new VipError(
-      `${address} is the only address on the allow list of ${contract}, which must keep one; nothing was sent. ` +
-        `Add its successor first: npx hardhat allowlist:add --address <0x…> --network ${network}`,
-    );
+    throw new VipError(ERRORS.CONTRACT.LAST_ALLOWED, {
+      address,
+      contract,
+      network,
+    });
   if (change === "remove" && address === from)
     out.warn(
-      `the signer ${from} removes itself: it can no longer write scores or finalize stages on ${contract}`,
+      `the signer ${from} removes itself: it can no longer write scores or ` +
+        `finalize stages on ${contract}`,
     );
 
-  const provider = defined(signer.provider, "signer.provider");
+  const provider = defined(
+    signer.provider,
+    "the signer comes from a network connection, with its provider",
+  );
   const what =
     change === "add"
       ? `addAllowList(${address})`
@@ -91,7 +95,8 @@ export async function changeAllowList(
   out.line(
     field(
       change === "add" ? "allowed" : "removed",
-      `${address} on ${contract} in tx ${receipt.hash}, block ${receipt.blockNumber}, gas ${formatNumber(receipt.gasUsed)}`,
+      `${address} on ${contract} in tx ${receipt.hash}, ` +
+        `block ${receipt.blockNumber}, gas ${formatNumber(receipt.gasUsed)}`,
     ),
   );
   out.line(field("allow list", `${await score.allowListSize()} address(es)`));

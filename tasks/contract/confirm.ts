@@ -5,9 +5,10 @@ import type {
   Provider,
 } from "ethers";
 
+import { ERRORS } from "../error-catalog.js";
 import { firstLine, VipError } from "../errors.js";
 import { ensureFunds } from "../signer/funds.js";
-import { describeRevert } from "./revert.js";
+import { decodeRevert } from "./revert.js";
 
 /** The gas limit sent: the estimate plus 20%. */
 export function withMargin(estimate: bigint): bigint {
@@ -47,7 +48,8 @@ export function maxCost(overrides: Overrides): bigint {
  * Estimates, checks that `from` can pay, sends with explicit gas and fees (a
  * Ledger signs locally and needs them), and waits for the receipt. A call the
  * node refuses names the contract's revert reason, and nothing is sent; a
- * receipt whose status is not success is the error `Tx failed <hash>`.
+ * receipt whose status is not success is the error `Tx failed <hash>`
+ * (ERRORS.CONTRACT.TX_FAILED).
  */
 export async function estimateSendAndConfirm(
   what: string,
@@ -81,36 +83,48 @@ export async function sendAndConfirm(
   } catch (error) {
     // Unlike a refused estimate, a failed send may have reached the node: do
     // not claim nothing was sent.
-    const reason = describeRevert(error) ?? firstLine(error);
-    throw new VipError(
-      `${what} failed when sent: ${reason}`,
-      error instanceof Error ? error : undefined,
-    );
+    const revert = decodeRevert(error);
+    const cause = error instanceof Error ? error : undefined;
+    throw revert === undefined
+      ? new VipError(
+          ERRORS.CONTRACT.SEND_FAILED,
+          { what, reason: firstLine(error) },
+          cause,
+        )
+      : new VipError(ERRORS.CONTRACT.SEND_REVERTED, { what, ...revert }, cause);
   }
   let receipt: ContractTransactionReceipt | null;
   try {
     receipt = await tx.wait();
   } catch (error) {
-    const reason = describeRevert(error);
-    throw new VipError(
-      `Tx failed ${tx.hash}${reason === undefined ? "" : `: ${reason}`}`,
-      error instanceof Error ? error : undefined,
-    );
+    const revert = decodeRevert(error);
+    const cause = error instanceof Error ? error : undefined;
+    throw revert === undefined
+      ? new VipError(ERRORS.CONTRACT.TX_FAILED, { hash: tx.hash }, cause)
+      : new VipError(
+          ERRORS.CONTRACT.TX_REVERTED,
+          { hash: tx.hash, ...revert },
+          cause,
+        );
   }
   if (receipt === null || receipt.status !== 1)
-    throw new VipError(`Tx failed ${tx.hash}`);
+    throw new VipError(ERRORS.CONTRACT.TX_FAILED, { hash: tx.hash });
   return receipt;
 }
 
 /**
- * An error for a call the node refused before sending (estimate or send), with
- * the revert reason if any.
+ * An error for a call the node refused before sending (estimate or send): the
+ * contract's revert (ERRORS.CONTRACT.REFUSED_REVERT, its name in
+ * `params.revert`) when it is one, else the node's reason.
  */
 export function refused(what: string, error: unknown): VipError {
-  const reason = describeRevert(error);
-  const detail = reason ?? firstLine(error);
-  return new VipError(
-    `${what} was refused by the node, nothing was sent: ${detail}`,
-    error instanceof Error ? error : undefined,
-  );
+  const revert = decodeRevert(error);
+  const cause = error instanceof Error ? error : undefined;
+  return revert === undefined
+    ? new VipError(
+        ERRORS.CONTRACT.REFUSED,
+        { what, reason: firstLine(error) },
+        cause,
+      )
+    : new VipError(ERRORS.CONTRACT.REFUSED_REVERT, { what, ...revert }, cause);
 }

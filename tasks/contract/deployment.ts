@@ -8,6 +8,8 @@ import {
 } from "@nomicfoundation/ignition-core";
 
 import { IGNITION_FUTURE_ID } from "../config/constants.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
 
 /**
  * Ignition's artifact resolver for this package: the VipScore module deploys
@@ -16,9 +18,7 @@ import { IGNITION_FUTURE_ID } from "../config/constants.js";
  */
 export const PACKAGED_ARTIFACTS_ONLY = {
   loadArtifact: async (name: string): Promise<never> => {
-    throw new Error(
-      `no artifact named ${name}: the VipScore module deploys from its packaged artifact`,
-    );
+    throw new VipError(ERRORS.CONTRACT.NO_PACKAGED_ARTIFACT, { name });
   },
   getBuildInfo: async () => undefined,
 };

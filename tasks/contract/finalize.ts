@@ -2,6 +2,7 @@ import type { Provider, Signer, TransactionReceipt } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
+import { ERRORS } from "../error-catalog.js";
 import { firstLine, VipError, defined } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import { Journal } from "../journal/journal.js";
@@ -13,7 +14,7 @@ import {
   withMargin,
 } from "./confirm.js";
 import { preflight } from "./preflight.js";
-import { describeRevert } from "./revert.js";
+import { decodeRevert } from "./revert.js";
 import { ensureFunds } from "../signer/funds.js";
 
 /**
@@ -92,7 +93,10 @@ export async function finalizeOnce(
   journalFile: string,
   options: FinalizeOptions,
 ): Promise<FinalizeResult> {
-  const provider = defined(signer.provider, "signer.provider");
+  const provider = defined(
+    signer.provider,
+    "the signer comes from a network connection, with its provider",
+  );
   const from = await signer.getAddress();
   const journal = await Journal.open<FinalizeRecord>(journalFile);
   const calldata = score.interface.encodeFunctionData("finalizeStage", [stage]);
@@ -101,7 +105,8 @@ export async function finalizeOnce(
     to?.toLowerCase() === contract &&
     data.toLowerCase() === calldata.toLowerCase();
 
-  // 1. What an earlier run left: a confirmed finalization, or one in flight that must not be sent again.
+  // 1. What an earlier run left: a confirmed finalization, or one in flight
+  // that must not be sent again.
   const last = journal.records.at(-1);
   if (last?.type === "confirmed" && last.status === 1) {
     return {
@@ -109,29 +114,12 @@ export async function finalizeOnce(
       resumed: true,
     };
   }
-  let inFlight: { nonce: number; hash: string } | undefined;
-  if (last?.type === "sent") inFlight = last;
-  if (last?.type === "sending") {
-    const found = await findByNonce(provider, from, last.nonce, last.block);
-    const tx = found.state === "unused" ? undefined : found.tx;
-    if (tx !== undefined && ours(tx.to, tx.data)) {
-      inFlight = { nonce: last.nonce, hash: tx.hash };
-      await journal.append({ type: "sent", ...inFlight });
-    } else if (found.state === "pending") {
-      throw new VipError(
-        `nonce ${last.nonce} of ${from} is pending at the node but its transaction cannot be read: run again once it is mined (journal ${journal.path})`,
-      );
-    } else {
-      await journal.append({
-        type: "unsent",
-        nonce: last.nonce,
-        reason:
-          found.state === "unused"
-            ? "never broadcast"
-            : "used by another transaction",
-      });
-    }
-  }
+  const inFlight =
+    last?.type === "sent"
+      ? last
+      : last?.type === "sending"
+        ? await findSending(last, provider, from, ours, journal)
+        : undefined;
   if (inFlight !== undefined) {
     const receipt = await awaitReceipt(provider, inFlight.hash, options);
     if (receipt !== undefined) return confirm(journal, receipt, stage, true);
@@ -177,13 +165,8 @@ export async function finalizeOnce(
       : undefined;
     const tx =
       found === undefined || found.state === "unused" ? undefined : found.tx;
-    if (tx === undefined || !ours(tx.to, tx.data)) {
-      const reason = describeRevert(error) ?? firstLine(error);
-      throw new VipError(
-        `finalizeStage(${stage}) failed when sent: ${reason}. Run again: the journal ${journal.path} finds it if it reached the node`,
-        error instanceof Error ? error : undefined,
-      );
-    }
+    if (tx === undefined || !ours(tx.to, tx.data))
+      throw sendFailed(stage, journal.path, error);
     hash = tx.hash;
   }
   await journal.append({ type: "sent", nonce, hash });
@@ -194,11 +177,66 @@ export async function finalizeOnce(
       nonce,
       reason: `${hash} is no longer known to the node`,
     });
-    throw new VipError(
-      `finalizeStage(${stage}) ${hash} was dropped by the node before it was mined: run again to send it anew`,
-    );
+    throw new VipError(ERRORS.CONTRACT.FINALIZE_DROPPED, { stage, hash });
   }
   return confirm(journal, receipt, stage, false);
+}
+
+/**
+ * The transaction of a send an earlier run journalled but did not see answered,
+ * found by its nonce (and journalled as sent); undefined, journalled as unsent,
+ * when the nonce was never broadcast or went to another transaction.
+ */
+async function findSending(
+  sending: SendingRecord,
+  provider: Provider,
+  from: string,
+  ours: (to: string | null, data: string) => boolean,
+  journal: Journal<FinalizeRecord>,
+): Promise<{ nonce: number; hash: string } | undefined> {
+  const found = await findByNonce(provider, from, sending.nonce, sending.block);
+  const tx = found.state === "unused" ? undefined : found.tx;
+  if (tx !== undefined && ours(tx.to, tx.data)) {
+    const inFlight = { nonce: sending.nonce, hash: tx.hash };
+    await journal.append({ type: "sent", ...inFlight });
+    return inFlight;
+  }
+  if (found.state === "pending") {
+    throw new VipError(ERRORS.CONTRACT.NONCE_PENDING, {
+      nonce: sending.nonce,
+      from,
+      journal: journal.path,
+    });
+  }
+  await journal.append({
+    type: "unsent",
+    nonce: sending.nonce,
+    reason:
+      found.state === "unused"
+        ? "never broadcast"
+        : "used by another transaction",
+  });
+  return undefined;
+}
+
+/**
+ * The error of a finalization whose send failed and that was not found at the
+ * node: the contract's revert when it is one, else the node's reason.
+ */
+function sendFailed(stage: bigint, journal: string, error: unknown): VipError {
+  const revert = decodeRevert(error);
+  const cause = error instanceof Error ? error : undefined;
+  return revert === undefined
+    ? new VipError(
+        ERRORS.CONTRACT.FINALIZE_SEND_FAILED,
+        { stage, journal, reason: firstLine(error) },
+        cause,
+      )
+    : new VipError(
+        ERRORS.CONTRACT.FINALIZE_SEND_REVERTED,
+        { stage, journal, ...revert },
+        cause,
+      );
 }
 
 async function confirm(
@@ -215,7 +253,10 @@ async function confirm(
     status: receipt.status ?? 0,
   });
   if (receipt.status !== 1)
-    throw new VipError(`Tx failed ${receipt.hash} (finalizeStage(${stage}))`);
+    throw new VipError(ERRORS.CONTRACT.FINALIZE_TX_FAILED, {
+      hash: receipt.hash,
+      stage,
+    });
   return { receipt, resumed };
 }
 
@@ -236,9 +277,10 @@ async function awaitReceipt(
     if ((await provider.getTransaction(hash)) === null && ++missing >= 3)
       return undefined;
     if (Date.now() > deadline) {
-      throw new VipError(
-        `finalization ${hash} was not mined within ${timeoutMs / 1000} s: run again to resume (it is not sent twice)`,
-      );
+      throw new VipError(ERRORS.CONTRACT.FINALIZE_NOT_MINED, {
+        hash,
+        seconds: timeoutMs / 1000,
+      });
     }
     await sleep((options.pollMs ?? 500) / 1000);
   }

@@ -2,6 +2,7 @@ import { getAddress, isAddress } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError, defined } from "../errors.js";
 import type { Connection } from "../network/connect.js";
 import { deployedAddress, deploymentDir } from "./deployment.js";
@@ -41,7 +42,7 @@ export async function locateScoreContract(
 ): Promise<VipScore> {
   return defined(
     await locate(connection, options, runner, false),
-    "(await locate(connection, options, runner, false))",
+    "locate refuses rather than return nothing when not optional",
   );
 }
 
@@ -56,9 +57,10 @@ async function locate(
   let source: string;
   if (options.contract !== undefined) {
     if (!isAddress(options.contract))
-      throw new VipError(
-        `--contract ${options.contract} is not an address (0x followed by 40 hex digits)`,
-      );
+      throw new VipError(ERRORS.CONTRACT.NOT_AN_ADDRESS, {
+        option: "--contract",
+        value: options.contract,
+      });
     address = getAddress(options.contract);
     source = "--contract";
   } else {
@@ -70,20 +72,23 @@ async function locate(
     const found = await deployedAddress(dir);
     if (found === undefined) {
       if (optional) return undefined;
-      throw new VipError(
-        `no VipScore deployment found for chain ${chainId} (${dir}/deployed_addresses.json): ` +
-          `run \`npx hardhat contract:deploy --network ${connection.networkName}\` first, or pass --contract <address>`,
-      );
+      throw new VipError(ERRORS.CONTRACT.NO_DEPLOYMENT, {
+        chainId,
+        dir,
+        network: connection.networkName,
+      });
     }
     address = getAddress(found);
     source = `deployment ${dir}`;
   }
   const code = await connection.ethers.provider.getCode(address);
   if (code === "0x") {
-    throw new VipError(
-      `no contract code at ${address} (from ${source}) on network "${connection.networkName}" (chain ${chainId}): ` +
-        "was the chain reset, or is this the wrong network?",
-    );
+    throw new VipError(ERRORS.CONTRACT.NO_CODE, {
+      address,
+      source,
+      network: connection.networkName,
+      chainId,
+    });
   }
   return VipScore__factory.connect(address, runner);
 }

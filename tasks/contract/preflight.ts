@@ -1,4 +1,5 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /**
@@ -18,39 +19,33 @@ export async function preflight(
     score.initStage(),
     score.allowList(signer),
   ]);
-  const address = await score.getAddress();
+  const contract = await score.getAddress();
   if (!allowed) {
-    throw new VipError(
-      `the signer ${signer} is not on the allow list of ${address}: an allowed account must add it ` +
-        `(npx hardhat allowlist:add --address ${signer} --network ${network}, signed with an allowed key)`,
-    );
+    throw new VipError(ERRORS.CONTRACT.SIGNER_NOT_ALLOWED, {
+      signer,
+      contract,
+      network,
+    });
   }
   if (stage === open) return;
   if (stage < initStage) {
-    throw new VipError(
-      `stage ${stage} precedes the contract's start stage ${initStage}; the open stage is ${open}`,
-    );
+    throw new VipError(ERRORS.CONTRACT.STAGE_BEFORE_START, {
+      stage,
+      initStage,
+      open,
+    });
   }
   if (stage < open)
-    throw new VipError(
-      `stage ${stage} is already finalized; the contract's open stage is ${open}`,
-    );
-  throw new VipError(
-    `stage ${stage} is not open yet: the contract's open stage is ${open}. Check --stage: ` +
-      `npx hardhat stage --network ${network} shows the contract's open stage beside the base chain's`,
-  );
+    throw new VipError(ERRORS.CONTRACT.STAGE_FINALIZED, { stage, open });
+  throw new VipError(ERRORS.CONTRACT.STAGE_NOT_OPEN, { stage, open, network });
 }
 
 /** `--stage` as a uint64 stage number, with an error naming the option. */
 export function parseStage(raw: string): bigint {
   if (!/^\d+$/.test(raw.trim()))
-    throw new VipError(
-      `--stage ${raw} is not a stage number (a positive whole number)`,
-    );
+    throw new VipError(ERRORS.CONTRACT.STAGE_NOT_NUMBER, { value: raw });
   const stage = BigInt(raw.trim());
   if (stage === 0n || stage >= 2n ** 64n)
-    throw new VipError(
-      `--stage ${raw} is out of range: stages run from 1 to 2^64 - 1`,
-    );
+    throw new VipError(ERRORS.CONTRACT.STAGE_OUT_OF_RANGE, { value: raw });
   return stage;
 }

@@ -10,6 +10,7 @@ import {
   type VipProgram,
 } from "../clients/l1-rest.js";
 import { baseChain } from "../config/settings.js";
+import { ERRORS } from "../error-catalog.js";
 import { firstLine, VipError } from "../errors.js";
 import {
   field,
@@ -46,7 +47,8 @@ export async function requireStageEnded(
     // REST API down while a stage must be closed): said, not hidden.
     if (!force) throw error;
     out.warn(
-      `the stage's end could not be checked on the base chain (${firstLine(error)}); finalizing stage ${stage} anyway (--force)`,
+      `the stage's end could not be checked on the base chain (${firstLine(error)}); ` +
+        `finalizing stage ${stage} anyway (--force)`,
     );
     return;
   }
@@ -58,21 +60,27 @@ export async function requireStageEnded(
   );
   const end = formatUnixTime(timing.endTime);
   if (timing.due) {
+    const ago = formatDuration(-timing.secondsLeft);
     out.line(
       field(
         "stage ended",
-        `stage ${stage} ended at ${end} on the base chain's clock (${formatDuration(-timing.secondsLeft)} ago; the program's stage is ${program.stage})`,
+        `stage ${stage} ended at ${end} on the base chain's clock ` +
+          `(${ago} ago; the program's stage is ${program.stage})`,
       ),
     );
     return;
   }
-  const left = `it ends at ${end}, in ${formatDuration(timing.secondsLeft)} on the base chain's clock (the program's stage is ${program.stage})`;
+  const left = formatDuration(timing.secondsLeft);
   if (!force)
-    throw new VipError(
-      `stage ${stage} has not ended on the base chain: ${left}. Finalizing cannot be undone and would freeze its scores early; ` +
-        "nothing was sent. Run the same command after its end (or let stage:autopilot do it), or add --force to finalize it now",
-    );
+    throw new VipError(ERRORS.CONTRACT.STAGE_NOT_ENDED, {
+      stage,
+      end,
+      left,
+      programStage: program.stage,
+    });
   out.warn(
-    `stage ${stage} has not ended on the base chain: ${left}; finalizing it anyway (--force)`,
+    `stage ${stage} has not ended on the base chain: it ends at ${end}, in ${left} ` +
+      `on the base chain's clock (the program's stage is ${program.stage}); ` +
+      "finalizing it anyway (--force)",
   );
 }

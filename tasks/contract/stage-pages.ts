@@ -1,4 +1,5 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /**
@@ -27,7 +28,7 @@ export async function forEachStageScore(
   const count = await score.scoreCount(stage);
   const provider = score.runner?.provider;
   if (provider === undefined || provider === null)
-    throw new VipError("the scoring contract has no provider to read through");
+    throw new VipError(ERRORS.CONTRACT.NO_PROVIDER);
   const to = await score.getAddress();
   let next = 0n;
   const worker = async () => {
@@ -56,9 +57,10 @@ function decodePage(
   const hex = result.startsWith("0x") ? result.slice(2) : result;
   const length = Number.parseInt(hex.slice(64, 128), 16);
   if (!Number.isSafeInteger(length) || hex.length < 128 + length * 192)
-    throw new VipError(
-      `getScores returned ${hex.length / 2} bytes, too few for its ${length} entries`,
-    );
+    throw new VipError(ERRORS.CONTRACT.SHORT_SCORE_PAGE, {
+      bytes: hex.length / 2,
+      entries: length,
+    });
   for (let i = 0, at = 128; i < length; i++, at += 192) {
     visit(
       "0x" + hex.slice(at + 24, at + 64),

@@ -1,5 +1,6 @@
 import { Msg } from "@initia/initia.js";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError, defined } from "../errors.js";
 import type { AminoJsonMsg, AminoMsg } from "./types.js";
 
@@ -44,7 +45,8 @@ const RULES: Record<string, MessageRule> = {
     },
     signerField: "sender",
     describe: (v) =>
-      `deposit ${coinText(v.amount)} into OPinit bridge ${String(v.bridge_id)}, for ${String(v.to)} on the rollup${v.data === "" ? "" : " (with data)"}`,
+      `deposit ${coinText(v.amount)} into OPinit bridge ${String(v.bridge_id)}, ` +
+      `for ${String(v.to)} on the rollup${v.data === "" ? "" : " (with data)"}`,
   },
   "/opinit.opchild.v1.MsgInitiateTokenWithdrawal": {
     aminoType: "opchild/MsgInitiateTokenWithdrawal",
@@ -70,7 +72,12 @@ const RULES: Record<string, MessageRule> = {
     signerField: "sender",
     describe: (v) => {
       const input = String(v.input).replace(/^0x/, "");
-      return `call contract ${String(v.contract_addr)} with ${input.length / 2} bytes of input${input.length >= 8 ? ` (selector 0x${input.slice(0, 8)})` : ""}, sending ${String(v.value)} of the native token`;
+      const selector =
+        input.length >= 8 ? ` (selector 0x${input.slice(0, 8)})` : "";
+      return (
+        `call contract ${String(v.contract_addr)} with ${input.length / 2} bytes of input${selector}, ` +
+        `sending ${String(v.value)} of the native token`
+      );
     },
   },
   "/cosmos.bank.v1beta1.MsgSend": {
@@ -98,7 +105,8 @@ const RULES: Record<string, MessageRule> = {
     },
     signerField: "sender",
     describe: (v) =>
-      `IBC transfer of ${coinText(v.token)} over ${String(v.source_port)}/${String(v.source_channel)} to ${String(v.receiver)}${v.memo === "" ? "" : " (with a memo)"}`,
+      `IBC transfer of ${coinText(v.token)} over ${String(v.source_port)}/${String(v.source_channel)} ` +
+      `to ${String(v.receiver)}${v.memo === "" ? "" : " (with a memo)"}`,
   },
 };
 
@@ -133,7 +141,10 @@ export function checkMsg(msg: AminoJsonMsg, where: string): CheckedMsg {
   try {
     value = parseLossless(msg.msg);
   } catch {
-    throw new VipError(`${where} (${msg.msg_type_url}): its msg is not JSON`);
+    throw new VipError(ERRORS.NETWORK.MSG_NOT_JSON, {
+      where,
+      typeUrl: msg.msg_type_url,
+    });
   }
   return checkValue(msg.msg_type_url, value, where);
 }
@@ -175,19 +186,21 @@ function checkValue(
 ): CheckedMsg {
   const rule = RULES[typeUrl];
   if (rule === undefined)
-    throw new VipError(
-      `${where}: message type ${typeUrl} is not one this tool signs (it signs ${SIGNABLE_TYPES.join(", ")})`,
-    );
+    throw new VipError(ERRORS.NETWORK.MSG_TYPE_NOT_SIGNABLE, {
+      where,
+      typeUrl,
+      types: SIGNABLE_TYPES.join(", "),
+    });
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new VipError(
-      `${where} (${typeUrl}): the message is not a JSON object`,
-    );
+    throw new VipError(ERRORS.NETWORK.MSG_NOT_OBJECT, { where, typeUrl });
   const given = value as Record<string, unknown>;
   for (const name of Object.keys(given)) {
     if (rule.fields[name] === undefined)
-      throw new VipError(
-        `${where} (${typeUrl}): field ${name} is not a field of this message`,
-      );
+      throw new VipError(ERRORS.NETWORK.MSG_UNKNOWN_FIELD, {
+        where,
+        typeUrl,
+        field: name,
+      });
   }
   const full: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(rule.fields))
@@ -198,9 +211,11 @@ function checkValue(
     );
   const signer = full[rule.signerField];
   if (typeof signer !== "string" || signer === "")
-    throw new VipError(
-      `${where} (${typeUrl}): field ${rule.signerField} (the signer) is missing`,
-    );
+    throw new VipError(ERRORS.NETWORK.MSG_SIGNER_MISSING, {
+      where,
+      typeUrl,
+      field: rule.signerField,
+    });
   return {
     typeUrl,
     aminoType: rule.aminoType,
@@ -215,7 +230,10 @@ function checkValue(
  * unless always written.
  */
 export function aminoForSigning(msg: CheckedMsg): AminoMsg {
-  const rule = defined(RULES[msg.typeUrl], "RULES[msg.typeUrl]");
+  const rule = defined(
+    RULES[msg.typeUrl],
+    "a checked message's type has a rule",
+  );
   const value: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(rule.fields)) {
     const fieldValue =
@@ -246,9 +264,10 @@ export function checkProtoAny(
 ): CheckedMsg {
   const typeUrl = any.typeUrl;
   if (RULES[typeUrl] === undefined)
-    throw new VipError(
-      `${where}: message type ${typeUrl} is not one this tool reads`,
-    );
+    throw new VipError(ERRORS.NETWORK.MSG_TYPE_NOT_READABLE, {
+      where,
+      typeUrl,
+    });
   const { value } = Msg.fromProto(any).toAmino() as unknown as AminoMsg;
   // initia.js writes an empty list as null and adds fields the amino form
   // omits: the rules decide.
@@ -265,32 +284,34 @@ function normalise(value: unknown, kind: Kind, where: string): unknown {
   switch (kind) {
     case "string":
       if (value === undefined || value === null) return "";
-      if (typeof value !== "string")
-        throw new VipError(`${where} must be a string`);
+      if (typeof value !== "string") throw wrongKind(where, "a string");
       return value;
     case "uint64":
       return uint64(value, where);
     case "bytes":
       if (value === undefined || value === null) return "";
       if (typeof value !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(value))
-        throw new VipError(`${where} must be base64`);
+        throw wrongKind(where, "base64");
       return value;
     case "coin":
       return coin(value, where);
     case "coins":
       if (value === undefined || value === null) return [];
-      if (!Array.isArray(value))
-        throw new VipError(`${where} must be a list of coins`);
+      if (!Array.isArray(value)) throw wrongKind(where, "a list of coins");
       return value.map((c, i) => coin(c, `${where}[${i}]`));
     case "height": {
       if (value === undefined || value === null)
         return { revision_number: "0", revision_height: "0" };
       if (typeof value !== "object" || Array.isArray(value))
-        throw new VipError(`${where} must be an object`);
+        throw wrongKind(where, "an object");
       const height = value as Record<string, unknown>;
       for (const name of Object.keys(height)) {
         if (name !== "revision_number" && name !== "revision_height")
-          throw new VipError(`${where}.${name} is not a field of a height`);
+          throw new VipError(ERRORS.NETWORK.MSG_UNKNOWN_SUBFIELD, {
+            where,
+            field: name,
+            what: "a height",
+          });
       }
       return {
         revision_number: uint64(
@@ -310,9 +331,7 @@ function normalise(value: unknown, kind: Kind, where: string): unknown {
         (Array.isArray(value) && value.length === 0)
       )
         return [];
-      throw new VipError(
-        `${where} is not empty: this tool signs only messages without one (it cannot check how the chain spells its entries)`,
-      );
+      throw new VipError(ERRORS.NETWORK.MSG_LIST_NOT_EMPTY, { where });
   }
 }
 
@@ -327,7 +346,7 @@ function uint64(value: unknown, where: string): string {
     !/^\d+$/.test(text) ||
     BigInt(text) >= 2n ** 64n
   )
-    throw new VipError(`${where} must be an unsigned 64-bit integer`);
+    throw wrongKind(where, "an unsigned 64-bit integer");
   return BigInt(text).toString();
 }
 
@@ -336,21 +355,31 @@ function coin(
   where: string,
 ): { denom: string; amount: string } {
   if (typeof value !== "object" || value === null)
-    throw new VipError(`${where} must be a coin {denom, amount}`);
+    throw wrongKind(where, "a coin {denom, amount}");
   const { denom, amount, ...rest } = value as Record<string, unknown>;
   if (Object.keys(rest).length > 0)
-    throw new VipError(
-      `${where}.${Object.keys(rest)[0]} is not a field of a coin`,
-    );
+    throw new VipError(ERRORS.NETWORK.MSG_UNKNOWN_SUBFIELD, {
+      where,
+      field: defined(
+        Object.keys(rest)[0],
+        "the coin has a field besides denom and amount",
+      ),
+      what: "a coin",
+    });
   if (typeof denom !== "string" || denom === "")
-    throw new VipError(`${where}.denom must be a denom`);
+    throw wrongKind(`${where}.denom`, "a denom");
   const text =
     typeof amount === "number" && Number.isSafeInteger(amount)
       ? String(amount)
       : amount;
   if (typeof text !== "string" || !/^\d+$/.test(text))
-    throw new VipError(`${where}.amount must be an amount in base units`);
+    throw wrongKind(`${where}.amount`, "an amount in base units");
   return { denom, amount: BigInt(text).toString() };
+}
+
+/** A field whose value is not of the kind its rule says. */
+function wrongKind(where: string, kind: string): VipError {
+  return new VipError(ERRORS.NETWORK.MSG_VALUE_KIND, { where, kind });
 }
 
 function withoutZeros(height: Record<string, string>): Record<string, string> {

@@ -1,6 +1,9 @@
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
+
 import { fetchBalances } from "../clients/bank.js";
 import { gasPrices, type GasPrice, simulateTx } from "../clients/cosmos-tx.js";
-import { VipError, defined } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError, defined, messageOf } from "../errors.js";
 import type { CheckedMsg } from "./amino.js";
 import { simulationTxBytes } from "./sign.js";
 import type { CosmosFee } from "./types.js";
@@ -16,7 +19,11 @@ export function feeFor(price: GasPrice, gas: bigint): bigint {
   const [whole, fraction = ""] = price.amount.split(".");
   const scale = 10n ** BigInt(fraction.length);
   return (
-    (gas * BigInt(defined(whole, "whole") + fraction) + scale - 1n) / scale
+    (gas *
+      BigInt(defined(whole, "split always yields a first part") + fraction) +
+      scale -
+      1n) /
+    scale
   );
 }
 
@@ -38,9 +45,11 @@ export async function estimateFee(
   try {
     used = await simulateTx(restUrl, simulationTxBytes(msgs, sequence));
   } catch (error) {
-    throw new VipError(
-      `${chainId} refused to simulate the transaction (${(error as Error).message}): nothing was signed`,
-    );
+    ensureError(error);
+    throw new VipError(ERRORS.NETWORK.SIMULATION_REFUSED, {
+      chainId,
+      reason: messageOf(error),
+    });
   }
   const gas = (used * GAS_MARGIN_PERCENT) / 100n;
   const prices = (await gasPrices(restUrl)).filter(
@@ -49,16 +58,24 @@ export async function estimateFee(
   if (prices.length === 0) return { amount: [], gas: gas.toString() };
   const moved = movedCoins(msgs);
   const price =
-    prices.find((p) => moved.has(p.denom)) ?? defined(prices[0], "prices[0]");
+    prices.find((p) => moved.has(p.denom)) ??
+    defined(prices[0], "prices is not empty here");
   const fee = feeFor(price, gas);
   const balance =
     (await fetchBalances(restUrl, signer)).find((c) => c.denom === price.denom)
       ?.amount ?? 0n;
   const needed = fee + (moved.get(price.denom) ?? 0n);
   if (balance < needed) {
-    throw new VipError(
-      `${signer} has ${balance} ${price.denom} on ${chainId}, but the transaction needs ${needed} (fee ${fee} for ${gas} gas${needed > fee ? ` and ${needed - fee} moved` : ""}): nothing was signed`,
-    );
+    throw new VipError(ERRORS.NETWORK.INSUFFICIENT_FUNDS, {
+      signer,
+      balance,
+      denom: price.denom,
+      chainId,
+      needed,
+      fee,
+      gas,
+      moved: needed > fee ? ` and ${needed - fee} moved` : "",
+    });
   }
   return {
     amount: [{ denom: price.denom, amount: fee.toString() }],

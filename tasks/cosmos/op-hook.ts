@@ -1,5 +1,6 @@
 import { accountInfo } from "../clients/cosmos-tx.js";
 import type { OpHookResponse, SignedOpHook } from "../clients/router.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { checkMsg } from "./amino.js";
 import { signCosmosTx } from "./sign.js";
@@ -44,17 +45,18 @@ export async function signOpHook(options: {
   );
   for (const msg of msgs) {
     if (msg.signer !== account.bech32) {
-      throw new VipError(
-        `the op hook is to be signed by ${msg.signer} (the recipient), but the signer is ${account.bech32}: send to the signer's own account; nothing was sent`,
-      );
+      throw new VipError(ERRORS.NETWORK.HOOK_SIGNER_MISMATCH, {
+        expected: msg.signer,
+        signer: account.bech32,
+      });
     }
   }
   const state = await accountInfo(options.restUrl, account.bech32);
   if (state === undefined) {
-    throw new VipError(
-      `the op hook must be signed with the account number of ${account.bech32} on ${hook.chain_id}, which has no account there yet ` +
-        "(an account exists once it has received tokens): fund it once over a route without an op hook, then run again; nothing was sent",
-    );
+    throw new VipError(ERRORS.NETWORK.HOOK_NO_ACCOUNT, {
+      account: account.bech32,
+      chainId: hook.chain_id,
+    });
   }
   const sequence =
     state.sequence + (hook.chain_id === options.sourceChainId ? 2n : 0n);
@@ -100,21 +102,29 @@ export async function checkHookSequence(
  * The op hook's account sent something since the hook was signed: the hook,
  * signed for the old sequence, would fail.
  */
-export class HookSequenceMoved extends VipError {
+export class HookSequenceMoved extends VipError<
+  typeof ERRORS.NETWORK.HOOK_SEQUENCE_MOVED
+> {
   constructor(
     readonly account: string,
     readonly chainId: string,
     readonly from: bigint,
     readonly to: bigint | undefined,
   ) {
-    super(
-      `the sequence of ${account} on ${chainId} moved from ${from} to ${to ?? "(no account)"} since the op hook was signed: ` +
-        "the hook would fail when the deposit lands. Nothing was sent; run again with --new to sign a new hook",
-    );
+    super(ERRORS.NETWORK.HOOK_SEQUENCE_MOVED, {
+      account,
+      chainId,
+      from,
+      to: to ?? "(no account)",
+    });
   }
 
   /** What moved, without what to do about it. */
   get moved(): string {
-    return `the sequence of ${this.account} on ${this.chainId} moved from ${this.from} to ${this.to ?? "(no account)"} since the op hook was signed`;
+    const to = this.to ?? "(no account)";
+    return (
+      `the sequence of ${this.account} on ${this.chainId} moved from ${this.from} to ${to} ` +
+      "since the op hook was signed"
+    );
   }
 }

@@ -14,6 +14,7 @@ import {
 } from "@initia/initia.js";
 import { computeAddress, getBytes, Signature, SigningKey } from "ethers";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { aminoForSigning, type CheckedMsg, initiaMsg } from "./amino.js";
 import {
@@ -44,9 +45,11 @@ export async function signCosmosTx(
 ): Promise<SignedCosmosTx> {
   for (const msg of tx.msgs) {
     if (msg.signer !== tx.account.bech32) {
-      throw new VipError(
-        `a ${msg.typeUrl} message is to be signed by ${msg.signer}, but the signer is ${tx.account.bech32}: nothing was signed`,
-      );
+      throw new VipError(ERRORS.NETWORK.MSG_SIGNER_MISMATCH, {
+        typeUrl: msg.typeUrl,
+        expected: msg.signer,
+        signer: tx.account.bech32,
+      });
     }
   }
   const doc: SignDocFields = {
@@ -66,9 +69,9 @@ export async function signCosmosTx(
   if (
     computeAddress(publicKey).toLowerCase() !== tx.account.hex.toLowerCase()
   ) {
-    throw new VipError(
-      `the signature is not by ${tx.account.hex} (the device signed with another account?): nothing was sent`,
-    );
+    throw new VipError(ERRORS.NETWORK.SIGNATURE_WRONG_ACCOUNT, {
+      hex: tx.account.hex,
+    });
   }
   const signerInfo = new SignerInfo(
     new EthPublicKey(

@@ -1,4 +1,5 @@
 import { AccAddress } from "@initia/initia.js";
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 import { PubKey } from "@initia/initia.proto/initia/crypto/v1beta1/ethsecp256k1/keys.js";
 import {
   AuthInfo,
@@ -18,7 +19,7 @@ import { aminoForSigning, type CheckedMsg, checkProtoAny } from "./amino.js";
 import { eip191Digest } from "./sign-doc.js";
 import { txHash } from "./sign.js";
 import type { AccountState, Coin } from "./types.js";
-import { defined } from "../errors.js";
+import { defined, messageOf } from "../errors.js";
 
 // How an Initia chain checks a transaction's signature, for the stand-ins: the
 // bytes are decoded, the sign bytes rebuilt from what was decoded (never taken
@@ -86,36 +87,10 @@ export function verifyTx(
   txBytes: Uint8Array,
   options: VerifyOptions,
 ): VerifiedTx {
-  const { raw, body, authInfo } = decode(txBytes);
-  const msgs = body.messages.map((any, i) => {
-    try {
-      return checkProtoAny(any, `message ${i + 1}`);
-    } catch (error) {
-      throw new TxRejection(2, `tx parse error: ${(error as Error).message}`);
-    }
-  });
-  if (msgs.length === 0)
-    throw new TxRejection(
-      2,
-      "invalid request: must contain at least one message",
-    );
-  const signer = defined(msgs[0], "msgs[0]").signer;
-  if (msgs.some((m) => m.signer !== signer))
-    throw new TxRejection(
-      4,
-      "unauthorized: messages have different signers, and this chain stand-in takes one",
-    );
-  const signerInfo = authInfo.signerInfos[0];
-  if (
-    authInfo.signerInfos.length !== 1 ||
-    raw.signatures.length !== 1 ||
-    signerInfo === undefined
-  ) {
-    throw new TxRejection(
-      4,
-      `wrong number of signers; expected 1, got ${raw.signatures.length}: unauthorized`,
-    );
-  }
+  const decoded = decode(txBytes);
+  const { body, authInfo } = decoded;
+  const { msgs, signer } = checkedMessages(body);
+  const signerInfo = soleSignerInfo(decoded);
   const account = options.account(signer);
   if (account === undefined)
     throw new TxRejection(9, `account ${signer} not found: unknown address`);
@@ -141,6 +116,126 @@ export function verifyTx(
     memo: body.memo,
   };
   if (options.skipSignature === true) return { ...result, mode: "unchecked" };
+  const mode = checkSignature(decoded, signerInfo, {
+    ...result,
+    chainId: options.chainId,
+    accountNumber: account.accountNumber,
+  });
+  return { ...result, mode };
+}
+
+type Decoded = ReturnType<typeof decode>;
+type SignerInfo = NonNullable<Decoded["authInfo"]["signerInfos"][number]>;
+
+/** The messages, checked by the signing rules, and their one signer. */
+function checkedMessages(body: Decoded["body"]): {
+  msgs: CheckedMsg[];
+  signer: string;
+} {
+  const msgs = body.messages.map((any, i) => {
+    try {
+      return checkProtoAny(any, `message ${i + 1}`);
+    } catch (error) {
+      ensureError(error);
+      throw new TxRejection(2, `tx parse error: ${messageOf(error)}`);
+    }
+  });
+  const first = msgs[0];
+  if (first === undefined)
+    throw new TxRejection(
+      2,
+      "invalid request: must contain at least one message",
+    );
+  const signer = first.signer;
+  if (msgs.some((m) => m.signer !== signer))
+    throw new TxRejection(
+      4,
+      "unauthorized: messages have different signers, and this chain stand-in takes one",
+    );
+  return { msgs, signer };
+}
+
+/** The one signer's info: a transaction with another count is refused. */
+function soleSignerInfo({ raw, authInfo }: Decoded): SignerInfo {
+  const signerInfo = authInfo.signerInfos[0];
+  if (
+    authInfo.signerInfos.length !== 1 ||
+    raw.signatures.length !== 1 ||
+    signerInfo === undefined
+  ) {
+    throw new TxRejection(
+      4,
+      `wrong number of signers; expected 1, got ${raw.signatures.length}: unauthorized`,
+    );
+  }
+  return signerInfo;
+}
+
+/** What the sign bytes are rebuilt from (never taken from the sender). */
+interface SignedFields {
+  signer: string;
+  chainId: string;
+  accountNumber: bigint;
+  sequence: bigint;
+  fee: { amount: Coin[]; gas: string };
+  memo: string;
+  msgs: CheckedMsg[];
+}
+
+/**
+ * Checks the public key (an eth_secp256k1 key of the signer's address) and the
+ * signature over the sign bytes of the transaction's sign mode; returns the
+ * mode.
+ */
+function checkSignature(
+  { raw }: Decoded,
+  signerInfo: SignerInfo,
+  fields: SignedFields,
+): "EIP-191" | "DIRECT" {
+  const compressed = signerKey(signerInfo, fields.signer);
+  const mode = signerInfo.modeInfo?.single?.mode as number | undefined;
+  let digest: string;
+  if (mode === SIGN_MODE_EIP_191) {
+    digest = eip191Digest({
+      chainId: fields.chainId,
+      accountNumber: fields.accountNumber,
+      sequence: fields.sequence,
+      fee: fields.fee,
+      memo: fields.memo,
+      msgs: fields.msgs.map(aminoForSigning),
+    });
+  } else if (mode === SIGN_MODE_DIRECT) {
+    digest = keccak256(
+      SignDoc.encode({
+        bodyBytes: raw.bodyBytes,
+        authInfoBytes: raw.authInfoBytes,
+        chainId: fields.chainId,
+        accountNumber: fields.accountNumber,
+      }).finish(),
+    );
+  } else {
+    throw new TxRejection(
+      4,
+      `sign mode ${mode ?? "(none)"} is not supported: unauthorized`,
+    );
+  }
+  const signature = defined(
+    raw.signatures[0],
+    "soleSignerInfo checked there is exactly one signature",
+  );
+  if (!signedBy(signature, digest, compressed)) {
+    throw new TxRejection(
+      4,
+      "signature verification failed; please verify " +
+        `account number (${fields.accountNumber}), sequence (${fields.sequence}) ` +
+        `and chain-id (${fields.chainId}): unauthorized`,
+    );
+  }
+  return mode === SIGN_MODE_DIRECT ? "DIRECT" : "EIP-191";
+}
+
+/** The signer's compressed public key, checked to be its address's. */
+function signerKey(signerInfo: SignerInfo, signer: string): string {
   if (signerInfo.publicKey?.typeUrl !== ETH_SECP256K1)
     throw new TxRejection(
       8,
@@ -163,45 +258,7 @@ export function verifyTx(
       8,
       `pubKey does not match signer address ${signer} with signer index: 0: invalid pubkey`,
     );
-  const mode = signerInfo.modeInfo?.single?.mode as number | undefined;
-  let digest: string;
-  if (mode === SIGN_MODE_EIP_191) {
-    digest = eip191Digest({
-      chainId: options.chainId,
-      accountNumber: account.accountNumber,
-      sequence: signerInfo.sequence,
-      fee,
-      memo: body.memo,
-      msgs: msgs.map(aminoForSigning),
-    });
-  } else if (mode === SIGN_MODE_DIRECT) {
-    digest = keccak256(
-      SignDoc.encode({
-        bodyBytes: raw.bodyBytes,
-        authInfoBytes: raw.authInfoBytes,
-        chainId: options.chainId,
-        accountNumber: account.accountNumber,
-      }).finish(),
-    );
-  } else {
-    throw new TxRejection(
-      4,
-      `sign mode ${mode ?? "(none)"} is not supported: unauthorized`,
-    );
-  }
-  if (
-    !signedBy(
-      defined(raw.signatures[0], "raw.signatures[0]"),
-      digest,
-      compressed,
-    )
-  ) {
-    throw new TxRejection(
-      4,
-      `signature verification failed; please verify account number (${account.accountNumber}), sequence (${signerInfo.sequence}) and chain-id (${options.chainId}): unauthorized`,
-    );
-  }
-  return { ...result, mode: mode === SIGN_MODE_DIRECT ? "DIRECT" : "EIP-191" };
+  return compressed;
 }
 
 /**
@@ -227,7 +284,8 @@ function decode(txBytes: Uint8Array) {
       authInfo: AuthInfo.decode(raw.authInfoBytes),
     };
   } catch (error) {
-    throw new TxRejection(2, `tx parse error: ${(error as Error).message}`);
+    ensureError(error);
+    throw new TxRejection(2, `tx parse error: ${error.message}`);
   }
 }
 

@@ -49,7 +49,8 @@ export default async (): Promise<Partial<NetworkHooks>> => ({
       {
         onRetry: (what, error, left) =>
           console.warn(
-            `warning: ${what} to network "${networkConnection.networkName}": ${firstLine(error)}; retrying (${left} left)`,
+            `warning: ${what} to network "${networkConnection.networkName}": ` +
+              `${firstLine(error)}; retrying (${left} left)`,
           ),
       },
     );

@@ -5,7 +5,8 @@ import {
 } from "@nomicfoundation/hardhat-utils/request";
 import type { NetworkConfig } from "hardhat/types/config";
 
-import { VipError } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { type ErrorParams, VipError } from "../errors.js";
 
 /** One JSON-RPC call of a batch. */
 interface BatchCall {
@@ -20,13 +21,20 @@ interface BatchCall {
  */
 export type BatchTransport = (calls: BatchCall[]) => Promise<unknown[]>;
 
+type BatchFailure =
+  typeof ERRORS.INDEXER.BATCH_REFUSED | typeof ERRORS.INDEXER.BATCH_CALL_FAILED;
+
 /** A call's failure inside a batch, with the node's code and message. */
-class BatchCallError extends VipError {
+class BatchCallError<D extends BatchFailure> extends VipError<D> {
   constructor(
-    message: string,
-    readonly code: unknown,
+    descriptor: D,
+    params: ErrorParams<D>,
+    readonly rpcCode: unknown,
   ) {
-    super(message);
+    // ErrorParams<D> are D's arguments, which TypeScript cannot see while D
+    // is open; the lint rule sees them.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- see above
+    super(descriptor, params as never);
   }
 }
 
@@ -63,20 +71,28 @@ export async function batchTransport(
       // retried and a 405 (no batches here) is not.
       const status = statusOf(error);
       if (status === undefined) throw error;
-      throw new VipError(
-        `the node answered a batch of ${calls.length} with HTTP ${status}`,
-      );
+      throw new VipError(ERRORS.INDEXER.BATCH_HTTP_STATUS, {
+        count: calls.length,
+        status,
+        body: "",
+      });
     }
     const text = await response.body.text();
     if (response.statusCode < 200 || response.statusCode >= 300)
-      throw new VipError(
-        `the node answered a batch of ${calls.length} with HTTP ${response.statusCode}: ${safeText(text, 200)}`,
-      );
+      throw new VipError(ERRORS.INDEXER.BATCH_HTTP_STATUS, {
+        count: calls.length,
+        status: response.statusCode,
+        body: `: ${safeText(text, 200)}`,
+      });
     const answer = JSON.parse(text) as Answer | Answer[];
     if (!Array.isArray(answer))
       // A node that refuses the batch as a whole answers one error object.
       throw new BatchCallError(
-        `the node refused a batch of ${calls.length}: ${safeText(messageOf(answer.error) ?? text, 200)}`,
+        ERRORS.INDEXER.BATCH_REFUSED,
+        {
+          count: calls.length,
+          reason: safeText(messageOf(answer.error) ?? text, 200),
+        },
         answer.error?.code,
       );
     const byId = new Map<unknown, Answer>();
@@ -84,12 +100,20 @@ export async function batchTransport(
     return calls.map((call, id) => {
       const item = byId.get(id);
       if (item === undefined)
-        throw new VipError(
-          `the node's answer to a batch of ${calls.length} lacks ${call.method} #${id}`,
-        );
+        throw new VipError(ERRORS.INDEXER.BATCH_ANSWER_INCOMPLETE, {
+          count: calls.length,
+          method: call.method,
+          id,
+        });
       if (item.error !== undefined && item.error !== null)
         throw new BatchCallError(
-          `${call.method}: ${safeText(messageOf(item.error) ?? JSON.stringify(item.error))}`,
+          ERRORS.INDEXER.BATCH_CALL_FAILED,
+          {
+            method: call.method,
+            reason: safeText(
+              messageOf(item.error) ?? JSON.stringify(item.error),
+            ),
+          },
           item.error.code,
         );
       return item.result;

@@ -1,5 +1,6 @@
 import { hexlify, Indexed, Interface } from "ethers";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { PolicySource } from "../policy/parse.js";
 
@@ -210,13 +211,16 @@ export class LogDecoder {
   private logIndexOf(log: RpcLog, offset: number): number {
     const index = hexQuantity(log.logIndex);
     if (index === undefined)
-      throw new VipError(
-        `log "${log.logIndex}" of transaction ${log.transactionHash} (block ${log.blockNumber}, source ${this.source.table}): its logIndex is not a hex quantity`,
-      );
+      throw new VipError(ERRORS.INDEXER.LOG_INDEX_NOT_HEX, {
+        logIndex: log.logIndex,
+        place: this.placeOf(log),
+      });
     if (index < offset)
-      throw new VipError(
-        `log ${index} of transaction ${log.transactionHash} (block ${log.blockNumber}, source ${this.source.table}) comes before its transaction's first log (${offset})`,
-      );
+      throw new VipError(ERRORS.INDEXER.LOG_BEFORE_FIRST, {
+        index,
+        place: this.placeOf(log),
+        offset,
+      });
     return index - offset;
   }
 
@@ -230,9 +234,11 @@ export class LogDecoder {
       return this.lastTxIndex.value;
     const index = hexQuantity(log.transactionIndex);
     if (index === undefined)
-      throw new VipError(
-        `log ${log.logIndex} of transaction ${log.transactionHash} (block ${log.blockNumber}, source ${this.source.table}): its transactionIndex "${String(log.transactionIndex)}" is not a hex quantity`,
-      );
+      throw new VipError(ERRORS.INDEXER.TX_INDEX_NOT_HEX, {
+        logIndex: log.logIndex,
+        place: this.placeOf(log),
+        txIndex: String(log.transactionIndex),
+      });
     this.lastTxIndex = { text: log.transactionIndex, value: index };
     return index;
   }
@@ -247,9 +253,11 @@ export class LogDecoder {
         typeof value === "bigint" &&
         (value < HUGEINT_MIN || value > HUGEINT_MAX)
       )
-        throw new VipError(
-          `${this.where(log)}: ${this.source.columns[i]?.name} = ${value} does not fit an exact 128-bit integer column`,
-        );
+        throw new VipError(ERRORS.INDEXER.VALUE_TOO_WIDE, {
+          where: this.where(log),
+          column: String(this.source.columns[i]?.name),
+          value,
+        });
     }
     return values;
   }
@@ -286,9 +294,13 @@ export class LogDecoder {
         log.topics,
       );
     } catch (error) {
-      throw new VipError(
-        `${this.where(log)} does not decode as ${this.source.event.format("full")}: ${error instanceof Error ? error.message.split(" (")[0] : String(error)}`,
-      );
+      throw new VipError(ERRORS.INDEXER.LOG_NOT_DECODABLE, {
+        where: this.where(log),
+        event: this.source.event.format("full"),
+        reason: String(
+          error instanceof Error ? error.message.split(" (")[0] : error,
+        ),
+      });
     }
     return this.source.columns.map((column, i): Value => {
       const value: unknown = decoded[i];
@@ -302,7 +314,15 @@ export class LogDecoder {
   }
 
   private where(log: RpcLog): string {
-    return `log ${BigInt(log.logIndex)} of transaction ${log.transactionHash} (block ${BigInt(log.blockNumber)}, source ${this.source.table})`;
+    return (
+      `log ${BigInt(log.logIndex)} of transaction ${log.transactionHash} ` +
+      `(block ${BigInt(log.blockNumber)}, source ${this.source.table})`
+    );
+  }
+
+  /** The log's transaction, block and source, as an error names them. */
+  private placeOf(log: RpcLog): string {
+    return `${log.transactionHash} (block ${log.blockNumber}, source ${this.source.table})`;
   }
 }
 

@@ -3,6 +3,7 @@ import { rename } from "node:fs/promises";
 
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /**
@@ -48,12 +49,15 @@ export async function checkFormat(
   }
   if (found === String(INDEX_FORMAT)) return;
   const aside = asideName(file, found);
-  throw new VipError(
-    found === "1"
-      ? `${file} is an index of format 1, written by an earlier version of this plugin: its logs have no tx_index, and their log_index is the node's own numbering (within the transaction on minievm through v1.2, within the block from v1.3), so its rows are not read beside new ones. ` +
-          `Run \`${rebuild}\` to move it aside to ${aside} (kept, not deleted) and index afresh from each source's from-block`
-      : `${file} is an index of format ${found}; this version of the plugin reads format ${INDEX_FORMAT}: use the version that wrote it, or run \`${rebuild}\` to move it aside to ${aside} and index afresh`,
-  );
+  if (found === "1")
+    throw new VipError(ERRORS.INDEXER.INDEX_FORMAT_1, { file, rebuild, aside });
+  throw new VipError(ERRORS.INDEXER.INDEX_FORMAT_OTHER, {
+    file,
+    found,
+    format: INDEX_FORMAT,
+    rebuild,
+    aside,
+  });
 }
 
 /**
@@ -80,8 +84,12 @@ async function formatOf(
   ).getRowsJson()[0]?.[0];
   const withoutTxIndex = (
     await connection.runAndReadAll(
-      `select count(*)::INTEGER from duckdb_tables() t where t.database_name = current_database() and t.table_name like 'log\\_%' escape '\\'
-         and not exists (select 1 from duckdb_columns() c where c.database_name = t.database_name and c.table_name = t.table_name and c.column_name = 'tx_index')`,
+      `select count(*)::INTEGER from duckdb_tables() t
+         where t.database_name = current_database()
+           and t.table_name like 'log\\_%' escape '\\'
+           and not exists (select 1 from duckdb_columns() c
+             where c.database_name = t.database_name
+               and c.table_name = t.table_name and c.column_name = 'tx_index')`,
     )
   ).getRowsJson()[0]?.[0];
   if (Number(withoutTxIndex) > 0) return "1";
@@ -111,9 +119,7 @@ export async function setAside(
   const to = asideName(file, format);
   for (const taken of [to, `${to}.wal`])
     if (existsSync(taken))
-      throw new VipError(
-        `cannot move ${file} aside: ${taken} already exists. Move that file elsewhere first (nothing here deletes an index)`,
-      );
+      throw new VipError(ERRORS.INDEXER.ASIDE_TAKEN, { file, taken });
   if (existsSync(file)) await rename(file, to);
   if (existsSync(wal)) await rename(wal, `${to}.wal`);
   return { to, format };
@@ -128,11 +134,10 @@ async function readFormat(file: string): Promise<string> {
   try {
     instance = await DuckDBInstance.create(file, { access_mode: "READ_ONLY" });
   } catch (error) {
+    // DuckDB says a lock is held only in its message.
     const reason = error instanceof Error ? error.message : String(error);
     if (/lock/i.test(reason))
-      throw new VipError(
-        `${file} is in use by another scores:index or scores:compute: wait for it to finish`,
-      );
+      throw new VipError(ERRORS.INDEXER.INDEX_IN_USE, { file });
     return "unreadable";
   }
   const connection = await instance.connect();

@@ -2,6 +2,7 @@ import path from "node:path";
 
 import type { EIP1193Provider } from "hardhat/types/providers";
 
+import { firstLine } from "../errors.js";
 import { type Output, safeText } from "../output.js";
 import type { Policy } from "../policy/parse.js";
 import type { BatchTransport } from "./batch.js";
@@ -31,9 +32,7 @@ export function rollupReader(ctx: IndexContext): RollupReader {
   return new RollupReader(
     ctx.provider,
     (what, error) =>
-      ctx.out.warn(
-        `${what}: ${safeText(error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error))}; retrying`,
-      ),
+      ctx.out.warn(`${what}: ${safeText(firstLine(error))}; retrying`),
     ctx.batch,
   );
 }
@@ -81,5 +80,7 @@ function rebuildCommand(
   ctx: IndexContext,
   policyPath: string | undefined,
 ): string {
-  return `npx hardhat scores:index --network ${ctx.networkName ?? "<name>"} --policy ${policyPath ?? "<policy file or folder>"} --data-dir ${ctx.dataDir} --rebuild`;
+  const network = ctx.networkName ?? "<name>";
+  const policy = policyPath ?? "<policy file or folder>";
+  return `npx hardhat scores:index --network ${network} --policy ${policy} --data-dir ${ctx.dataDir} --rebuild`;
 }

@@ -68,7 +68,9 @@ export function createIndexProgress(
     printed = latest.block;
     const f = figures();
     out.line(
-      `index: block ${formatNumber(latest.block)} of ${formatNumber(head)} (${Math.floor((100 * f.done) / total)}%), ${formatNumber(latest.logs)} logs, ${formatNumber(f.rate)} logs/s, ${f.left} left`,
+      `index: block ${formatNumber(latest.block)} of ${formatNumber(head)} ` +
+        `(${Math.floor((100 * f.done) / total)}%), ${formatNumber(latest.logs)} logs, ` +
+        `${formatNumber(f.rate)} logs/s, ${f.left} left`,
     );
   };
   return {

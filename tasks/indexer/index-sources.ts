@@ -1,3 +1,4 @@
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { Output } from "../output.js";
 import type { PolicySource } from "../policy/parse.js";
@@ -92,17 +93,95 @@ export async function indexSources(
     head + 1n,
   );
   report.behind = start > head ? 0n : head + 1n - start;
-  const progress = createIndexProgress(start, head, out);
-  let range = FIRST_RANGE;
-  let ceiling = MAX_RANGE;
+  const sync = new RangeSync(reader, store, report, {
+    sources: unique,
+    head,
+    cursors,
+    decoders,
+    progress: createIndexProgress(start, head, out),
+  });
+  await sync.run();
+  return report;
+}
+
+/** What a sync works through: its sources, their cursors, up to `head`. */
+interface SyncPlan {
+  sources: PolicySource[];
+  head: bigint;
+  /** Each source's first block not fetched yet, advanced as answers come. */
+  cursors: Map<string, bigint>;
+  decoders: Map<string, LogDecoder>;
+  progress: ReturnType<typeof createIndexProgress>;
+}
+
+/**
+ * One run of `indexSources`, in its stages: plan the next range from the
+ * cursors, fetch it (logs, then the headers and receipts they need) ahead of
+ * the range being stored, narrow a range the node refuses, decode and store
+ * an answer, commit every COMMIT_EVERY_MS, and at the end keep or drop what
+ * was stored since the last commit.
+ *
+ * Ranges are fetched ahead, in order: as soon as one range's logs arrive,
+ * the next range is asked for, then this one's block headers (and receipts,
+ * if it needs any), so the node always has a request to serve while this
+ * process decodes and stores. At most AHEAD answers wait to be stored. A
+ * refused range is asked again, narrower; nothing after it was asked for yet
+ * (the next range is planned only from an answer).
+ */
+class RangeSync {
+  /** The next range's size, in blocks. */
+  private range = FIRST_RANGE;
+  /** The largest range tried: the node's stated limit, once it names one. */
+  private ceiling = MAX_RANGE;
+  private readonly pending: Promise<Fetched>[] = [];
+  /** A fetch found AHEAD answers waiting: the next is launched once one is taken. */
+  private deferred = false;
+  private committedAt = 0;
+  /**
+   * The commit under way, with its checkpoint: it runs on DuckDB's thread
+   * while the next answer arrives and is decoded, and is waited for before
+   * that answer is stored.
+   */
+  private committing: Promise<Settled<void>> | undefined;
+
+  constructor(
+    private readonly reader: RollupReader,
+    private readonly store: ActivityStore,
+    private readonly report: IndexReport,
+    private readonly plan: SyncPlan,
+  ) {}
+
+  async run(): Promise<void> {
+    this.launchNext();
+    await this.store.begin();
+    this.committedAt = Date.now();
+    let done = false;
+    try {
+      for (;;) {
+        const next = this.pending.shift();
+        if (next === undefined) break;
+        const fetched = await next;
+        if (this.deferred) {
+          this.deferred = false;
+          this.launchNext();
+        }
+        if (fetched.kind === "refused")
+          this.narrow(fetched.step, fetched.error);
+        else await this.storeAnswer(fetched);
+      }
+      await this.finishCommit();
+      done = true;
+    } finally {
+      await this.end(done);
+    }
+  }
 
   /** The next range to fetch, given each source's cursor, or none. */
-  const nextStep = (): Step | undefined => {
-    const behind = unique.filter(
-      (s) => (cursors.get(s.id) ?? head + 1n) <= head,
-    );
-    if (behind.length === 0) return undefined;
+  private nextStep(): Step | undefined {
+    const { head, cursors } = this.plan;
     const cursor = (s: PolicySource) => cursors.get(s.id) ?? head + 1n;
+    const behind = this.plan.sources.filter((s) => cursor(s) <= head);
+    if (behind.length === 0) return undefined;
     const from = behind.reduce((m, s) => (cursor(s) < m ? cursor(s) : m), head);
     // Sources at the same cursor go together; a later cursor bounds the
     // range, so the groups merge once they meet.
@@ -117,27 +196,23 @@ export async function indexSources(
     const bound = behind
       .filter((s) => cursor(s) > from)
       .reduce((m, s) => (cursor(s) < m ? cursor(s) : m), head + 1n);
-    let to = from + range - 1n;
+    let to = from + this.range - 1n;
     if (to >= bound) to = bound - 1n;
     return { group, from, to };
-  };
+  }
+
+  private launchNext(): void {
+    const step = this.nextStep();
+    if (step !== undefined) this.pending.push(this.fetchRange(step));
+  }
+
   /**
-   * Ranges are fetched ahead, in order: as soon as one range's logs arrive,
-   * the next range is asked for, then this one's block headers (and
-   * receipts, if it needs any), so the node always has a request to serve
-   * while this process decodes and stores. At most AHEAD answers wait to be
-   * stored. A refused range is asked again, narrower; nothing after it was
-   * asked for yet (the next range is planned only from an answer).
+   * Fetches a range's logs; once they arrive, advances its sources' cursors,
+   * launches the next range, and reads the headers and receipts it needs.
    */
-  const pending: Promise<Fetched>[] = [];
-  let deferred = false;
-  const launchNext = (): void => {
-    const step = nextStep();
-    if (step !== undefined) pending.push(fetchRange(step));
-  };
-  const fetchRange = async (step: Step): Promise<Fetched> => {
+  private async fetchRange(step: Step): Promise<Fetched> {
     const answer = await settle(
-      reader.logs(
+      this.reader.logs(
         step.from,
         step.to,
         [...new Set(step.group.map((s) => s.address))],
@@ -146,97 +221,94 @@ export async function indexSources(
     );
     if (!answer.ok) return { kind: "refused", step, error: answer.error };
     const logs = answer.value.filter((log) => log.removed !== true);
-    range = nextRange(step.to - step.from + 1n, logs.length, ceiling);
-    for (const source of step.group) cursors.set(source.id, step.to + 1n);
-    if (pending.length <= AHEAD) launchNext();
-    else deferred = true;
-    const places = await settle(readPlaces(reader, step, logs));
+    this.range = nextRange(step.to - step.from + 1n, logs.length, this.ceiling);
+    for (const source of step.group)
+      this.plan.cursors.set(source.id, step.to + 1n);
+    if (this.pending.length <= AHEAD) this.launchNext();
+    else this.deferred = true;
+    const places = await settle(readPlaces(this.reader, step, logs));
     return { kind: "answered", step, logs, places };
-  };
+  }
 
-  launchNext();
-  await store.begin();
-  let committedAt = Date.now();
   /**
-   * The commit under way, with its checkpoint: it runs on DuckDB's thread
-   * while the next answer arrives and is decoded, and is waited for before
-   * that answer is stored.
+   * A range the node refused: asked again narrower if the node refused its
+   * size, else the refusal is the error.
    */
-  let committing: Promise<Settled<void>> | undefined;
-  const finishCommit = async (): Promise<void> => {
-    const result = await committing;
-    committing = undefined;
+  private narrow(step: Step, error: unknown): void {
+    if (!isRangeRefusal(error) || step.to === step.from) throw error;
+    const size = step.to - step.from + 1n;
+    const limit = rangeLimit(error);
+    // The node's stated limit becomes the ceiling; otherwise halve.
+    if (limit !== undefined && limit > 0n && limit < size) {
+      this.ceiling = limit;
+      this.range = limit;
+    } else this.range = size / 2n || 1n;
+    this.launchNext();
+  }
+
+  /** Decodes an answer and stores it with its blocks, committing when due. */
+  private async storeAnswer(
+    fetched: Extract<Fetched, { kind: "answered" }>,
+  ): Promise<void> {
+    const { step } = fetched;
+    if (!fetched.places.ok) throw fetched.places.error;
+    const answer = decodeAnswer(
+      step,
+      fetched.logs,
+      fetched.places.value,
+      this.plan.decoders,
+    );
+    await this.finishCommit();
+    // Should storing fail, the command stops, and the store still holds
+    // the cursors before this range.
+    await this.store.storeRange(
+      step.group,
+      step.to,
+      answer.rows,
+      answer.blocks,
+    );
+    this.report.logs += answer.count;
+    this.report.ranges++;
+    if (Date.now() - this.committedAt >= COMMIT_EVERY_MS) this.startCommit();
+    this.plan.progress.update(step.to, this.report.logs);
+  }
+
+  private startCommit(): void {
+    const { store } = this;
+    this.committing = settle(
+      (async () => {
+        await store.commit();
+        // Written now, on DuckDB's thread, while this one decodes: left to
+        // the end, the whole index is written after the last answer.
+        await store.checkpoint();
+        await store.begin();
+      })(),
+    );
+    this.committedAt = Date.now();
+  }
+
+  private async finishCommit(): Promise<void> {
+    const result = await this.committing;
+    this.committing = undefined;
     if (result !== undefined && !result.ok) throw result.error;
-  };
-  let done = false;
-  try {
-    for (;;) {
-      const next = pending.shift();
-      if (next === undefined) break;
-      const fetched = await next;
-      if (deferred) {
-        deferred = false;
-        launchNext();
-      }
-      const { step } = fetched;
-      if (fetched.kind === "refused") {
-        const { error } = fetched;
-        if (!isRangeRefusal(error) || step.to === step.from) throw error;
-        const size = step.to - step.from + 1n;
-        const limit = rangeLimit(error);
-        // The node's stated limit becomes the ceiling; otherwise halve.
-        if (limit !== undefined && limit > 0n && limit < size) {
-          ceiling = limit;
-          range = limit;
-        } else range = size / 2n || 1n;
-        launchNext();
-        continue;
-      }
-      if (!fetched.places.ok) throw fetched.places.error;
-      const answer = decodeAnswer(
-        step,
-        fetched.logs,
-        fetched.places.value,
-        decoders,
-      );
-      await finishCommit();
-      // Should storing fail, the command stops, and the store still holds
-      // the cursors before this range.
-      await store.storeRange(step.group, step.to, answer.rows, answer.blocks);
-      report.logs += answer.count;
-      report.ranges++;
-      if (Date.now() - committedAt >= COMMIT_EVERY_MS) {
-        committing = settle(
-          (async () => {
-            await store.commit();
-            // Written now, on DuckDB's thread, while this one decodes:
-            // left to the end, the whole index is written after the last
-            // answer.
-            await store.checkpoint();
-            await store.begin();
-          })(),
-        );
-        committedAt = Date.now();
-      }
-      progress.update(step.to, report.logs);
-    }
-    await finishCommit();
-    done = true;
-  } finally {
-    // What was stored since the last commit is kept only if every range up
-    // to here was; an error leaves the index as it was at that commit.
+  }
+
+  /**
+   * What was stored since the last commit is kept only if every range up to
+   * here was; an error leaves the index as it was at that commit.
+   */
+  private async end(done: boolean): Promise<void> {
     if (done) {
-      await store.commit();
-      await store.checkpoint();
+      await this.store.commit();
+      await this.store.checkpoint();
     } else {
       // A commit under way ends first (its failure, if it failed, is
       // already what is thrown, or the lesser error).
-      await committing;
-      await store.rollback();
+      await this.committing;
+      await this.store.rollback();
     }
-    progress.stop();
+    this.plan.progress.stop();
   }
-  return report;
 }
 
 /** The next range's size: about TARGET_LOGS logs, growing at most fourfold. */
@@ -313,9 +385,11 @@ function blocksToRead(
     blockHex = log.blockNumber;
     const number = BigInt(blockHex);
     if (number < from || number > to)
-      throw new VipError(
-        `the node answered a log of block ${number} to a request for blocks ${from}–${to}`,
-      );
+      throw new VipError(ERRORS.INDEXER.LOG_OUTSIDE_RANGE, {
+        number,
+        from,
+        to,
+      });
     if (unread.has(number) || blocks.has(number)) continue;
     if (log.blockTimestamp !== undefined)
       blocks.set(number, {
@@ -364,9 +438,7 @@ function decodeAnswer(
       (block.hash !== log.blockHash &&
         block.hash !== log.blockHash.toLowerCase())
     )
-      throw new VipError(
-        `block ${number} changed while it was read (a reorganization): run scores:index again`,
-      );
+      throw new VipError(ERRORS.INDEXER.BLOCK_CHANGED, { number });
     const topic = log.topics[0];
     const offset =
       offsets.size === 0 ? 0 : (offsets.get(log.transactionHash) ?? 0);

@@ -1,3 +1,4 @@
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { hexQuantity, type RpcLog } from "./decode.js";
 
@@ -97,9 +98,10 @@ function answerTransactions(logs: RpcLog[]): Map<string, AnswerTransaction> {
   for (const log of logs) {
     const raw = hexQuantity(log.logIndex);
     if (raw === undefined)
-      throw new VipError(
-        `log "${log.logIndex}" of transaction ${log.transactionHash} (block ${log.blockNumber}): its logIndex is not a hex quantity`,
-      );
+      throw new VipError(ERRORS.INDEXER.LOG_INDEX_NOT_HEX, {
+        logIndex: log.logIndex,
+        place: `${log.transactionHash} (block ${log.blockNumber})`,
+      });
     if (current?.hash !== log.transactionHash)
       current = transactions.get(log.transactionHash);
     if (current === undefined) {
@@ -111,9 +113,14 @@ function answerTransactions(logs: RpcLog[]): Map<string, AnswerTransaction> {
       (current.txIndexHex !== log.transactionIndex &&
         current.txIndex !== hexQuantity(log.transactionIndex))
     )
-      throw new VipError(
-        `the node answered transaction ${log.transactionHash} at two places: block ${current.blockNumber} index ${current.txIndex}, and block ${log.blockNumber} (${log.blockHash}) index ${log.transactionIndex}`,
-      );
+      throw new VipError(ERRORS.INDEXER.TX_AT_TWO_PLACES, {
+        hash: log.transactionHash,
+        block: current.blockNumber,
+        index: current.txIndex,
+        otherBlock: log.blockNumber,
+        otherHash: log.blockHash,
+        otherIndex: log.transactionIndex,
+      });
     if (raw < current.first) current.first = raw;
     if (raw > current.last) current.last = raw;
   }
@@ -123,9 +130,11 @@ function answerTransactions(logs: RpcLog[]): Map<string, AnswerTransaction> {
 function newTransaction(log: RpcLog, raw: number): AnswerTransaction {
   const txIndex = hexQuantity(log.transactionIndex);
   if (txIndex === undefined)
-    throw new VipError(
-      `log ${log.logIndex} of transaction ${log.transactionHash} (block ${log.blockNumber}): its transactionIndex "${String(log.transactionIndex)}" is not a hex quantity`,
-    );
+    throw new VipError(ERRORS.INDEXER.TX_INDEX_NOT_HEX, {
+      logIndex: log.logIndex,
+      place: `${log.transactionHash} (block ${log.blockNumber})`,
+      txIndex: String(log.transactionIndex),
+    });
   return {
     hash: log.transactionHash,
     blockNumber: log.blockNumber,
@@ -159,9 +168,12 @@ function blocksNumberedPerTransaction(
     list.forEach((t, i) => {
       const before = list[i - 1];
       if (before !== undefined && before.txIndex === t.txIndex)
-        throw new VipError(
-          `the node answered transactions ${before.hash} and ${t.hash} both at index ${t.txIndex} of block ${block}`,
-        );
+        throw new VipError(ERRORS.INDEXER.TXS_AT_ONE_INDEX, {
+          first: before.hash,
+          second: t.hash,
+          index: t.txIndex,
+          block,
+        });
       if (t.first <= largest) perTransaction.add(block);
       if (t.last > largest) largest = t.last;
     });
@@ -188,18 +200,22 @@ export function receiptOffsets(
     const receipt = receipts[i];
     const where = `transaction ${need.hash} (block ${need.block})`;
     if (receipt === undefined)
-      throw new VipError(
-        `the node has no receipt for ${where}, whose logs it has just answered: a reorganization, or a node whose receipts and logs disagree. Run scores:index again`,
-      );
+      throw new VipError(ERRORS.INDEXER.NO_RECEIPT, { where });
     if (receipt.blockHash.toLowerCase() !== need.blockHash.toLowerCase())
-      throw new VipError(
-        `the receipt of ${where} is of block ${receipt.blockHash}, its logs of ${need.blockHash}: a reorganization, or a node whose receipts and logs disagree. Run scores:index again`,
-      );
+      throw new VipError(ERRORS.INDEXER.RECEIPT_OF_OTHER_BLOCK, {
+        where,
+        receiptBlock: receipt.blockHash,
+        logsBlock: need.blockHash,
+      });
     const offset = hexQuantity(receipt.logIndices[0]);
     if (offset === undefined)
-      throw new VipError(
-        `the receipt of ${where} ${receipt.logIndices.length === 0 ? "has no logs" : `numbers its first log "${receipt.logIndices[0]}"`}, though the node answered logs of it: its receipts and logs disagree`,
-      );
+      throw new VipError(ERRORS.INDEXER.RECEIPT_FIRST_LOG, {
+        where,
+        problem:
+          receipt.logIndices.length === 0
+            ? "has no logs"
+            : `numbers its first log "${receipt.logIndices[0]}"`,
+      });
     offsets.set(need.hash, offset);
     byHash.set(need.hash, { need, receipt });
   });
@@ -220,8 +236,12 @@ function checkPlaces(
     const raw = hexQuantity(log.logIndex) ?? -1;
     const place = raw - offset;
     if (hexQuantity(found.receipt.logIndices[place]) !== raw)
-      throw new VipError(
-        `log ${raw} of transaction ${log.transactionHash} (block ${found.need.block}) is not in its receipt at place ${place} (the receipt numbers its logs from ${offset}): a reorganization, or a node whose receipts and logs disagree. Run scores:index again`,
-      );
+      throw new VipError(ERRORS.INDEXER.LOG_NOT_IN_RECEIPT, {
+        index: raw,
+        hash: log.transactionHash,
+        block: found.need.block,
+        place,
+        offset,
+      });
   }
 }

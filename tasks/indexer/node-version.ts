@@ -2,6 +2,7 @@ import type { NetworkConfig } from "hardhat/types/config";
 
 import { fetchAbciInfo } from "../clients/cometbft.js";
 import { optionalVipUrl } from "../config/settings.js";
+import { firstLine } from "../errors.js";
 import { type Output, safeText } from "../output.js";
 
 /**
@@ -63,9 +64,8 @@ export async function warnIfOldMinievm(
     if (url === undefined) return;
     version = (await fetchAbciInfo(url)).version;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
     out.warn(
-      `could not check the rollup's minievm version: ${safeText(reason.split("\n")[0] ?? "")}`,
+      `could not check the rollup's minievm version: ${safeText(firstLine(error))}`,
     );
     return;
   }
@@ -76,6 +76,8 @@ export async function warnIfOldMinievm(
     );
   else if (older)
     out.warn(
-      `the rollup runs minievm ${safeText(version, 80)}, older than ${COSMOS_LOGS_SINCE}: its JSON-RPC never indexed logs of Cosmos-native transactions, so scores built from its logs miss them; upgrade the node`,
+      `the rollup runs minievm ${safeText(version, 80)}, older than ${COSMOS_LOGS_SINCE}: ` +
+        "its JSON-RPC never indexed logs of Cosmos-native transactions, " +
+        "so scores built from its logs miss them; upgrade the node",
     );
 }

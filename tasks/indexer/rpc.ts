@@ -1,6 +1,7 @@
 import type { EIP1193Provider } from "hardhat/types/providers";
 
-import { defined, VipError } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { defined, isVipError, VipError } from "../errors.js";
 import { isTransient, withRetry } from "../network/retry.js";
 import type { BatchTransport } from "./batch.js";
 import type { RpcLog } from "./decode.js";
@@ -152,7 +153,10 @@ export class RollupReader {
   /** As `block`, but a block the node lacks is an error naming it. */
   async existingBlock(number: bigint, why: string): Promise<BlockHeader> {
     const [found] = await this.existingBlocks([number], () => why);
-    return defined(found, "the block's header");
+    return defined(
+      found,
+      "existingBlocks answers a header for each number it is given, or throws",
+    );
   }
 
   /** As `blocks`, but a block the node lacks is an error naming it. */
@@ -178,10 +182,10 @@ export class RollupReader {
       headers: numbers.map((number, i) => {
         const found = headers[i];
         if (found === undefined)
-          throw new VipError(
-            `block ${number} is not on the rollup's node (${why(number)}): it was pruned (evm.indexer-retain-height) or not produced yet. ` +
-              "Index from a node that keeps every block from the source's from-block on (an archive node)",
-          );
+          throw new VipError(ERRORS.INDEXER.BLOCK_NOT_ON_NODE, {
+            number,
+            why: why(number),
+          });
         return found;
       }),
       receipts,
@@ -282,9 +286,7 @@ function receipt(hash: string, answer: unknown): TxReceipt | undefined {
   if (answer === null || answer === undefined) return undefined;
   const { blockHash, logs } = answer as { blockHash?: unknown; logs?: unknown };
   if (typeof blockHash !== "string" || !Array.isArray(logs))
-    throw new VipError(
-      `the node's receipt of transaction ${hash} has no blockHash or logs`,
-    );
+    throw new VipError(ERRORS.INDEXER.RECEIPT_MALFORMED, { hash });
   return {
     blockHash,
     logIndices: logs.map((log) =>
@@ -298,10 +300,25 @@ function receipt(hash: string, answer: unknown): TxReceipt | undefined {
  * range is halved (or set to the limit the node names).
  */
 export function isRangeRefusal(error: unknown): boolean {
-  return /block range exceeded|range (is )?too (large|wide)|too many (blocks|results|logs)|response (size|is too)|query returned more than|limit exceeded|timed? ?out|timeout|context deadline/i.test(
-    messageOf(error),
-  );
+  return RANGE_REFUSAL.test(messageOf(error));
 }
+
+/** How nodes word a refusal of a range's size (their messages are all there is). */
+const RANGE_REFUSAL = new RegExp(
+  [
+    "block range exceeded",
+    "range (is )?too (large|wide)",
+    "too many (blocks|results|logs)",
+    "response (size|is too)",
+    "query returned more than",
+    "limit exceeded",
+    "timed? ?out|timeout|context deadline",
+  ].join("|"),
+  "i",
+);
+
+/** HTTP statuses of a batch request worth another attempt. */
+const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /** The limit minievm names in `block range exceeded <N>`. */
 export function rangeLimit(error: unknown): bigint | undefined {
@@ -316,7 +333,14 @@ export function rangeLimit(error: unknown): bigint | undefined {
  * A refusal of the request itself is not.
  */
 function isFault(error: unknown): boolean {
-  const text = messageOf(error);
+  if (isVipError(error, ERRORS.INDEXER.BATCH_HTTP_STATUS))
+    return RETRIED_STATUSES.has(Number(error.params.status));
+  // A call the node failed in a batch: the node's words are its reason.
+  const text =
+    isVipError(error, ERRORS.INDEXER.BATCH_REFUSED) ||
+    isVipError(error, ERRORS.INDEXER.BATCH_CALL_FAILED)
+      ? String(error.params.reason)
+      : messageOf(error);
   if (
     /invalid (argument|params)|method not found|exceed max (addresses|topics)/i.test(
       text,

@@ -14,6 +14,7 @@ import {
   DuckDBInstance,
 } from "@duckdb/node-api";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { PolicySource } from "../policy/parse.js";
 import type { LogColumns } from "./decode.js";
@@ -66,11 +67,10 @@ export class ActivityStore {
       instance = await DuckDBInstance.create(file, { threads: "1" });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new VipError(
-        /lock/i.test(reason)
-          ? `${file} is in use by another scores:index or scores:compute: wait for it to finish`
-          : `cannot open the index ${file}: ${reason}`,
-      );
+      // DuckDB says a lock is held only in its message.
+      if (/lock/i.test(reason))
+        throw new VipError(ERRORS.INDEXER.INDEX_IN_USE, { file });
+      throw new VipError(ERRORS.INDEXER.INDEX_UNOPENABLE, { file, reason });
     }
     const connection = await instance.connect();
     try {
@@ -81,7 +81,8 @@ export class ActivityStore {
       throw error;
     }
     await connection.run(
-      "create table if not exists sources (id varchar primary key, address varchar, event varchar, from_block bigint, next_block bigint)",
+      "create table if not exists sources (id varchar primary key, address varchar, " +
+        "event varchar, from_block bigint, next_block bigint)",
     );
     await connection.run(
       "create table if not exists blocks (number bigint primary key, hash varchar, time bigint)",
@@ -100,7 +101,8 @@ export class ActivityStore {
       .map((c) => `"${c.name}" ${c.sql}`)
       .join(", ");
     await this.connection.run(
-      `create table if not exists ${logTable(source)} (block_number bigint, block_time bigint, tx_hash varchar, tx_index integer, log_index integer${columns === "" ? "" : ", " + columns})`,
+      `create table if not exists ${logTable(source)} (block_number bigint, block_time bigint, ` +
+        `tx_hash varchar, tx_index integer, log_index integer${columns === "" ? "" : ", " + columns})`,
     );
     await this.connection.run(
       "insert into sources values ($1, $2, $3, $4, $4) on conflict do nothing",
@@ -121,7 +123,9 @@ export class ActivityStore {
     );
     const value = rows[0]?.[0];
     if (value === undefined || value === null)
-      throw new VipError(`source ${source.table} is not in the index`);
+      throw new VipError(ERRORS.INDEXER.SOURCE_NOT_IN_INDEX, {
+        table: source.table,
+      });
     return BigInt(value);
   }
 
@@ -169,7 +173,9 @@ export class ActivityStore {
     for (let i = 0; i < blocks.length; i += BLOCKS_PER_INSERT) {
       const part = blocks.slice(i, i + BLOCKS_PER_INSERT);
       await this.connection.run(
-        `insert into blocks values ${part.map((_, k) => `($${3 * k + 1}, $${3 * k + 2}, $${3 * k + 3})`).join(", ")} on conflict do nothing`,
+        `insert into blocks values ${part
+          .map((_, k) => `($${3 * k + 1}, $${3 * k + 2}, $${3 * k + 3})`)
+          .join(", ")} on conflict do nothing`,
         part.flatMap((block) => [
           Number(block.number),
           block.hash,

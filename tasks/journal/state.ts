@@ -21,6 +21,17 @@ export interface JournalledBatch {
   state: BatchState;
 }
 
+/**
+ * The batch a record is about: the journal records a batch before anything
+ * else about it.
+ */
+function recorded(batches: JournalledBatch[], batch: number): JournalledBatch {
+  return defined(
+    batches[batch],
+    "the journal records each batch before any record about it",
+  );
+}
+
 /** The batches a journal describes, each in the last state recorded for it. */
 export function batchesOf(records: JournalRecord[]): JournalledBatch[] {
   const batches: JournalledBatch[] = [];
@@ -35,20 +46,20 @@ export function batchesOf(records: JournalRecord[]): JournalledBatch[] {
         };
         break;
       case "sending":
-        defined(batches[record.batch], "batches[record.batch]").state = {
+        recorded(batches, record.batch).state = {
           status: "sending",
           nonce: record.nonce,
         };
         break;
       case "sent":
-        defined(batches[record.batch], "batches[record.batch]").state = {
+        recorded(batches, record.batch).state = {
           status: "sent",
           nonce: record.nonce,
           hash: record.hash,
         };
         break;
       case "confirmed":
-        defined(batches[record.batch], "batches[record.batch]").state = {
+        recorded(batches, record.batch).state = {
           status: "confirmed",
           hash: record.hash,
           blockNumber: record.blockNumber,
@@ -57,7 +68,7 @@ export function batchesOf(records: JournalRecord[]): JournalledBatch[] {
         };
         break;
       case "dropped":
-        defined(batches[record.batch], "batches[record.batch]").state = {
+        recorded(batches, record.batch).state = {
           status: "dropped",
         };
         break;

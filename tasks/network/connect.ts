@@ -2,6 +2,7 @@ import type { NetworkConfig } from "hardhat/types/config";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 export type Connection = NetworkConnection;
@@ -55,7 +56,7 @@ export function selectedNetwork(hre: HardhatRuntimeEnvironment): {
   const name = hre.globalOptions.network ?? "default";
   const config = hre.config.networks[name];
   if (config === undefined)
-    throw new VipError(`there is no network "${name}" in hardhat.config.ts`);
+    throw new VipError(ERRORS.NETWORK.NO_SUCH_NETWORK, { name });
   return { name, config };
 }
 
@@ -78,12 +79,29 @@ export function operatorNetwork(hre: HardhatRuntimeEnvironment): {
   const rollups = Object.entries(hre.config.networks)
     .filter(([, network]) => network.type === "http" && network.vip.configured)
     .map(([networkName]) => networkName);
-  const why = inProcess
-    ? `network "${name}" is Hardhat's in-process network${hre.globalOptions.network === undefined ? " (no --network was given)" : ""}: it starts empty and vanishes when the command exits, so nothing done there is kept`
-    : `network "${name}" has no vip settings of its own in hardhat.config.ts, so it is not taken for a rollup`;
-  const fix =
-    rollups.length === 0
-      ? "add a network with a vip block (rollupRpcUrl, l1RestUrl, …) to hardhat.config.ts (README: Configuration), then run the command with --network <its name>"
-      : `run the command again with ${rollups.map((n) => `--network ${n}`).join(" or ")} (the network${rollups.length === 1 ? "" : "s"} with vip settings)`;
-  throw new VipError(`${why}. Nothing was sent: ${fix}`);
+  const fix = rollupAdvice(rollups);
+  if (inProcess) {
+    const unnamed =
+      hre.globalOptions.network === undefined
+        ? " (no --network was given)"
+        : "";
+    throw new VipError(ERRORS.NETWORK.IN_PROCESS_NETWORK, {
+      name,
+      unnamed,
+      fix,
+    });
+  }
+  throw new VipError(ERRORS.NETWORK.NOT_A_ROLLUP_NETWORK, { name, fix });
+}
+
+/** What to run instead, given the networks that have vip settings. */
+function rollupAdvice(rollups: string[]): string {
+  if (rollups.length === 0)
+    return (
+      "add a network with a vip block (rollupRpcUrl, l1RestUrl, …) to hardhat.config.ts " +
+      "(README: Configuration), then run the command with --network <its name>"
+    );
+  const options = rollups.map((n) => `--network ${n}`).join(" or ");
+  const networks = rollups.length === 1 ? "network" : "networks";
+  return `run the command again with ${options} (the ${networks} with vip settings)`;
 }

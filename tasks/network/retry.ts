@@ -1,6 +1,7 @@
 import pRetry from "p-retry";
 
-import { firstLine, VipError } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { isVipError, VipError, reasonOf } from "../errors.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt. */
@@ -30,20 +31,52 @@ export function isTransient(error: unknown): boolean {
     e !== undefined && e !== null && depth < 6;
     depth++
   ) {
-    const code = (e as { code?: unknown }).code;
-    const text = `${typeof code === "string" || typeof code === "number" ? code : ""} ${e instanceof Error ? e.message : typeof e === "string" ? e : ""}`;
-    if (
-      /revert|execution reverted|invalid (argument|params)|nonce too low|insufficient funds/i.test(
-        text,
-      )
-    )
-      return false;
+    const ours = ownVerdict(e);
+    if (ours !== undefined) return ours;
+    const text = `${codeOf(e)} ${e instanceof Error ? e.message : typeof e === "string" ? e : ""}`;
+    if (REFUSED.test(text)) return false;
     if (TRANSIENT.some((pattern) => pattern.test(text))) return true;
-    e =
-      (e as { cause?: unknown; error?: unknown }).cause ??
-      (e as { error?: unknown }).error;
+    e = innerError(e);
   }
   return false;
+}
+
+const REFUSED =
+  /revert|execution reverted|invalid (argument|params)|nonce too low|insufficient funds/i;
+
+/** Statuses a gateway answers while the node behind it is busy or away. */
+const TRANSIENT_STATUSES = [429, 502, 503, 504];
+
+/**
+ * What this tool's own errors say about retrying, by their descriptor (never
+ * by their text): an endpoint that did not answer is worth another attempt; an
+ * HTTP status, only a gateway's "busy" ones. Undefined for any other error.
+ */
+function ownVerdict(error: unknown): boolean | undefined {
+  if (
+    isVipError(error, ERRORS.NETWORK.UNREACHABLE) ||
+    isVipError(error, ERRORS.NETWORK.ROUTER_UNREACHABLE)
+  )
+    return true;
+  if (isVipError(error, ERRORS.NETWORK.HTTP_STATUS))
+    return TRANSIENT_STATUSES.includes(Number(error.params.status));
+  return undefined;
+}
+
+/** A Node or JSON-RPC error's code (ECONNRESET, -32005, …), or "". */
+function codeOf(error: unknown): string | number {
+  if (typeof error !== "object" || error === null || !("code" in error))
+    return "";
+  const { code } = error;
+  return typeof code === "string" || typeof code === "number" ? code : "";
+}
+
+/** The error an error wraps (`cause`, or ethers' and viem's `error`). */
+function innerError(error: unknown): unknown {
+  if (typeof error !== "object" || error === null) return undefined;
+  if ("cause" in error && error.cause !== undefined && error.cause !== null)
+    return error.cause;
+  return "error" in error ? error.error : undefined;
 }
 
 /**
@@ -81,7 +114,8 @@ export async function withRetry<T>(
   } catch (error) {
     if (error instanceof VipError || !retryable(error)) throw error;
     throw new VipError(
-      `${what} failed ${attempts} time(s), the last with: ${firstLine(error)}`,
+      ERRORS.NETWORK.RETRIES_EXHAUSTED,
+      { what, attempts, reason: reasonOf(error) },
       error instanceof Error ? error : undefined,
     );
   }

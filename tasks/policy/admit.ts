@@ -58,9 +58,12 @@ const CLOCK_COLUMNS = new Set([
   "localtimestamp",
 ]);
 const CHAIN_POSITION = CHAIN_ORDER.join(", ");
-const TIES = `the answer depends on how ties in its order are broken: make the order total (e.g. ${CHAIN_POSITION} of one source, or the address last)`;
+const TIES =
+  `the answer depends on how ties in its order are broken: make the order total (e.g. ` +
+  `${CHAIN_POSITION} of one source, or the address last)`;
 const FLOAT_TYPE =
-  "a value becomes floating point here (a float literal such as 1.5e0, a ::DOUBLE or ::FLOAT cast, or a floating-point type inside a list or struct): keep integers or DECIMALs (1.5 is an exact DECIMAL)";
+  "a value becomes floating point here (a float literal such as 1.5e0, a ::DOUBLE or ::FLOAT cast, or a " +
+  "floating-point type inside a list or struct): keep integers or DECIMALs (1.5 is an exact DECIMAL)";
 
 /** Where a construct is reported: its own place, else its parent's. */
 interface At {
@@ -155,7 +158,8 @@ class Admitter {
       if (!ADMITTED_COLLATIONS.has(collation))
         this.refuse(
           node,
-          `COLLATE ${collation} compares different texts as equal, so which of them a result keeps depends on the order of rows: compare lower(x) or another exact form`,
+          `COLLATE ${collation} compares different texts as equal, so which of them a result keeps ` +
+            `depends on the order of rows: compare lower(x) or another exact form`,
           { at },
         );
     } else if (kind === "COLUMN_REF") {
@@ -248,13 +252,15 @@ class Admitter {
     if (!aggregate && group.order !== "free")
       this.refuse(
         node,
-        `${name} OVER (…) without ORDER BY numbers rows in the order the engine meets them: add ORDER BY ${CHAIN_POSITION} (or another total order)`,
+        `${name} OVER (…) without ORDER BY numbers rows in the order the engine meets them: add ORDER BY ` +
+          `${CHAIN_POSITION} (or another total order)`,
         { at },
       );
     else if (!wholePartition(node))
       this.refuse(
         node,
-        `a frame of ${name} OVER (…) without ORDER BY holds whichever rows come first: add ORDER BY, or use the whole partition`,
+        `a frame of ${name} OVER (…) without ORDER BY holds whichever rows come first: add ORDER BY, or ` +
+          `use the whole partition`,
         { at },
       );
     // Over a whole partition an aggregate is as it is under GROUP BY.
@@ -324,7 +330,8 @@ class Admitter {
         .join(".");
       this.refuse(
         node,
-        `${named} is not one of the policy's tables: a policy reads its @source tables and stage, nothing else`,
+        `${named} is not one of the policy's tables: a policy reads its @source tables and stage, ` +
+          `nothing else`,
         { at },
       );
     }

@@ -168,7 +168,9 @@ export function admittedAs(name: string): AdmittedGroup[] {
 const REFUSED: { names: string; hint: string; floating?: true }[] = [
   {
     names: "/",
-    hint: "`/` divides in floating point, also between integers: use `//` (integer division, floors), or multiply by a DECIMAL such as 0.25",
+    hint:
+      "`/` divides in floating point, also between integers: use `//` (integer division, floors), or " +
+      "multiply by a DECIMAL such as 0.25",
     floating: true,
   },
   {
@@ -189,7 +191,9 @@ const REFUSED: { names: string; hint: string; floating?: true }[] = [
   },
   {
     names: "epoch to_seconds to_milliseconds quantile_disc",
-    hint: "it takes or gives a DOUBLE: use epoch_ms(ts) // 1000 or block_time for seconds, row_number() over (order by x, address) for a rank",
+    hint:
+      "it takes or gives a DOUBLE: use epoch_ms(ts) // 1000 or block_time for seconds, row_number() " +
+      "over (order by x, address) for a rank",
     floating: true,
   },
   {
@@ -199,27 +203,37 @@ const REFUSED: { names: string; hint: string; floating?: true }[] = [
   },
   {
     names: `random setseed gen_random_uuid uuid uuidv4 uuidv7 nextval currval`,
-    hint: "it gives another value on every run: derive what you need from the logs (sha256 of the address, say)",
+    hint:
+      "it gives another value on every run: derive what you need from the logs (sha256 of the " +
+      "address, say)",
   },
   {
     names: `now today current_date current_time current_timestamp get_current_time
     get_current_timestamp transaction_timestamp current_localtime
     current_localtimestamp localtime localtimestamp age`,
-    hint: "it reads this machine's clock: use the stage table's start_time and end_time, or a log's block_time",
+    hint:
+      "it reads this machine's clock: use the stage table's start_time and end_time, or a log's " +
+      "block_time",
   },
   {
     names: `to_days to_hours to_minutes to_weeks to_months to_years
     to_microseconds time_bucket date_add`,
-    hint: "it works in INTERVALs, of which 1 month equals 30 days: count seconds as integers (block_time // 86400 for a day)",
+    hint:
+      "it works in INTERVALs, of which 1 month equals 30 days: count seconds as integers (block_time " +
+      "// 86400 for a day)",
   },
   {
     names: "any_value arbitrary",
-    hint: "it returns whichever row the engine meets first: use min(x), or arg_min(x, (block_number, tx_index, log_index)) for the first in chain order",
+    hint:
+      "it returns whichever row the engine meets first: use min(x), or arg_min(x, (block_number, " +
+      "tx_index, log_index)) for the first in chain order",
   },
   {
     names: `approx_count_distinct approx_quantile approx_top_k reservoir_quantile
     list_approx_count_distinct`,
-    hint: "it is approximate: use count(distinct x), or an exact rank (row_number() over (order by x, address))",
+    hint:
+      "it is approximate: use count(distinct x), or an exact rank (row_number() over (order by x, " +
+      "address))",
   },
   {
     names: "hash",
@@ -230,11 +244,15 @@ const REFUSED: { names: string; hint: string; floating?: true }[] = [
     list_min list_max list_count list_first list_last list_any_value
     list_string_agg list_histogram list_mode list_median list_avg list_product
     list_bool_and list_bool_or list_bit_and list_bit_or list_bit_xor`,
-    hint: "it runs an aggregate named by a string, which admission cannot read: unnest the list and aggregate its rows",
+    hint:
+      "it runs an aggregate named by a string, which admission cannot read: unnest the list and " +
+      "aggregate its rows",
   },
   {
     names: "error",
-    hint: "a policy cannot raise its own errors: every row it returns is checked (a NULL score is named with its address)",
+    hint:
+      "a policy cannot raise its own errors: every row it returns is checked (a NULL score is named " +
+      "with its address)",
   },
   {
     names: `current_setting getvariable version current_database current_schema
@@ -271,16 +289,28 @@ export function refusalHint(name: string): string {
     return "it reads files or runs other SQL: a policy reads its @source tables and stage, nothing else";
   if (/^(duckdb_|pragma_|enable_|disable_|pg_|icu_|which_secret)/.test(lower))
     return "it reads or changes the engine itself: a policy reads its @source tables and stage, nothing else";
-  return 'it is not among the admitted functions (exact and deterministic ones, listed in the README under "Admitted SQL")';
+  return (
+    "it is not among the admitted functions (exact and deterministic ones, listed in the README " +
+    'under "Admitted SQL")'
+  );
 }
 
 /** Why a type is not admitted, and what to use instead. */
 export function typeHint(id: string): string {
   if (id === "TIMESTAMP WITH TIME ZONE" || id === "TIME WITH TIME ZONE")
-    return "a time with a time zone depends on the machine's zone: use TIMESTAMP (make_timestamp(block_time * 1000000) is UTC)";
+    return (
+      "a time with a time zone depends on the machine's zone: use TIMESTAMP " +
+      "(make_timestamp(block_time * 1000000) is UTC)"
+    );
   if (id === "INTERVAL")
-    return "an INTERVAL of 1 month equals one of 30 days, so which of them a result keeps depends on the order of rows: count seconds as integers (block_time, date_diff('second', a, b))";
+    return (
+      "an INTERVAL of 1 month equals one of 30 days, so which of them a result keeps depends on the " +
+      "order of rows: count seconds as integers (block_time, date_diff('second', a, b))"
+    );
   if (id === "MAP" || id === "UNION")
     return `a ${id} holds values that compare as equal yet differ: use a STRUCT or a LIST`;
-  return `type ${id === "UNBOUND" ? "named here" : id} is not admitted: use integers, DECIMAL, VARCHAR, BOOLEAN, BLOB, DATE, TIMESTAMP, or lists and structs of them`;
+  return (
+    `type ${id === "UNBOUND" ? "named here" : id} is not admitted: use integers, DECIMAL, VARCHAR, ` +
+    `BOOLEAN, BLOB, DATE, TIMESTAMP, or lists and structs of them`
+  );
 }

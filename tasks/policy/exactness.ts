@@ -68,7 +68,8 @@ export function inexactExpressions(
       constructAt(
         policy.sql,
         statementStart(policy.sql),
-        "the bound plan holds a floating-point type (DOUBLE or FLOAT, alone or inside a list, struct, map or union): keep every value an integer or a DECIMAL",
+        "the bound plan holds a floating-point type (DOUBLE or FLOAT, alone or inside a list, struct, " +
+          "map or union): keep every value an integer or a DECIMAL",
         true,
       ),
     );
@@ -173,12 +174,23 @@ function firstLocation(nodes: PlanNode[]): number | undefined {
 function hintFor(node: PlanNode): string {
   const fn = functionName(node);
   if (fn === "sum")
-    return "this sum is floating point (DuckDB sums UHUGEINT and floats as DOUBLE): sum a HUGEINT or DECIMAL(38,0) instead, e.g. sum(x::HUGEINT)";
+    return (
+      "this sum is floating point (DuckDB sums UHUGEINT and floats as DOUBLE): sum a HUGEINT or " +
+      "DECIMAL(38,0) instead, e.g. sum(x::HUGEINT)"
+    );
   if (isFloatingFunction(fn)) {
     const hint = refusalHint(fn);
     return hint.startsWith(`\`${fn}\``) ? hint : `${fn}: ${hint}`;
   }
   if (node.expression_class === "BOUND_CAST")
-    return "a value becomes floating point here (a ::DOUBLE or ::FLOAT cast): keep it an integer or a DECIMAL";
-  return `${fn === "" ? "this expression" : `\`${fn}\``} is floating point here (a float literal such as 1.5e0, a float argument, or DECIMAL / integer): write the factor as an integer ratio with \`//\`, or as a DECIMAL literal such as 1.5`;
+    return (
+      "a value becomes floating point here (a ::DOUBLE or ::FLOAT cast): keep it an integer or a " +
+      "DECIMAL"
+    );
+  const what = fn === "" ? "this expression" : `\`${fn}\``;
+  return (
+    `${what} is floating point here ` +
+    "(a float literal such as 1.5e0, a float argument, or DECIMAL / integer): " +
+    "write the factor as an integer ratio with `//`, or as a DECIMAL literal such as 1.5"
+  );
 }

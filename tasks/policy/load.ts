@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { parsePolicy, type Policy } from "./parse.js";
 
@@ -19,10 +20,10 @@ export async function loadPolicies(fileOrDir: string): Promise<Policy[]> {
           .map((name) => path.join(fileOrDir, name))
       : [fileOrDir];
   } catch {
-    throw new VipError(`--policy ${fileOrDir}: no such file or folder`);
+    throw new VipError(ERRORS.SCORING.POLICY_NOT_FOUND, { path: fileOrDir });
   }
   if (files.length === 0)
-    throw new VipError(`--policy ${fileOrDir}: the folder holds no .sql file`);
+    throw new VipError(ERRORS.SCORING.POLICY_FOLDER_EMPTY, { path: fileOrDir });
   const policies: Policy[] = [];
   for (const file of files)
     policies.push(parsePolicy(file, await readFile(file, "utf8")));
@@ -30,9 +31,11 @@ export async function loadPolicies(fileOrDir: string): Promise<Policy[]> {
   for (const policy of policies) {
     const other = byStage.get(policy.fromStage);
     if (other !== undefined)
-      throw new VipError(
-        `${policy.file} and ${other.file} both start at stage ${policy.fromStage}: give each policy its own @from-stage`,
-      );
+      throw new VipError(ERRORS.SCORING.POLICIES_SAME_STAGE, {
+        file: policy.file,
+        other: other.file,
+        stage: policy.fromStage,
+      });
     byStage.set(policy.fromStage, policy);
   }
   return policies;
@@ -48,10 +51,11 @@ export function policyForStage(policies: Policy[], stage: bigint): Policy {
     )
       chosen = policy;
   if (chosen === undefined)
-    throw new VipError(
-      `no policy applies to stage ${stage}: the earliest starts at stage ${policies
+    throw new VipError(ERRORS.SCORING.NO_POLICY_FOR_STAGE, {
+      stage,
+      earliest: policies
         .map((p) => p.fromStage)
-        .reduce((a, b) => (a < b ? a : b))}`,
-    );
+        .reduce((a, b) => (a < b ? a : b)),
+    });
   return chosen;
 }

@@ -44,7 +44,8 @@ const KNOWN_FIELDS = new Map<string, Set<string>>([
   [
     "expression:FUNCTION",
     fields(
-      `${EXPRESSION} function_name schema catalog children filter order_bys distinct is_operator export_state`,
+      `${EXPRESSION} function_name schema catalog children filter order_bys distinct is_operator ` +
+        `export_state`,
     ),
   ],
   ["expression:LAMBDA", fields(`${EXPRESSION} lhs expr`)],
@@ -65,7 +66,8 @@ const KNOWN_FIELDS = new Map<string, Set<string>>([
   [
     "expression:WINDOW",
     fields(
-      `${EXPRESSION} function_name schema catalog children partitions orders start end start_expr end_expr offset_expr default_expr ignore_nulls filter_expr exclude_clause distinct arg_orders`,
+      `${EXPRESSION} function_name schema catalog children partitions orders start end start_expr ` +
+        `end_expr offset_expr default_expr ignore_nulls filter_expr exclude_clause distinct arg_orders`,
     ),
   ],
   ["modifier:DISTINCT_MODIFIER", fields("type distinct_on_targets")],
@@ -81,7 +83,8 @@ const KNOWN_FIELDS = new Map<string, Set<string>>([
   [
     "query:SELECT_NODE",
     fields(
-      "type modifiers cte_map select_list from_table where_clause group_expressions group_sets aggregate_handling having sample qualify",
+      "type modifiers cte_map select_list from_table where_clause group_expressions group_sets " +
+        "aggregate_handling having sample qualify",
     ),
   ],
   [
@@ -102,7 +105,8 @@ const KNOWN_FIELDS = new Map<string, Set<string>>([
   [
     "table:JOIN",
     fields(
-      `${TABLE} left right condition join_type ref_type using_columns delim_flipped duplicate_eliminated_columns`,
+      `${TABLE} left right condition join_type ref_type using_columns delim_flipped ` +
+        `duplicate_eliminated_columns`,
     ),
   ],
   ["table:SUBQUERY", fields(`${TABLE} subquery column_name_alias`)],

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 
 import { EventFragment, getAddress, type ParamType } from "ethers";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { type EnginePolicy, LOG_COLUMNS } from "./engine-policy.js";
 
@@ -54,8 +55,15 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
  * and the line.
  */
 export function parsePolicy(file: string, text: string): Policy {
-  const fail = (line: number, message: string): never => {
-    throw new VipError(`${file}:${line}: ${message}`);
+  const fail = (line: number, problem: string): never => {
+    throw new VipError(ERRORS.SCORING.POLICY_HEADER, { file, line, problem });
+  };
+  const missing = (problem: string): never => {
+    throw new VipError(ERRORS.SCORING.POLICY_HEADER_MISSING, {
+      file,
+      line: 1,
+      problem,
+    });
   };
   let name: string | undefined;
   let fromStage: bigint | undefined;
@@ -93,12 +101,11 @@ export function parsePolicy(file: string, text: string): Policy {
     }
   });
   if (name === undefined)
-    fail(1, "no @policy line: start the file with -- @policy <name>");
+    missing("no @policy line: start the file with -- @policy <name>");
   if (fromStage === undefined)
-    fail(1, "no @from-stage line: declare -- @from-stage <first stage>");
+    missing("no @from-stage line: declare -- @from-stage <first stage>");
   if (sources.length === 0)
-    fail(
-      1,
+    missing(
       "no @source line: declare each table as -- @source <table> <address> event <Signature>",
     );
   const seen = new Map<string, number>();
@@ -141,15 +148,17 @@ function parseSource(
       line,
       `table name "${table}" must be lowercase letters, digits and _ (and not "stage")`,
     );
-  let address = "";
-  try {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(rawAddress)) throw new Error();
-    address = getAddress(rawAddress).toLowerCase();
-  } catch {
+  const notAddress = () =>
     fail(
       line,
       `"${rawAddress}" is not a contract address (0x and 40 hex digits, EIP-55 if mixed case)`,
     );
+  if (!/^0x[0-9a-fA-F]{40}$/.test(rawAddress)) notAddress();
+  let address = "";
+  try {
+    address = getAddress(rawAddress).toLowerCase();
+  } catch {
+    notAddress();
   }
   if (rawFrom !== undefined && !/^\d+$/.test(rawFrom))
     fail(line, `from-block "${rawFrom}" must be a block number`);
@@ -157,9 +166,13 @@ function parseSource(
   try {
     event = EventFragment.from(signature);
   } catch (error) {
+    // ethers' own words, without the details it adds in parentheses.
+    const reason = String(
+      error instanceof Error ? error.message.split(" (")[0] : error,
+    );
     return fail(
       line,
-      `"${signature}" is not a Solidity event signature (${error instanceof Error ? error.message.split(" (")[0] : String(error)})`,
+      `"${signature}" is not a Solidity event signature (${reason})`,
     );
   }
   if (event.anonymous)
@@ -170,7 +183,11 @@ function parseSource(
     if (names.has(c.name))
       fail(
         line,
-        `parameter ${c.name} clashes with ${(LOG_COLUMNS as readonly string[]).includes(c.name) ? "a column every source has" : "another parameter"}: rename it in the signature`,
+        `parameter ${c.name} clashes with ${
+          (LOG_COLUMNS as readonly string[]).includes(c.name)
+            ? "a column every source has"
+            : "another parameter"
+        }: rename it in the signature`,
       );
     names.add(c.name);
   }

@@ -1,3 +1,4 @@
+import { ERRORS } from "../error-catalog.js";
 import { VipError, defined } from "../errors.js";
 
 /**
@@ -22,28 +23,28 @@ export interface Rate {
  */
 export function parseRate(raw: string | undefined, option: string): Rate {
   if (raw === undefined || raw.trim() === "")
-    throw new VipError(
-      `${option} is required: a decimal between 0 and 1, e.g. 0.1 for 10%`,
-    );
+    throw new VipError(ERRORS.REGISTRY.RATE_REQUIRED, { option });
   const text = raw.trim();
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (match === null) {
-    throw new VipError(
-      `${option} ${raw} is not a decimal (write it as 0.05, not 5%, 5e-2 or .05)`,
-    );
+    throw new VipError(ERRORS.REGISTRY.RATE_NOT_DECIMAL, {
+      option,
+      value: raw,
+    });
   }
   const fraction = match[2] ?? "";
   if (fraction.length > DECIMALS)
-    throw new VipError(
-      `${option} ${raw} has more than ${DECIMALS} decimal places`,
-    );
+    throw new VipError(ERRORS.REGISTRY.RATE_TOO_PRECISE, {
+      option,
+      value: raw,
+      decimals: DECIMALS,
+    });
   const scaled =
-    BigInt(defined(match[1], "match[1]")) * SCALE +
+    BigInt(defined(match[1], "the pattern always captures the whole part")) *
+      SCALE +
     BigInt(fraction.padEnd(DECIMALS, "0") || "0");
   if (scaled > SCALE)
-    throw new VipError(
-      `${option} ${raw} is above 1 (100%): the VIP module refuses any rate above 1`,
-    );
+    throw new VipError(ERRORS.REGISTRY.RATE_ABOVE_ONE, { option, value: raw });
   return { text, scaled };
 }
 
@@ -53,14 +54,16 @@ export function parseRate(raw: string | undefined, option: string): Rate {
  */
 export function checkRates(max: Rate, maxChange: Rate, rate: Rate): void {
   if (rate.scaled > max.scaled) {
-    throw new VipError(
-      `--commission-rate ${rate.text} is above --commission-max-rate ${max.text}: the VIP module refuses it`,
-    );
+    throw new VipError(ERRORS.REGISTRY.RATE_ABOVE_MAX, {
+      rate: rate.text,
+      max: max.text,
+    });
   }
   if (maxChange.scaled > max.scaled) {
-    throw new VipError(
-      `--commission-max-change-rate ${maxChange.text} is above --commission-max-rate ${max.text}`,
-    );
+    throw new VipError(ERRORS.REGISTRY.MAX_CHANGE_ABOVE_MAX, {
+      maxChange: maxChange.text,
+      max: max.text,
+    });
   }
 }
 

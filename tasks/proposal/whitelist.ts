@@ -100,8 +100,10 @@ export function describeRegisterArgs(encoded: string[]): string[] {
   const operator = bcs.address().parse(bytes(0));
   const bridgeAddress = bcs.address().parse(bytes(2));
   const vmType = BigInt(bcs.u64().parse(bytes(7)));
+  const operatorHex = `0x${operator.slice(-40)}`;
   return [
-    `operator                 ${AccAddress.fromHex(`0x${operator.slice(-40)}`)} (0x${operator.slice(-40)}): receives the operator rewards`,
+    `operator                 ${AccAddress.fromHex(operatorHex)} (${operatorHex}): ` +
+      "receives the operator rewards",
     `bridge id                ${bcs.u64().parse(bytes(1))}`,
     `bridge address           ${AccAddress.fromHex(bridgeAddress)}`,
     `score contract           ${bcs.string().parse(bytes(3))} (on the rollup)`,

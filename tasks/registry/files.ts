@@ -1,6 +1,9 @@
 import { access, readFile } from "node:fs/promises";
 import path from "node:path";
 
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
+
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { writeJsonFileAtomically } from "../files/json.js";
 import type { RegistryEntry } from "./entry.js";
@@ -89,9 +92,7 @@ export async function writeEntry(
           () => false,
         )
       )
-        throw new VipError(
-          `${file} exists: pass --force to overwrite the entry`,
-        );
+        throw new VipError(ERRORS.REGISTRY.ENTRY_EXISTS, { file });
     }
   }
   for (const [file, content] of targets) {
@@ -104,14 +105,21 @@ async function readJson(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
-  } catch {
+  } catch (error) {
     throw new VipError(
-      `${file}: cannot be read (an entry has chain.json and assetlist.json in its folder, and profiles/<chain_name>.json)`,
+      ERRORS.REGISTRY.ENTRY_FILE_UNREADABLE,
+      { file },
+      error instanceof Error ? error : undefined,
     );
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new VipError(`${file}: not valid JSON: ${(error as Error).message}`);
+    ensureError(error);
+    throw new VipError(
+      ERRORS.REGISTRY.ENTRY_FILE_NOT_JSON,
+      { file, reason: error.message },
+      error,
+    );
   }
 }

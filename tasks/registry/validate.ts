@@ -40,6 +40,16 @@ const NETWORK_FOLDERS: Record<string, string> = {
 };
 const SECURE_APIS = ["rpc", "rest", "api", "json-rpc", "indexer"];
 
+/** Records a problem at `<file>: <json path>`. */
+type AddProblem = (file: string, path: string, message: string) => void;
+
+/** An entry's files as the rules read them: `{}` for a missing one. */
+interface EntryJson {
+  chain: Record<string, any>;
+  assetlist: Record<string, any>;
+  profile: Record<string, any>;
+}
+
 /**
  * Every problem of an entry, each as `<file>: <json path>: <what is wrong>`:
  * the registry's own schemas (@initia/initia-registry-types) and the rules its
@@ -53,12 +63,27 @@ export function checkEntry(files: EntryFiles, place: EntryPlace): string[] {
       ? []
       : schemaProblems(place.profileFile, ProfileSchema, files.profile)),
   ];
-  const chain = (files.chain ?? {}) as Record<string, any>;
-  const assetlist = (files.assetlist ?? {}) as Record<string, any>;
-  const profile = (files.profile ?? {}) as Record<string, any>;
-  const add = (file: string, path: string, message: string) =>
+  const json: EntryJson = {
+    chain: (files.chain ?? {}) as Record<string, any>,
+    assetlist: (files.assetlist ?? {}) as Record<string, any>,
+    profile: (files.profile ?? {}) as Record<string, any>,
+  };
+  const add: AddProblem = (file, path, message) =>
     problems.push(`${file}: ${path}: ${message}`);
+  placeProblems(json, place, add);
+  profileProblems(json, files.profile !== undefined, place, add);
+  apiProblems(json.chain, add);
+  problems.push(...rollupProblems(json, add));
+  minievmProblems(json.chain, add);
+  return problems;
+}
 
+/** The names agree with the entry's folders, and the files with each other. */
+function placeProblems(
+  { chain, assetlist }: EntryJson,
+  place: EntryPlace,
+  add: AddProblem,
+): void {
   if (chain.chain_name !== place.folder)
     add(
       "chain.json",
@@ -76,7 +101,8 @@ export function checkEntry(files: EntryFiles, place: EntryPlace): string[] {
     add(
       "chain.json",
       "network_type",
-      `is "${chain.network_type}", but the entry is under ${place.networkFolder}/: must be "${expectedType}"`,
+      `is "${chain.network_type}", but the entry is under ${place.networkFolder}/: ` +
+        `must be "${expectedType}"`,
     );
   if (assetlist.chain_name !== chain.chain_name)
     add(
@@ -84,7 +110,16 @@ export function checkEntry(files: EntryFiles, place: EntryPlace): string[] {
       "chain_name",
       `is "${assetlist.chain_name}", must be "${chain.chain_name}"`,
     );
-  if (files.profile === undefined) {
+}
+
+/** The profile: present for a mainnet entry, named and sized as the registry wants. */
+function profileProblems(
+  { chain, profile }: EntryJson,
+  hasProfile: boolean,
+  place: EntryPlace,
+  add: AddProblem,
+): void {
+  if (!hasProfile) {
     if (place.networkFolder === "mainnets")
       add(
         place.profileFile,
@@ -117,7 +152,10 @@ export function checkEntry(files: EntryFiles, place: EntryPlace): string[] {
     !/^https:\/\/.+\.png$/.test(profile.logo)
   )
     add(place.profileFile, "logo", "must be an https URL of a .png image");
+}
 
+/** Every endpoint of the public APIs is https. */
+function apiProblems(chain: Record<string, any>, add: AddProblem): void {
   for (const api of SECURE_APIS) {
     for (const [i, endpoint] of (
       (chain.apis?.[api] ?? []) as { address?: string }[]
@@ -129,58 +167,64 @@ export function checkEntry(files: EntryFiles, place: EntryPlace): string[] {
         add("chain.json", `apis.${api}[${i}].address`, "must be https://");
     }
   }
+}
 
+/**
+ * A rollup's bridge metadata, and its `l2/…` denoms against the bridge's
+ * (returned whole, as `l2DenomProblems` words them).
+ */
+function rollupProblems(
+  { chain, assetlist }: EntryJson,
+  add: AddProblem,
+): string[] {
   const metadata = chain.metadata as Record<string, any> | undefined;
-  if (metadata !== undefined && metadata.is_l1 !== true) {
-    if (
-      typeof metadata.op_bridge_id !== "string" ||
-      !/^\d+$/.test(metadata.op_bridge_id)
-    )
-      add(
-        "chain.json",
-        "metadata.op_bridge_id",
-        "is required for a rollup: the OPinit bridge id, as a decimal string",
-      );
-    if (!Array.isArray(metadata.op_denoms) || metadata.op_denoms.length === 0)
-      add(
-        "chain.json",
-        "metadata.op_denoms",
-        'is required for a rollup: the base-chain denoms its bridge carries, e.g. ["uinit"]',
-      );
-    if (
-      typeof metadata.op_bridge_id === "string" &&
-      /^\d+$/.test(metadata.op_bridge_id) &&
-      Array.isArray(metadata.op_denoms)
-    ) {
-      problems.push(
-        ...l2DenomProblems(
-          chain,
-          assetlist,
-          BigInt(metadata.op_bridge_id),
-          metadata.op_denoms as string[],
-        ),
-      );
-    }
+  if (metadata === undefined || metadata.is_l1 === true) return [];
+  const bridgeId =
+    typeof metadata.op_bridge_id === "string" &&
+    /^\d+$/.test(metadata.op_bridge_id)
+      ? BigInt(metadata.op_bridge_id)
+      : undefined;
+  if (bridgeId === undefined)
+    add(
+      "chain.json",
+      "metadata.op_bridge_id",
+      "is required for a rollup: the OPinit bridge id, as a decimal string",
+    );
+  if (!Array.isArray(metadata.op_denoms) || metadata.op_denoms.length === 0)
+    add(
+      "chain.json",
+      "metadata.op_denoms",
+      'is required for a rollup: the base-chain denoms its bridge carries, e.g. ["uinit"]',
+    );
+  if (bridgeId === undefined || !Array.isArray(metadata.op_denoms)) return [];
+  return l2DenomProblems(
+    chain,
+    assetlist,
+    bridgeId,
+    metadata.op_denoms as string[],
+  );
+}
+
+/** A minievm rollup's EVM chain id, by the registry's rule, and its JSON-RPC. */
+function minievmProblems(chain: Record<string, any>, add: AddProblem): void {
+  if (chain.metadata?.minitia?.type !== "minievm") return;
+  if (typeof chain.evm_chain_id !== "number")
+    add("chain.json", "evm_chain_id", "is required for a minievm rollup");
+  else if (
+    typeof chain.chain_id === "string" &&
+    BigInt(chain.evm_chain_id) !== registryEvmChainId(chain.chain_id)
+  ) {
+    add(
+      "chain.json",
+      "evm_chain_id",
+      `is ${chain.evm_chain_id}, but the registry's rule gives ` +
+        `${registryEvmChainId(chain.chain_id)} for chain id "${chain.chain_id}"`,
+    );
   }
-  if (metadata?.minitia?.type === "minievm") {
-    if (typeof chain.evm_chain_id !== "number")
-      add("chain.json", "evm_chain_id", "is required for a minievm rollup");
-    else if (
-      typeof chain.chain_id === "string" &&
-      BigInt(chain.evm_chain_id) !== registryEvmChainId(chain.chain_id)
-    ) {
-      add(
-        "chain.json",
-        "evm_chain_id",
-        `is ${chain.evm_chain_id}, but the registry's rule gives ${registryEvmChainId(chain.chain_id)} for chain id "${chain.chain_id}"`,
-      );
-    }
-    for (const api of ["json-rpc", "json-rpc-websocket"]) {
-      if (!Array.isArray(chain.apis?.[api]) || chain.apis[api].length === 0)
-        add("chain.json", `apis.${api}`, "is required for a minievm rollup");
-    }
+  for (const api of ["json-rpc", "json-rpc-websocket"]) {
+    if (!Array.isArray(chain.apis?.[api]) || chain.apis[api].length === 0)
+      add("chain.json", `apis.${api}`, "is required for a minievm rollup");
   }
-  return problems;
 }
 
 /** Rollup facts to check an entry against: what the node itself answers. */
@@ -205,12 +249,14 @@ export function checkAgainstNode(
     BigInt(chain.evm_chain_id) !== live.evmChainId
   ) {
     problems.push(
-      `chain.json: evm_chain_id: is ${chain.evm_chain_id}, but the node's eth_chainId is ${live.evmChainId}`,
+      `chain.json: evm_chain_id: is ${chain.evm_chain_id}, ` +
+        `but the node's eth_chainId is ${live.evmChainId}`,
     );
   }
   if (chain.metadata?.op_bridge_id !== live.bridgeId.toString()) {
     problems.push(
-      `chain.json: metadata.op_bridge_id: is "${chain.metadata?.op_bridge_id}", but the rollup's bridge is ${live.bridgeId}`,
+      `chain.json: metadata.op_bridge_id: is "${chain.metadata?.op_bridge_id}", ` +
+        `but the rollup's bridge is ${live.bridgeId}`,
     );
   }
   return problems;
@@ -254,7 +300,8 @@ function l2DenomProblems(
     )
     .map(
       ([file, path, denom]) =>
-        `${file}: ${path}: ${denom} is not the rollup denom of any op_denom through bridge ${bridgeId} (expected one of ${[...allowed].join(", ")})`,
+        `${file}: ${path}: ${denom} is not the rollup denom of any op_denom ` +
+        `through bridge ${bridgeId} (expected one of ${[...allowed].join(", ")})`,
     );
 }
 

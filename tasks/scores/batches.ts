@@ -2,7 +2,8 @@ import type { Provider } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { refused } from "../contract/confirm.js";
-import { VipError, defined } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError, defined, isVipError } from "../errors.js";
 import { BatchGas, type EntryKind } from "./gas-model.js";
 import type { ScoreTable } from "./table.js";
 
@@ -31,7 +32,7 @@ export interface GasLimits {
 
 export async function gasLimits(provider: Provider): Promise<GasLimits> {
   const block = await provider.getBlock("latest");
-  if (block === null) throw new VipError("the node returned no latest block");
+  if (block === null) throw new VipError(ERRORS.SCORES.NO_LATEST_BLOCK);
   const hardLimit = block.gasLimit < TX_GAS_CAP ? block.gasLimit : TX_GAS_CAP;
   const perBlock = (block.gasLimit + hardLimit - 1n) / hardLimit;
   return {
@@ -63,9 +64,11 @@ export function batchEstimator(
   table: ScoreTable,
 ) {
   return async (indexes: number[]): Promise<bigint> => {
-    const first = table.line(defined(indexes[0], "indexes[0]"));
+    const first = table.line(
+      defined(indexes[0], "a batch sends at least one entry"),
+    );
     const last = table.line(
-      defined(indexes[indexes.length - 1], "indexes[indexes.length - 1]"),
+      defined(indexes[indexes.length - 1], "a batch sends at least one entry"),
     );
     try {
       return await score.updateScores.estimateGas(
@@ -74,7 +77,7 @@ export function batchEstimator(
         indexes.map((i) => table.score(i)),
       );
     } catch (error) {
-      if (error instanceof VipError) throw error;
+      if (isVipError(error)) throw error;
       throw refused(`updateScores for lines ${first}–${last}`, error);
     }
   };
@@ -158,9 +161,11 @@ export class BatchPlanner {
         (withEntry * this.#factor) / PPM > this.limits.hardLimit
       ) {
         if (indexes.length === 0) {
-          throw new VipError(
-            `line ${this.table.line(end)} alone needs ${this.gasLimit(withEntry)} gas, over the ${this.limits.target} a transaction may use here`,
-          );
+          throw new VipError(ERRORS.SCORES.ENTRY_OVER_GAS_LIMIT, {
+            line: this.table.line(end),
+            gas: this.gasLimit(withEntry),
+            target: this.limits.target,
+          });
         }
         break;
       }
@@ -194,9 +199,11 @@ export async function calibratedFirst(
     planner.observe(batch.gas, estimated);
     if (estimated <= batch.gasLimit) return batch;
     if (attempt >= 3)
-      throw new VipError(
-        `the node estimates ${estimated} gas for ${planner.lines(batch)} though ${batch.gasLimit} was planned: the gas model does not fit this chain`,
-      );
+      throw new VipError(ERRORS.SCORES.GAS_MODEL_UNCALIBRATED, {
+        estimated,
+        lines: planner.lines(batch),
+        planned: batch.gasLimit,
+      });
   }
 }
 

@@ -2,6 +2,7 @@ import {
   ScoreReader__factory,
   type VipScore,
 } from "../../types/ethers-contracts/index.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { CHANGED, NEW, SAME } from "./gas-model.js";
 import { forEachStageScore } from "../contract/stage-pages.js";
@@ -41,7 +42,7 @@ export async function readEntries(
 ): Promise<void> {
   const provider = score.runner?.provider;
   if (provider === undefined || provider === null)
-    throw new VipError("the scoring contract has no provider to read through");
+    throw new VipError(ERRORS.SCORES.NO_PROVIDER);
   // The creation code, then its arguments ABI-encoded by hand (the contract,
   // the stage, the bytes' offset and length, the addresses packed and padded
   // to a word): ethers' coder takes longer than the call itself.
@@ -57,9 +58,10 @@ export async function readEntries(
   const result = await provider.call({ data: parts.join("") });
   const hex = result.startsWith("0x") ? result.slice(2) : result;
   if (hex.length !== indexes.length * 18)
-    throw new VipError(
-      `the score reader returned ${hex.length / 2} bytes for ${indexes.length} addresses`,
-    );
+    throw new VipError(ERRORS.SCORES.READER_SHORT_ANSWER, {
+      bytes: hex.length / 2,
+      count: indexes.length,
+    });
   indexes.forEach((i, k) =>
     visit(
       i,

@@ -58,12 +58,14 @@ export class InFlightWindow {
   }
 }
 
+/** Geth's and Cosmos mempools' wordings of a full pool (a node's text). */
+const POOL_FULL =
+  /txpool is full|mempool is full|too many (pending|transactions)|exceeds .*(pool|queue)|pool .*(full|limit)/i;
+
 /**
  * A send refused because the node's pool is full (or the sender has too many
- * pending): geth's and Cosmos mempools' wordings.
+ * pending).
  */
 export function isPoolFull(error: unknown): boolean {
-  return /txpool is full|mempool is full|too many (pending|transactions)|exceeds .*(pool|queue)|pool .*(full|limit)/i.test(
-    String(error instanceof Error ? error.message : error),
-  );
+  return POOL_FULL.test(String(error instanceof Error ? error.message : error));
 }

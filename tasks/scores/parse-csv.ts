@@ -48,7 +48,8 @@ export async function collectCsv(
         if (missing.length > 0) {
           collector.problem(
             line,
-            `the header lacks the column(s) ${missing.join(", ")}: the first line must name address and score, e.g. "address,score"`,
+            `the header lacks the column(s) ${missing.join(", ")}: ` +
+              'the first line must name address and score, e.g. "address,score"',
           );
           source.destroy();
           return hash.digest("hex");
@@ -56,11 +57,11 @@ export async function collectCsv(
         columns = { address, score };
         continue;
       }
-      const width =
-        Math.max(
-          defined(columns, "columns").address,
-          defined(columns, "columns").score,
-        ) + 1;
+      const { address, score } = defined(
+        columns,
+        "the header line, read first, set the columns",
+      );
+      const width = Math.max(address, score) + 1;
       if (record.length < width) {
         collector.problem(
           line,
@@ -70,20 +71,20 @@ export async function collectCsv(
       }
       collector.add(
         line,
-        defined(
-          record[defined(columns, "columns").address],
-          'record[defined(columns, "columns").address]',
-        ),
-        defined(
-          record[defined(columns, "columns").score],
-          'record[defined(columns, "columns").score]',
-        ),
+        defined(record[address], "the record has every column (width)"),
+        defined(record[score], "the record has every column (width)"),
       );
     }
   } catch (error) {
-    const lines = (error as { lines?: number }).lines;
+    // csv-parse's errors say on which line the file broke.
+    const lines =
+      error instanceof Error &&
+      "lines" in error &&
+      typeof error.lines === "number"
+        ? error.lines
+        : 0;
     collector.problem(
-      lines ?? 0,
+      lines,
       `is not valid CSV: ${error instanceof Error ? error.message : String(error)}`,
     );
   }

@@ -26,7 +26,13 @@ export async function collectJson(
   try {
     body = parse(text, { ranges: true }).body;
   } catch (error) {
-    const line = (error as { line?: number }).line ?? 1;
+    // momoa's errors say on which line the text broke.
+    const line =
+      error instanceof Error &&
+      "line" in error &&
+      typeof error.line === "number"
+        ? error.line
+        : 1;
     collector.problem(
       line,
       `is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
@@ -70,12 +76,10 @@ export async function collectJson(
     }
     let rawScore: string;
     if (score.type === "String") rawScore = score.value;
-    else if (score.type === "Number")
-      rawScore = text.slice(
-        defined(score.range, "score.range")[0],
-        defined(score.range, "score.range")[1],
-      );
-    else {
+    else if (score.type === "Number") {
+      const [from, to] = defined(score.range, "parsed with ranges: true");
+      rawScore = text.slice(from, to);
+    } else {
       collector.problem(
         score.loc.start.line,
         "score must be a string or a whole number",

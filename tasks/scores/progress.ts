@@ -49,7 +49,8 @@ export function createProgress(
   let latest: ProgressState = { addresses: 0, batches: 0, gasUsed: 0n };
   const line = (s: ProgressState) =>
     out.line(
-      `progress: ${formatNumber(s.addresses)}/${formatNumber(totalAddresses)} addresses, ${s.batches} batches, ${formatNumber(s.gasUsed)} gas, ETA ${eta(s.addresses)}`,
+      `progress: ${formatNumber(s.addresses)}/${formatNumber(totalAddresses)} addresses, ` +
+        `${s.batches} batches, ${formatNumber(s.gasUsed)} gas, ETA ${eta(s.addresses)}`,
     );
   return {
     update: (s) => {

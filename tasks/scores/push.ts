@@ -6,6 +6,7 @@ import { type Signer, toQuantity } from "ethers";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { transactionOverrides, withMargin } from "../contract/confirm.js";
 import { describeRevert } from "../contract/revert.js";
+import { ERRORS } from "../error-catalog.js";
 import { firstLine, VipError, defined } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import type { BatchRecord, Journal } from "../journal/journal.js";
@@ -108,11 +109,124 @@ export async function pushScores(
   ctx: PushContext,
   options: PushOptions,
 ): Promise<PushReport> {
-  const { journal, provider, signer, score, table } = ctx;
-  const from = await signer.getAddress();
-  const contract = await score.getAddress();
-  const startBlock = defined(journal.start, "journal.start").startBlock;
-  const report: PushReport = {
+  const from = await ctx.signer.getAddress();
+  const contract = await ctx.score.getAddress();
+  const startBlock = defined(
+    ctx.journal.start,
+    "the caller journals the start before the push",
+  ).startBlock;
+  const pacing = new Pacing(options);
+  const watcher = await ReceiptWatcher.start(ctx.provider, {
+    pollMs: options.pollMs,
+    timeoutMs: options.receiptTimeoutMs,
+    onBlock: (block) => pacing.observe(block),
+  });
+  const push = new ScorePush(ctx, options, {
+    from,
+    contract,
+    startBlock,
+    pacing,
+    watcher,
+  });
+  return push.run();
+}
+
+/** Refusals for a full pool waited out in one run before it stops. */
+const MAX_POOL_WAITS = 100;
+
+/** Sends of one batch that failed in transit before the run stops. */
+const MAX_SEND_ATTEMPTS = 6;
+
+/** A batch decided and ready to go: what it sends, and its gas limit. */
+interface ReadyBatch {
+  batch: JournalledBatch;
+  indexes: number[];
+  gasLimit: bigint;
+}
+
+/**
+ * How many batches may await their receipts at once: a fixed --max-in-flight,
+ * else a window that follows the chain (`InFlightWindow`).
+ */
+class Pacing {
+  readonly #window: InFlightWindow | undefined;
+  readonly #fixed: number | undefined;
+  /** Batches are ready but the window is full: the chain shows if it starves. */
+  heldBack = false;
+  /** Refusals for a full pool waited out so far. */
+  poolWaits = 0;
+
+  constructor(options: PushOptions) {
+    this.#window =
+      options.maxInFlight === undefined || options.maxInFlight === 0
+        ? new InFlightWindow(options.limits.perBlock)
+        : undefined;
+    this.#fixed = options.maxInFlight;
+  }
+
+  get size(): number {
+    return this.#window?.size ?? this.#fixed ?? 1;
+  }
+
+  /** A new block the receipt watcher read. */
+  observe(block: { gasUsed: bigint; gasLimit: bigint }): void {
+    this.#window?.observe({ ...block, heldBack: this.heldBack });
+  }
+
+  /** The node refused a send for a full pool. */
+  refused(): void {
+    this.#window?.refused();
+  }
+}
+
+/**
+ * Fees move slowly against a batch's lifetime: fetched at most every 2 s, not
+ * for every batch.
+ */
+class RecentFees {
+  #cache: { at: number; fees: Record<string, string> } | undefined;
+
+  constructor(private readonly provider: HardhatEthersProvider) {}
+
+  async get(): Promise<Record<string, string>> {
+    if (this.#cache === undefined || Date.now() - this.#cache.at > 2_000) {
+      const overrides = await transactionOverrides(this.provider, 0n);
+      const fields: Record<string, string> = {};
+      for (const key of [
+        "maxFeePerGas",
+        "maxPriorityFeePerGas",
+        "gasPrice",
+      ] as const) {
+        const value = overrides[key];
+        if (value !== undefined && value !== null)
+          fields[key] = toQuantity(value);
+      }
+      this.#cache = { at: Date.now(), fees: fields };
+    }
+    return this.#cache.fees;
+  }
+}
+
+/** What a push runs as, found before it starts. */
+interface PushSetup {
+  /** The signer's address. */
+  from: string;
+  /** The scoring contract's address. */
+  contract: string;
+  /** The block the journal started at: nonces are looked up from it on. */
+  startBlock: number;
+  pacing: Pacing;
+  watcher: ReceiptWatcher;
+}
+
+/**
+ * One run of a push, in stages: resume (what the journal and the chain already
+ * hold), then send (the next batch, broadcast, followed to its receipt and
+ * settled, sent again if it was dropped or ran out of gas), then finish (wait
+ * for what is in flight, stop the watcher, flush the journal).
+ */
+class ScorePush {
+  readonly report: PushReport = {
     batches: 0,
     sent: 0,
     resumed: 0,
@@ -121,98 +235,429 @@ export async function pushScores(
     outOfGas: 0,
     maxInFlight: 0,
   };
-  const known = batchesOf(journal.records);
-  // A fixed --max-in-flight, else a window that follows the chain.
-  const window =
-    options.maxInFlight === undefined || options.maxInFlight === 0
-      ? new InFlightWindow(options.limits.perBlock)
-      : undefined;
-  const windowSize = () => window?.size ?? options.maxInFlight ?? 1;
-  /** Batches are ready but the window is full: the chain shows if it starves. */
-  let heldBack = false;
-  const label = (batch: JournalledBatch) =>
-    `batch ${batch.batch + 1}, lines ${table.line(batch.start)}–${table.line(batch.end - 1)}`;
-
-  const estimate = batchEstimator(score, options.stage, table);
-  const kinds = options.kinds;
-  const kindOf = (i: number): EntryKind =>
-    kinds === undefined ? NEW : (kinds[i] as EntryKind);
-  const planner = new BatchPlanner(
-    table,
-    options.limits,
-    kindOf,
-    options.maxBatchSize,
-    options.unchanged,
-  );
+  /** Every batch the journal records, then those this run decides. */
+  readonly #known: JournalledBatch[];
+  /**
+   * Batches decided but not confirmed (dropped, or never sent): sent before
+   * new ones.
+   */
+  readonly #retryQueue: JournalledBatch[] = [];
+  /** Sent batches being followed to their receipts. */
+  readonly #inFlight = new Set<Promise<void>>();
+  /** What a send or receipt raised first: the run stops at it. */
+  #failure: unknown;
+  /** The nonce the next batch goes out with. */
+  #nonce = 0;
+  /** Where the next new batch starts: the end of the last one decided. */
+  #nextStart = 0;
+  /** Whether the node has checked the model on this run's first batch. */
+  #calibrated = false;
+  /** Whether `onAllSent` was told. */
+  #allSent = false;
   /**
    * The model's gas for batches sent by this run, to check against their
    * receipts.
    */
-  const predicted = new Map<number, bigint>();
-  // A transaction found by nonce is this push's when it calls
-  // updateScores(stage, …) on the contract: the selector and the stage word
-  // open its calldata.
-  const callPrefix = score.interface
-    .encodeFunctionData("updateScores", [options.stage, [], []])
-    .slice(0, 2 + 8 + 64);
-  const ours = (data: string, to: string | null) =>
-    to?.toLowerCase() === contract.toLowerCase() && data.startsWith(callPrefix);
-
-  const dropped = async (batch: JournalledBatch, reason: string) => {
-    await journal.append({ type: "dropped", batch: batch.batch, reason });
-    batch.state = { status: "dropped" };
-  };
-
+  readonly #predicted = new Map<number, bigint>();
+  readonly #planner: BatchPlanner;
+  readonly #estimate: (indexes: number[]) => Promise<bigint>;
+  readonly #fees: RecentFees;
   /**
-   * Whether a batch whose receipt failed ran out of its predicted gas: the node
-   * now estimates it above the gas limit it was sent with. Then it is
-   * journalled as dropped, to be sent again with the estimate.
+   * A transaction found by nonce is this push's when it calls
+   * updateScores(stage, …) on the contract: the selector and the stage word
+   * open its calldata.
    */
-  const ranOutOfGas = async (
-    batch: JournalledBatch,
-    hash: string,
-    gasUsed: bigint,
-  ): Promise<boolean> => {
-    const sentWith = (await provider.getTransaction(hash))?.gasLimit;
-    let estimated: bigint;
+  readonly #callPrefix: string;
+
+  constructor(
+    private readonly ctx: PushContext,
+    private readonly options: PushOptions,
+    private readonly setup: PushSetup,
+  ) {
+    const { score, table, journal } = ctx;
+    this.#known = batchesOf(journal.records);
+    this.#estimate = batchEstimator(score, options.stage, table);
+    const kinds = options.kinds;
+    this.#planner = new BatchPlanner(
+      table,
+      options.limits,
+      (i: number): EntryKind =>
+        kinds === undefined ? NEW : (kinds[i] as EntryKind),
+      options.maxBatchSize,
+      options.unchanged,
+    );
+    this.#fees = new RecentFees(ctx.provider);
+    this.#callPrefix = score.interface
+      .encodeFunctionData("updateScores", [options.stage, [], []])
+      .slice(0, 2 + 8 + 64);
+  }
+
+  /** Resumes, sends every batch, and waits for their receipts. */
+  async run(): Promise<PushReport> {
     try {
-      estimated = await estimate(planner.indexes(batch.start, batch.end));
-    } catch {
-      return false; // the contract refuses it now: not a matter of gas
+      await this.#resume();
+      await this.#sendAll();
+    } catch (error) {
+      this.#failure ??= error;
+    } finally {
+      await this.#finish();
     }
-    if (sentWith === undefined || estimated <= sentWith) return false;
-    const expected = predicted.get(batch.batch);
-    if (expected !== undefined) planner.observe(expected, estimated);
-    report.outOfGas++;
-    ctx.out.warn(
-      `batch ${batch.batch + 1} ran out of gas (${gasUsed} of ${sentWith}; the node estimates ${estimated}): sending it again`,
-    );
-    await dropped(
-      batch,
-      `ran out of gas: used ${gasUsed} of ${sentWith}, estimated ${estimated}`,
-    );
-    return true;
-  };
+    if (this.#failure !== undefined) {
+      // What a send or receipt raised: always an Error, which ensureError
+      // proves before rethrowing.
+      ensureError(this.#failure);
+      throw this.#failure;
+    }
+    return this.report;
+  }
+
+  // ---- Resume: what the journal and the chain already hold ----
 
   /**
-   * A receipt whose status is not success: sent again if it ran out of gas,
-   * else the contract refused it and the run stops.
+   * What earlier runs confirmed, then what a killed run left in flight
+   * (followed while new batches go out), then where sending picks up.
    */
-  const failed = async (
-    batch: JournalledBatch,
-    receipt: MinedReceipt,
-  ): Promise<void> => {
-    if (!(await ranOutOfGas(batch, receipt.hash, receipt.gasUsed)))
-      throw new VipError(`Tx failed ${receipt.hash} (${label(batch)})`);
-  };
+  async #resume(): Promise<void> {
+    for (const batch of this.#known) {
+      if (batch.state.status === "confirmed" && batch.state.success) {
+        this.#count(batch, batch.state.gasUsed);
+        this.ctx.onConfirmed?.(batch.start, batch.end);
+      }
+    }
+    // A failed receipt a killed run journalled but did not get to judge: one
+    // that ran out of gas is sent again.
+    for (const batch of this.#known) {
+      const { state } = batch;
+      if (state.status === "confirmed" && !state.success)
+        await this.#ranOutOfGas(batch, state.hash, state.gasUsed);
+    }
+    for (const batch of this.#known)
+      if (batch.state.status === "sending") await this.#reconcile(batch);
+    for (const batch of this.#known) {
+      if (batch.state.status === "sent") {
+        this.report.resumed++;
+        this.#track(batch, batch.state.hash);
+      }
+    }
+    this.#showProgress();
 
-  const settle = async (
+    // Batches that were decided but not confirmed go first, then new ones to
+    // the end of the file.
+    this.#retryQueue.push(
+      ...this.#known.filter(
+        (b) => b.state.status === "planned" || b.state.status === "dropped",
+      ),
+    );
+    const last = this.#known[this.#known.length - 1];
+    this.#nextStart = last === undefined ? 0 : last.end;
+    this.#nonce = await this.ctx.provider.getTransactionCount(
+      this.setup.from,
+      "pending",
+    );
+  }
+
+  /**
+   * Brings a batch that a killed run left sending to sent (or dropped), by its
+   * nonce.
+   */
+  async #reconcile(batch: JournalledBatch): Promise<void> {
+    if (batch.state.status !== "sending") return;
+    const { nonce } = batch.state;
+    const found = await findByNonce(
+      this.ctx.provider,
+      this.setup.from,
+      nonce,
+      this.setup.startBlock,
+    );
+    if (found.state === "unused")
+      return this.#dropped(batch, `nonce ${nonce} was never broadcast`);
+    if (found.tx === undefined)
+      return this.#dropped(
+        batch,
+        `nonce ${nonce} is pending but its transaction cannot be found`,
+      );
+    if (!this.#ours(found.tx.data, found.tx.to))
+      return this.#dropped(
+        batch,
+        `nonce ${nonce} was used by another transaction`,
+      );
+    await this.ctx.journal.append({
+      type: "sent",
+      batch: batch.batch,
+      nonce,
+      hash: found.tx.hash,
+    });
+    batch.state = { status: "sent", nonce, hash: found.tx.hash };
+  }
+
+  // ---- Send: the next batch, broadcast, followed ----
+
+  /** Sends batches while the window has room, until none is left to send. */
+  async #sendAll(): Promise<void> {
+    for (;;) {
+      await this.#waitForRoom();
+      if (this.#failure !== undefined) break;
+      const next = await this.#nextBatch();
+      if (next === undefined) {
+        if (await this.#awaitRest()) continue;
+        break;
+      }
+      await this.#send(next);
+    }
+  }
+
+  /** Waits while the window is full (unless a batch failed). */
+  async #waitForRoom(): Promise<void> {
+    const { pacing } = this.setup;
+    while (this.#inFlight.size >= pacing.size && this.#failure === undefined) {
+      pacing.heldBack = true;
+      await Promise.race(this.#inFlight);
+    }
+    pacing.heldBack = false;
+  }
+
+  /**
+   * Nothing to send now: tells `onAllSent` once, then waits for a receipt (a
+   * dropped batch comes back to the queue). False when the push is done.
+   */
+  async #awaitRest(): Promise<boolean> {
+    if (!this.#allSent) {
+      this.#allSent = true;
+      this.ctx.onAllSent?.();
+    }
+    if (this.#inFlight.size === 0 && this.#retryQueue.length === 0)
+      return false;
+    if (this.#inFlight.size > 0) await Promise.race(this.#inFlight);
+    return true;
+  }
+
+  /** A batch to send again first, else the next new one, else undefined. */
+  async #nextBatch(): Promise<ReadyBatch | undefined> {
+    const resend = this.#retryQueue.shift();
+    if (resend !== undefined) {
+      const ready = await this.#resent(resend);
+      return ready ?? this.#nextBatch();
+    }
+    const sized = this.#calibrated
+      ? this.#planner.next(this.#nextStart)
+      : await calibratedFirst(this.#planner, this.#estimate, this.#nextStart);
+    this.#calibrated = true;
+    if (sized === undefined) return undefined;
+    const batch: JournalledBatch = {
+      batch: this.#known.length,
+      start: sized.start,
+      end: sized.end,
+      state: { status: "planned" },
+    };
+    this.#known.push(batch);
+    this.#predicted.set(batch.batch, sized.gas);
+    this.#nextStart = sized.end;
+    return { batch, indexes: sized.indexes, gasLimit: sized.gasLimit };
+  }
+
+  /**
+   * A batch sent again, with the node's estimate: the model's prediction may
+   * be what failed it. Undefined when it has nothing left to send.
+   */
+  async #resent(batch: JournalledBatch): Promise<ReadyBatch | undefined> {
+    const { hardLimit } = this.options.limits;
+    const indexes = this.#planner.indexes(batch.start, batch.end);
+    if (indexes.length === 0) return undefined;
+    const estimated = await this.#estimate(indexes);
+    if (estimated > hardLimit) {
+      throw new VipError(ERRORS.SCORES.RESEND_OVER_GAS_LIMIT, {
+        batch: this.#label(batch),
+        estimated,
+        limit: hardLimit,
+      });
+    }
+    const margin = withMargin(estimated);
+    return {
+      batch,
+      indexes,
+      gasLimit: margin < hardLimit ? margin : hardLimit,
+    };
+  }
+
+  /** Journals, broadcasts and follows a batch with the next nonce. */
+  async #send({ batch, indexes, gasLimit }: ReadyBatch): Promise<void> {
+    const { journal } = this.ctx;
+    const nonce = this.#nonce;
+    const decided: BatchRecord | undefined =
+      batch.state.status === "planned" &&
+      !journal.records.some(
+        (r) => r.type === "batch" && r.batch === batch.batch,
+      )
+        ? {
+            type: "batch",
+            batch: batch.batch,
+            start: batch.start,
+            end: batch.end,
+            gasLimit: gasLimit.toString(),
+          }
+        : undefined;
+    const hash = await this.#broadcast(
+      batch,
+      indexes,
+      nonce,
+      gasLimit,
+      decided,
+    );
+    await journal.append({ type: "sent", batch: batch.batch, nonce, hash });
+    batch.state = { status: "sent", nonce, hash };
+    this.#nonce++;
+    this.report.sent++;
+    this.#track(batch, hash);
+    this.report.maxInFlight = Math.max(
+      this.report.maxInFlight,
+      this.#inFlight.size,
+    );
+  }
+
+  /**
+   * Sends `indexes` as `batch` with `nonce`; a send whose answer was lost is
+   * found by its nonce, not resent.
+   */
+  async #broadcast(
     batch: JournalledBatch,
-    outcome: Outcome,
-  ): Promise<void> => {
-    if ("dropped" in outcome) return dropped(batch, outcome.dropped);
+    indexes: number[],
+    nonce: number,
+    gasLimit: bigint,
+    decided?: BatchRecord,
+  ): Promise<string> {
+    await this.ctx.journal.append(...(decided === undefined ? [] : [decided]), {
+      type: "sending",
+      batch: batch.batch,
+      nonce,
+    });
+    batch.state = { status: "sending", nonce };
+    const request = await this.#request(indexes, nonce, gasLimit);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.ctx.provider.send("eth_sendTransaction", [
+          request,
+        ])) as string;
+      } catch (error) {
+        if (await this.#waitedForPool(error)) {
+          attempt--;
+          continue;
+        }
+        const hash = await this.#afterFailedSend(batch, nonce, error, attempt);
+        if (hash !== undefined) return hash;
+      }
+    }
+  }
+
+  /**
+   * The transaction of a batch. It goes through Hardhat's
+   * `eth_sendTransaction`: it signs with the configured key, or hardhat-ledger
+   * asks the device, so both paths send the same fully specified transaction,
+   * and no lookup follows the send.
+   */
+  async #request(
+    indexes: number[],
+    nonce: number,
+    gasLimit: bigint,
+  ): Promise<Record<string, string>> {
+    const { score, table } = this.ctx;
+    const data = score.interface.encodeFunctionData("updateScores", [
+      this.options.stage,
+      indexes.map((i) => table.addressHex(i)),
+      indexes.map((i) => table.score(i)),
+    ]);
+    return {
+      from: this.setup.from,
+      to: this.setup.contract,
+      data,
+      nonce: toQuantity(nonce),
+      gas: toQuantity(gasLimit),
+      ...(await this.#fees.get()),
+    };
+  }
+
+  /**
+   * Whether a send was refused for a full pool and waited out: too many
+   * pending for the node, so a smaller window, and this batch goes once a
+   * receipt frees a place (its nonce is still the next).
+   */
+  async #waitedForPool(error: unknown): Promise<boolean> {
+    const { pacing } = this.setup;
+    if (!isPoolFull(error) || pacing.poolWaits >= MAX_POOL_WAITS) return false;
+    pacing.poolWaits++;
+    pacing.refused();
+    if (this.#inFlight.size > 0) await Promise.race(this.#inFlight);
+    else await sleep(0.5);
+    return true;
+  }
+
+  /**
+   * A send that failed: its hash when it reached the node anyway (found by its
+   * nonce); else undefined after a pause, to send it again, or the run stops
+   * (a refusal, or too many attempts).
+   */
+  async #afterFailedSend(
+    batch: JournalledBatch,
+    nonce: number,
+    error: unknown,
+    attempt: number,
+  ): Promise<string | undefined> {
+    const maybeArrived =
+      isTransient(error) ||
+      /already known|known transaction|nonce too low|replacement/i.test(
+        String(error),
+      );
+    if (!maybeArrived)
+      throw new VipError(ERRORS.SCORES.SEND_REFUSED, {
+        batch: batch.batch + 1,
+        reason: describeRevert(error) ?? brief(error),
+      });
+    const { provider } = this.ctx;
+    const { from, startBlock } = this.setup;
+    const found = await findByNonce(provider, from, nonce, startBlock);
+    if (
+      found.state !== "unused" &&
+      found.tx !== undefined &&
+      this.#ours(found.tx.data, found.tx.to)
+    )
+      return found.tx.hash;
+    if (attempt >= MAX_SEND_ATTEMPTS) {
+      throw new VipError(ERRORS.SCORES.SEND_FAILED, {
+        batch: batch.batch + 1,
+        attempts: attempt,
+        reason: brief(error),
+      });
+    }
+    this.ctx.out.warn(
+      `sending batch ${batch.batch + 1}: ${brief(error)}; it did not reach the node, sending again`,
+    );
+    await sleep(0.25 * 2 ** attempt);
+    return undefined;
+  }
+
+  /**
+   * Follows a sent batch to its receipt; a dropped one goes back to the queue.
+   */
+  #track(batch: JournalledBatch, hash: string): void {
+    const tracked: Promise<void> = this.setup.watcher
+      .wait(hash, this.#label(batch))
+      .then((outcome) => this.#settle(batch, outcome))
+      .then(() => {
+        if (batch.state.status === "dropped") this.#retryQueue.push(batch);
+      })
+      .catch((error: unknown) => {
+        this.#failure ??= error;
+      })
+      .finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+
+  // ---- Settle: receipts, drops, gas ----
+
+  /** Journals what became of a sent batch, and counts it if it succeeded. */
+  async #settle(batch: JournalledBatch, outcome: Outcome): Promise<void> {
+    if ("dropped" in outcome) return this.#dropped(batch, outcome.dropped);
     const receipt = outcome.mined;
-    await journal.append({
+    await this.ctx.journal.append({
       type: "confirmed",
       batch: batch.batch,
       hash: receipt.hash,
@@ -227,327 +672,107 @@ export async function pushScores(
       gasUsed: receipt.gasUsed,
       success: receipt.status === 1,
     };
-    if (receipt.status !== 1) return failed(batch, receipt);
-    const expected = predicted.get(batch.batch);
-    if (expected !== undefined) planner.observe(expected, receipt.gasUsed);
-    report.gasUsed += receipt.gasUsed;
-    report.addresses += batch.end - batch.start;
-    report.batches++;
-    ctx.progress?.update({
-      addresses: report.addresses,
-      batches: report.batches,
-      gasUsed: report.gasUsed,
-    });
-    ctx.onConfirmed?.(batch.start, batch.end);
-  };
+    if (receipt.status !== 1) return this.#failed(batch, receipt);
+    const expected = this.#predicted.get(batch.batch);
+    if (expected !== undefined)
+      this.#planner.observe(expected, receipt.gasUsed);
+    this.#count(batch, receipt.gasUsed);
+    this.#showProgress();
+    this.ctx.onConfirmed?.(batch.start, batch.end);
+  }
 
   /**
-   * Brings a batch that a killed run left sending to sent (or dropped), by its
-   * nonce.
+   * A receipt whose status is not success: sent again if it ran out of gas,
+   * else the contract refused it and the run stops.
    */
-  const reconcile = async (batch: JournalledBatch): Promise<void> => {
-    if (batch.state.status !== "sending") return;
-    const found = await findByNonce(
-      provider,
-      from,
-      batch.state.nonce,
-      startBlock,
-    );
-    if (found.state === "unused")
-      return dropped(batch, `nonce ${batch.state.nonce} was never broadcast`);
-    if (found.tx === undefined)
-      return dropped(
-        batch,
-        `nonce ${batch.state.nonce} is pending but its transaction cannot be found`,
-      );
-    if (!ours(found.tx.data, found.tx.to))
-      return dropped(
-        batch,
-        `nonce ${batch.state.nonce} was used by another transaction`,
-      );
-    await journal.append({
-      type: "sent",
-      batch: batch.batch,
-      nonce: batch.state.nonce,
-      hash: found.tx.hash,
-    });
-    batch.state = {
-      status: "sent",
-      nonce: batch.state.nonce,
-      hash: found.tx.hash,
-    };
-  };
+  async #failed(batch: JournalledBatch, receipt: MinedReceipt): Promise<void> {
+    if (!(await this.#ranOutOfGas(batch, receipt.hash, receipt.gasUsed)))
+      throw new VipError(ERRORS.SCORES.BATCH_REVERTED, {
+        hash: receipt.hash,
+        batch: this.#label(batch),
+      });
+  }
 
-  // Fees move slowly against a batch's lifetime: fetched at most every 2 s, not
-  // for every batch.
-  let feeCache: { at: number; fees: Record<string, string> } | undefined;
-  const fees = async (): Promise<Record<string, string>> => {
-    if (feeCache === undefined || Date.now() - feeCache.at > 2_000) {
-      const overrides = await transactionOverrides(provider, 0n);
-      const fields: Record<string, string> = {};
-      for (const key of [
-        "maxFeePerGas",
-        "maxPriorityFeePerGas",
-        "gasPrice",
-      ] as const) {
-        const value = overrides[key];
-        if (value !== undefined && value !== null)
-          fields[key] = toQuantity(value);
-      }
-      feeCache = { at: Date.now(), fees: fields };
-    }
-    return feeCache.fees;
-  };
-
-  let poolWaits = 0;
   /**
-   * Sends `indexes` as `batch` with `nonce`; a send whose answer was lost is
-   * found by its nonce, not resent.
+   * Whether a batch whose receipt failed ran out of its predicted gas: the node
+   * now estimates it above the gas limit it was sent with. Then it is
+   * journalled as dropped, to be sent again with the estimate.
    */
-  const broadcast = async (
+  async #ranOutOfGas(
     batch: JournalledBatch,
-    indexes: number[],
-    nonce: number,
-    gasLimit: bigint,
-    decided?: BatchRecord,
-  ): Promise<string> => {
-    await journal.append(...(decided === undefined ? [] : [decided]), {
-      type: "sending",
-      batch: batch.batch,
-      nonce,
-    });
-    batch.state = { status: "sending", nonce };
-    const data = score.interface.encodeFunctionData("updateScores", [
-      options.stage,
-      indexes.map((i) => table.addressHex(i)),
-      indexes.map((i) => table.score(i)),
-    ]);
-    // Through Hardhat's `eth_sendTransaction`: it signs with the configured
-    // key, or hardhat-ledger asks the device, so both paths send the same fully
-    // specified transaction, and no lookup follows the send.
-    const request = {
-      from,
-      to: contract,
-      data,
-      nonce: toQuantity(nonce),
-      gas: toQuantity(gasLimit),
-      ...(await fees()),
-    };
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return (await provider.send("eth_sendTransaction", [
-          request,
-        ])) as string;
-      } catch (error) {
-        if (isPoolFull(error) && poolWaits < MAX_POOL_WAITS) {
-          // Too many pending for the node: a smaller window, and this batch
-          // goes once a receipt frees a place (its nonce is still the next).
-          poolWaits++;
-          window?.refused();
-          if (inFlight.size > 0) await Promise.race(inFlight);
-          else await sleep(0.5);
-          attempt--;
-          continue;
-        }
-        const maybeArrived =
-          isTransient(error) ||
-          /already known|known transaction|nonce too low|replacement/i.test(
-            String(error),
-          );
-        if (!maybeArrived)
-          throw new VipError(
-            `batch ${batch.batch + 1} was refused when sent: ${describeRevert(error) ?? brief(error)}`,
-          );
-        const found = await findByNonce(provider, from, nonce, startBlock);
-        if (
-          found.state !== "unused" &&
-          found.tx !== undefined &&
-          ours(found.tx.data, found.tx.to)
-        )
-          return found.tx.hash;
-        if (attempt >= 6) {
-          throw new VipError(
-            `batch ${batch.batch + 1} could not be sent after ${attempt} attempts (${brief(error)}): run the same command again to resume`,
-          );
-        }
-        ctx.out.warn(
-          `sending batch ${batch.batch + 1}: ${brief(error)}; it did not reach the node, sending again`,
-        );
-        await sleep(0.25 * 2 ** attempt);
-      }
+    hash: string,
+    gasUsed: bigint,
+  ): Promise<boolean> {
+    const sentWith = (await this.ctx.provider.getTransaction(hash))?.gasLimit;
+    let estimated: bigint;
+    try {
+      estimated = await this.#estimate(
+        this.#planner.indexes(batch.start, batch.end),
+      );
+    } catch {
+      return false; // the contract refuses it now: not a matter of gas
     }
-  };
-
-  const watcher = await ReceiptWatcher.start(provider, {
-    pollMs: options.pollMs,
-    timeoutMs: options.receiptTimeoutMs,
-    onBlock: (block) => window?.observe({ ...block, heldBack }),
-  });
-  const inFlight = new Set<Promise<void>>();
-  let failure: unknown;
-  const retryQueue: JournalledBatch[] = [];
-  /**
-   * Follows a sent batch to its receipt; a dropped one goes back to the queue.
-   */
-  const track = (batch: JournalledBatch, hash: string) => {
-    const tracked: Promise<void> = watcher
-      .wait(hash, label(batch))
-      .then((outcome) => settle(batch, outcome))
-      .then(() => {
-        if (batch.state.status === "dropped") retryQueue.push(batch);
-      })
-      .catch((error) => {
-        failure ??= error;
-      })
-      .finally(() => inFlight.delete(tracked));
-    inFlight.add(tracked);
-  };
-
-  try {
-    // 1. What earlier runs confirmed, then what a killed run left in flight (followed while new batches go out).
-    for (const batch of known) {
-      if (batch.state.status === "confirmed" && batch.state.success) {
-        report.addresses += batch.end - batch.start;
-        report.gasUsed += batch.state.gasUsed;
-        report.batches++;
-        ctx.onConfirmed?.(batch.start, batch.end);
-      }
-    }
-    // A failed receipt a killed run journalled but did not get to judge: one
-    // that ran out of gas is sent again.
-    for (const batch of known) {
-      const { state } = batch;
-      if (state.status === "confirmed" && !state.success)
-        await ranOutOfGas(batch, state.hash, state.gasUsed);
-    }
-    for (const batch of known)
-      if (batch.state.status === "sending") await reconcile(batch);
-    for (const batch of known) {
-      if (batch.state.status === "sent") {
-        report.resumed++;
-        track(batch, batch.state.hash);
-      }
-    }
-    ctx.progress?.update({
-      addresses: report.addresses,
-      batches: report.batches,
-      gasUsed: report.gasUsed,
-    });
-
-    // 2. Send: first batches that were decided but not confirmed, then new ones to the end of the file.
-    retryQueue.push(
-      ...known.filter(
-        (b) => b.state.status === "planned" || b.state.status === "dropped",
-      ),
+    if (sentWith === undefined || estimated <= sentWith) return false;
+    const expected = this.#predicted.get(batch.batch);
+    if (expected !== undefined) this.#planner.observe(expected, estimated);
+    this.report.outOfGas++;
+    this.ctx.out.warn(
+      `batch ${batch.batch + 1} ran out of gas (${gasUsed} of ${sentWith}; ` +
+        `the node estimates ${estimated}): sending it again`,
     );
-    let nextStart =
-      known.length === 0
-        ? 0
-        : defined(known[known.length - 1], "known[known.length - 1]").end;
-    let nonce = await provider.getTransactionCount(from, "pending");
-    let calibrated = false;
-    let allSent = false;
-
-    const nextBatch = async (): Promise<
-      | { batch: JournalledBatch; indexes: number[]; gasLimit: bigint }
-      | undefined
-    > => {
-      const resend = retryQueue.shift();
-      if (resend !== undefined) {
-        // Sent again with the node's estimate: the model's prediction may be
-        // what failed it.
-        const indexes = planner.indexes(resend.start, resend.end);
-        if (indexes.length === 0) return nextBatch();
-        const estimated = await estimate(indexes);
-        if (estimated > options.limits.hardLimit) {
-          throw new VipError(
-            `${label(resend)} needs ${estimated} gas by the node's estimate, over the ${options.limits.hardLimit} one transaction may use: the gas model does not fit this chain`,
-          );
-        }
-        const margin = withMargin(estimated);
-        return {
-          batch: resend,
-          indexes,
-          gasLimit:
-            margin < options.limits.hardLimit
-              ? margin
-              : options.limits.hardLimit,
-        };
-      }
-      const sized = calibrated
-        ? planner.next(nextStart)
-        : await calibratedFirst(planner, estimate, nextStart);
-      calibrated = true;
-      if (sized === undefined) return undefined;
-      const batch: JournalledBatch = {
-        batch: known.length,
-        start: sized.start,
-        end: sized.end,
-        state: { status: "planned" },
-      };
-      known.push(batch);
-      predicted.set(batch.batch, sized.gas);
-      nextStart = sized.end;
-      return { batch, indexes: sized.indexes, gasLimit: sized.gasLimit };
-    };
-
-    for (;;) {
-      while (inFlight.size >= windowSize() && failure === undefined) {
-        heldBack = true;
-        await Promise.race(inFlight);
-      }
-      heldBack = false;
-      if (failure !== undefined) break;
-      const next = await nextBatch();
-      if (next === undefined) {
-        if (!allSent) {
-          allSent = true;
-          ctx.onAllSent?.();
-        }
-        if (inFlight.size === 0 && retryQueue.length === 0) break;
-        if (inFlight.size > 0) await Promise.race(inFlight);
-        continue;
-      }
-      const { batch, indexes, gasLimit } = next;
-      const decided: BatchRecord | undefined =
-        batch.state.status === "planned" &&
-        !journal.records.some(
-          (r) => r.type === "batch" && r.batch === batch.batch,
-        )
-          ? {
-              type: "batch",
-              batch: batch.batch,
-              start: batch.start,
-              end: batch.end,
-              gasLimit: gasLimit.toString(),
-            }
-          : undefined;
-      const hash = await broadcast(batch, indexes, nonce, gasLimit, decided);
-      await journal.append({ type: "sent", batch: batch.batch, nonce, hash });
-      batch.state = { status: "sent", nonce, hash };
-      nonce++;
-      report.sent++;
-      track(batch, hash);
-      report.maxInFlight = Math.max(report.maxInFlight, inFlight.size);
-    }
-  } catch (error) {
-    failure ??= error;
-  } finally {
-    await Promise.allSettled(inFlight);
-    watcher.stop();
-    await journal.flush();
+    await this.#dropped(
+      batch,
+      `ran out of gas: used ${gasUsed} of ${sentWith}, estimated ${estimated}`,
+    );
+    return true;
   }
-  if (failure !== undefined) {
-    // What a send or receipt raised: always an Error, which ensureError proves
-    // before rethrowing.
-    ensureError(failure);
-    throw failure;
+
+  async #dropped(batch: JournalledBatch, reason: string): Promise<void> {
+    await this.ctx.journal.append({
+      type: "dropped",
+      batch: batch.batch,
+      reason,
+    });
+    batch.state = { status: "dropped" };
   }
-  return report;
+
+  /** Counts a confirmed batch in the report. */
+  #count(batch: JournalledBatch, gasUsed: bigint): void {
+    this.report.addresses += batch.end - batch.start;
+    this.report.gasUsed += gasUsed;
+    this.report.batches++;
+  }
+
+  #showProgress(): void {
+    this.ctx.progress?.update({
+      addresses: this.report.addresses,
+      batches: this.report.batches,
+      gasUsed: this.report.gasUsed,
+    });
+  }
+
+  // ---- Finish ----
+
+  /** Waits for every batch in flight, then stops following the chain. */
+  async #finish(): Promise<void> {
+    await Promise.allSettled(this.#inFlight);
+    this.setup.watcher.stop();
+    await this.ctx.journal.flush();
+  }
+
+  /** Whether a transaction found by nonce is this push's. */
+  #ours(data: string, to: string | null): boolean {
+    return (
+      to?.toLowerCase() === this.setup.contract.toLowerCase() &&
+      data.startsWith(this.#callPrefix)
+    );
+  }
+
+  /** "batch n, lines a–b", for messages. */
+  #label(batch: JournalledBatch): string {
+    return `batch ${batch.batch + 1}, ${this.#planner.lines(batch)}`;
+  }
 }
-
-/** Refusals for a full pool waited out in one run before it stops. */
-const MAX_POOL_WAITS = 100;
 
 function brief(error: unknown): string {
   return firstLine(error).slice(0, 200);

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { extname } from "node:path";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { EntryCollector, type ScoreProblem } from "./entry.js";
 import { collectCsv } from "./parse-csv.js";
@@ -22,7 +23,9 @@ export interface ScoreFile {
  * A score file that failed validation; lists the first 20 problems as
  * `file:line: message`, and the count.
  */
-export class ScoreFileError extends VipError {
+export class ScoreFileError extends VipError<
+  typeof ERRORS.SCORES.INVALID_FILE
+> {
   constructor(
     readonly file: string,
     readonly problems: ScoreProblem[],
@@ -35,9 +38,11 @@ export class ScoreFileError extends VipError {
       problemCount > SHOWN_PROBLEMS
         ? [`  … and ${problemCount - SHOWN_PROBLEMS} more`]
         : [];
-    super(
-      `${file} has ${problemCount} problem(s); nothing was sent:\n${[...shown, ...more].join("\n")}`,
-    );
+    super(ERRORS.SCORES.INVALID_FILE, {
+      file,
+      count: problemCount,
+      problems: [...shown, ...more].join("\n"),
+    });
   }
 }
 
@@ -64,9 +69,7 @@ export async function readScoreFile(
     await access(file, constants.R_OK);
     size = (await stat(file)).size;
   } catch {
-    throw new VipError(
-      `cannot read the score file ${file}: it does not exist or is not readable`,
-    );
+    throw new VipError(ERRORS.SCORES.FILE_UNREADABLE, { file });
   }
   const collector = new EntryCollector();
   const sha256 =

@@ -1,5 +1,6 @@
 import type { Provider } from "ethers";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /** What a push needs of a receipt. */
@@ -162,9 +163,11 @@ export class ReceiptWatcher {
       if (now > waiter.deadline) {
         this.#waiters.delete(waiter.hash.toLowerCase());
         waiter.reject(
-          new VipError(
-            `${waiter.hash} (${waiter.label}) was not mined within ${this.#timeoutMs / 1000} s: run the same command again to resume`,
-          ),
+          new VipError(ERRORS.SCORES.NOT_MINED, {
+            hash: waiter.hash,
+            batch: waiter.label,
+            seconds: this.#timeoutMs / 1000,
+          }),
         );
       } else if (now - waiter.lastCheck >= LOOKUP_AFTER_MS) {
         waiter.lastCheck = now;
@@ -193,7 +196,8 @@ export class ReceiptWatcher {
 
   async #receipt(waiter: Waiter): Promise<void> {
     const receipt = await this.provider.getTransactionReceipt(waiter.hash);
-    if (receipt === null) return; // in a block the node has not finished serving: looked up again later
+    // In a block the node has not finished serving: looked up again later.
+    if (receipt === null) return;
     this.#waiters.delete(waiter.hash.toLowerCase());
     waiter.resolve({
       mined: {

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 
+import { ensureNodeErrnoExceptionError } from "@nomicfoundation/hardhat-utils/error";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { readScoreFile, type ScoreFile } from "./read.js";
 
@@ -43,7 +44,8 @@ export async function readStageFile(
     try {
       ({ mtimeMs: modified, size } = await stat(file));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      ensureNodeErrnoExceptionError(error);
+      if (error.code === "ENOENT") return undefined;
       throw error;
     }
     const key = modified * 1e6 + size;

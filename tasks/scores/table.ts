@@ -39,11 +39,17 @@ export class ScoreTable {
   ): { duplicateOf: number } | undefined {
     let slot = this.#slotOf(address);
     for (;;) {
-      const index = defined(this.#slots[slot], "this.#slots[slot]");
+      const index = defined(
+        this.#slots[slot],
+        "a slot is masked to the index's size",
+      );
       if (index === EMPTY) break;
       if (this.#sameAddress(index, address))
         return {
-          duplicateOf: defined(this.#lines[index], "this.#lines[index]"),
+          duplicateOf: defined(
+            this.#lines[index],
+            "the slots hold indexes of the table",
+          ),
         };
       slot = (slot + 1) & (this.#slots.length - 1);
     }
@@ -85,11 +91,11 @@ export class ScoreTable {
   }
 
   score(index: number): bigint {
-    return defined(this.#scores[index], "this.#scores[index]");
+    return defined(this.#scores[index], "callers pass indexes of the table");
   }
 
   line(index: number): number {
-    return defined(this.#lines[index], "this.#lines[index]");
+    return defined(this.#lines[index], "callers pass indexes of the table");
   }
 
   entry(index: number): ScoreEntry {
@@ -108,7 +114,7 @@ export class ScoreTable {
     const scores: bigint[] = [];
     for (let i = start; i < end; i++) {
       addresses.push(this.addressHex(i));
-      scores.push(defined(this.#scores[i], "this.#scores[i]"));
+      scores.push(defined(this.#scores[i], "i runs within the table"));
     }
     return { addresses, scores };
   }
@@ -118,7 +124,10 @@ export class ScoreTable {
     const bytes = Buffer.from(address.slice(2), "hex");
     let slot = this.#slotOf(bytes);
     for (;;) {
-      const index = defined(this.#slots[slot], "this.#slots[slot]");
+      const index = defined(
+        this.#slots[slot],
+        "a slot is masked to the index's size",
+      );
       if (index === EMPTY) return undefined;
       if (this.#sameAddress(index, bytes)) return index;
       slot = (slot + 1) & (this.#slots.length - 1);
@@ -132,7 +141,7 @@ export class ScoreTable {
   totalScore(): bigint {
     let total = 0n;
     for (let i = 0; i < this.#length; i++)
-      total += defined(this.#scores[i], "this.#scores[i]");
+      total += defined(this.#scores[i], "i runs within the table");
     return total;
   }
 
@@ -141,7 +150,10 @@ export class ScoreTable {
     // counts.
     let hash = 0x811c9dc5;
     for (let i = 0; i < ADDRESS_BYTES; i++)
-      hash = Math.imul(hash ^ defined(address[i], "address[i]"), 0x01000193);
+      hash = Math.imul(
+        hash ^ defined(address[i], "an address has 20 bytes"),
+        0x01000193,
+      );
     return (hash >>> 0) & (this.#slots.length - 1);
   }
 

@@ -1,8 +1,10 @@
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 import type { HardhatEthersProvider } from "@nomicfoundation/hardhat-ethers/types";
 import { formatEther, type Provider, type Signer } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { preflight } from "../contract/preflight.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { Journal, journalPath } from "../journal/journal.js";
 import { batchesOf } from "../journal/state.js";
@@ -10,12 +12,13 @@ import { field, formatNumber, type Output } from "../output.js";
 import {
   batchEstimator,
   BatchPlanner,
+  type GasLimits,
   gasLimits,
   planBatches,
 } from "./batches.js";
 import { type EntryKind, NEW, SAME } from "./gas-model.js";
 import { createProgress } from "./progress.js";
-import { pushScores } from "./push.js";
+import { pushScores, type PushReport } from "./push.js";
 import { entryKinds } from "./entry-reader.js";
 import { ChainComparison } from "./read-back.js";
 import type { ScoreFile } from "./read.js";
@@ -65,11 +68,60 @@ export async function runScoresUpdate(
   out.line(
     field(
       "score file",
-      `${file.path}: ${formatNumber(table.length)} addresses, total score ${formatNumber(table.totalScore())}, sha256 ${file.sha256.slice(0, 16)}…`,
+      `${file.path}: ${formatNumber(table.length)} addresses, total score ` +
+        `${formatNumber(table.totalScore())}, sha256 ${file.sha256.slice(0, 16)}…`,
     ),
   );
-  // Hardhat's provider, whose eth_sendTransaction the configured key or the
-  // Ledger signs.
+  const target = await checkTarget(score, signer, options, out);
+  const plan = await planEntries(target, file, options, out);
+  if (options.dryRun) return dryRun(target, file, plan, options, out);
+
+  const journal = await openJournal(target, file, options, out);
+  const { report, comparison } = await push(
+    target,
+    file,
+    plan,
+    journal,
+    options,
+    out,
+  );
+  await verify(target, file, journal, comparison, options.stage, out);
+  return {
+    addresses: table.length,
+    batches: report.batches,
+    sent: report.sent,
+    gasUsed: report.gasUsed,
+    journal: journal.path,
+  };
+}
+
+/** What the push goes to, checked before anything else is done. */
+interface PushTarget {
+  score: VipScore;
+  signer: Signer;
+  /**
+   * Hardhat's provider, whose eth_sendTransaction the configured key or the
+   * Ledger signs.
+   */
+  provider: HardhatEthersProvider;
+  signerAddress: string;
+  contract: string;
+}
+
+/** How the file's entries are sent: the gas limits, and what each entry does. */
+interface EntryPlan {
+  limits: GasLimits;
+  kinds: Uint8Array | undefined;
+  unchanged: ((index: number) => boolean) | undefined;
+}
+
+/** Checks by call that the stage is open and the signer allowed. */
+async function checkTarget(
+  score: VipScore,
+  signer: Signer,
+  options: ScoresUpdateOptions,
+  out: Output,
+): Promise<PushTarget> {
   const provider = signer.provider as HardhatEthersProvider;
   const signerAddress = await signer.getAddress();
   const contract = await score.getAddress();
@@ -80,11 +132,21 @@ export async function runScoresUpdate(
       `${contract}, stage ${options.stage} open, signer ${signerAddress} allowed`,
     ),
   );
+  return { score, signer, provider, signerAddress, contract };
+}
 
+/**
+ * The gas limits, and what each entry would do on chain, which decides its
+ * gas: an empty stage (the usual case) is not read at all.
+ */
+async function planEntries(
+  { score, provider, signerAddress }: PushTarget,
+  { table }: ScoreFile,
+  options: ScoresUpdateOptions,
+  out: Output,
+): Promise<EntryPlan> {
   await warnIfShortOfFunds(provider, signerAddress, table.length, out);
   const limits = await gasLimits(provider);
-  // What each entry would do on chain decides its gas: an empty stage (the
-  // usual case) is not read at all.
   const kinds =
     (await score.scoreCount(options.stage)) === 0n
       ? undefined
@@ -101,67 +163,64 @@ export async function runScoresUpdate(
       ),
     );
   }
+  return { limits, kinds, unchanged };
+}
 
-  if (options.dryRun) {
-    const planner = new BatchPlanner(
-      table,
-      limits,
-      (i) => (kinds?.[i] ?? NEW) as EntryKind,
-      options.maxBatchSize,
-      unchanged,
-    );
-    const batches = await planBatches(
-      planner,
-      batchEstimator(score, options.stage, table),
-      table.length,
-    );
-    const gas = batches.reduce((sum, b) => sum + b.gas, 0n);
-    const largest = Math.max(0, ...batches.map((b) => b.indexes.length));
-    out.line(
-      field(
-        "plan",
-        `${batches.length} batch(es) of up to ${formatNumber(largest)} addresses, ~${formatNumber(gas)} gas (${formatNumber(limits.target)} per transaction, ${limits.perBlock} per block)`,
-      ),
-    );
-    out.line("dry run: nothing was sent");
-    return {
-      addresses: table.length,
-      batches: batches.length,
-      sent: 0,
-      gasUsed: 0n,
-    };
-  }
+/** `--dry-run`: the batches the push would send, and nothing sent. */
+async function dryRun(
+  { score }: PushTarget,
+  { table }: ScoreFile,
+  { limits, kinds, unchanged }: EntryPlan,
+  options: ScoresUpdateOptions,
+  out: Output,
+): Promise<ScoresUpdateReport> {
+  const planner = new BatchPlanner(
+    table,
+    limits,
+    (i) => (kinds?.[i] ?? NEW) as EntryKind,
+    options.maxBatchSize,
+    unchanged,
+  );
+  const batches = await planBatches(
+    planner,
+    batchEstimator(score, options.stage, table),
+    table.length,
+  );
+  const gas = batches.reduce((sum, b) => sum + b.gas, 0n);
+  const largest = Math.max(0, ...batches.map((b) => b.indexes.length));
+  out.line(
+    field(
+      "plan",
+      `${batches.length} batch(es) of up to ${formatNumber(largest)} addresses, ` +
+        `~${formatNumber(gas)} gas (${formatNumber(limits.target)} per transaction, ` +
+        `${limits.perBlock} per block)`,
+    ),
+  );
+  out.line("dry run: nothing was sent");
+  return {
+    addresses: table.length,
+    batches: batches.length,
+    sent: 0,
+    gasUsed: 0n,
+  };
+}
 
+/**
+ * The stage's journal: resumed when it records this file and signer, started
+ * when there is none (or it was replaced), refused when it records another
+ * input without --replace.
+ */
+async function openJournal(
+  { provider, signerAddress, contract }: PushTarget,
+  file: ScoreFile,
+  options: ScoresUpdateOptions,
+  out: Output,
+): Promise<Journal> {
   const chainId = (await provider.getNetwork()).chainId;
   const journal = await Journal.open(
     journalPath(options.journalDir, chainId, contract, options.stage),
   );
-  const previous = journal.start;
-  if (
-    previous !== undefined &&
-    (previous.sha256 !== file.sha256 ||
-      previous.signer.toLowerCase() !== signerAddress.toLowerCase())
-  ) {
-    const what =
-      previous.sha256 !== file.sha256
-        ? `another file (${previous.file}, sha256 ${previous.sha256.slice(0, 16)}…, ${formatNumber(previous.entries)} addresses)`
-        : `another signer (${previous.signer})`;
-    if (!options.replace) {
-      const done = batchesOf(journal.records).filter(
-        (b) => b.state.status === "confirmed",
-      ).length;
-      throw new VipError(
-        `stage ${options.stage} of ${contract} was started from ${what}; ${done} of its batches are confirmed (journal ${journal.path}). ` +
-          "Finish it with that input, or pass --replace to push this file instead (scores it set and this file lacks stay on chain)",
-      );
-    }
-    out.line(
-      field(
-        "replaced",
-        `the earlier journal is kept as ${await journal.archive()}`,
-      ),
-    );
-  }
+  await checkEarlierInput(journal, signerAddress, contract, file, options, out);
   if (journal.start === undefined) {
     const startBlock = await provider.getBlockNumber();
     await journal.append({
@@ -172,7 +231,7 @@ export async function runScoresUpdate(
       signer: signerAddress,
       file: file.path,
       sha256: file.sha256,
-      entries: table.length,
+      entries: file.table.length,
       startBlock,
       at: new Date().toISOString(),
     });
@@ -187,13 +246,72 @@ export async function runScoresUpdate(
       ),
     );
   }
+  return journal;
+}
 
+/**
+ * A journal started from another file or signer: refused, unless --replace
+ * archives it.
+ */
+async function checkEarlierInput(
+  journal: Journal,
+  signerAddress: string,
+  contract: string,
+  file: ScoreFile,
+  options: ScoresUpdateOptions,
+  out: Output,
+): Promise<void> {
+  const previous = journal.start;
+  if (previous === undefined) return;
+  const otherFile = previous.sha256 !== file.sha256;
+  const otherSigner =
+    previous.signer.toLowerCase() !== signerAddress.toLowerCase();
+  if (!otherFile && !otherSigner) return;
+  if (!options.replace) {
+    const common = {
+      stage: options.stage,
+      contract,
+      done: batchesOf(journal.records).filter(
+        (b) => b.state.status === "confirmed",
+      ).length,
+      journal: journal.path,
+    };
+    if (otherFile)
+      throw new VipError(ERRORS.SCORES.STARTED_FROM_OTHER_FILE, {
+        ...common,
+        file: previous.file,
+        sha256: previous.sha256.slice(0, 16),
+        entries: formatNumber(previous.entries),
+      });
+    throw new VipError(ERRORS.SCORES.STARTED_BY_OTHER_SIGNER, {
+      ...common,
+      signer: previous.signer,
+    });
+  }
+  out.line(
+    field(
+      "replaced",
+      `the earlier journal is kept as ${await journal.archive()}`,
+    ),
+  );
+}
+
+/**
+ * Sends the file's batches. The read-back starts once every batch is sent: its
+ * eth_calls run on the node that mines the push's blocks, and measured while
+ * batches were still going out they cost the chain more than they saved the
+ * command (docs/benchmarks.md). From then on, the pool holds the rest of the
+ * push and confirmed batches are read while the last blocks are mined.
+ */
+async function push(
+  { score, signer, provider }: PushTarget,
+  { table }: ScoreFile,
+  { limits, kinds, unchanged }: EntryPlan,
+  journal: Journal,
+  options: ScoresUpdateOptions,
+  out: Output,
+): Promise<{ report: PushReport; comparison: ChainComparison }> {
   const progress = createProgress(table.length, out, options.interactive);
-  // The read-back starts once every batch is sent: its eth_calls run on the
-  // node that mines the push's blocks, and measured while batches were still
-  // going out they cost the chain more than they saved the command
-  // (docs/benchmarks.md). From then on, the pool holds the rest of the push
-  // and confirmed batches are read while the last blocks are mined.
   const comparison = new ChainComparison(score, options.stage, table);
   const confirmed: [number, number][] = [];
   let reading = false;
@@ -228,33 +346,49 @@ export async function runScoresUpdate(
       },
     );
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    ensureError(error);
     throw new VipError(
-      `${reason}\nNothing is lost: ${journal.path} records every batch; run the same command again to resume.`,
-      error instanceof Error ? error : undefined,
+      ERRORS.SCORES.PUSH_STOPPED,
+      { reason: error.message, journal: journal.path },
+      error,
     );
   } finally {
     progress.stop();
   }
+  reportPush(report, out);
+  return { report, comparison };
+}
+
+function reportPush(report: PushReport, out: Output): void {
   out.line(
     field(
       "sent",
-      `${formatNumber(report.addresses)} addresses in ${report.batches} batch(es) (${report.sent} sent by this run, ${report.resumed} found after a restart), ${formatNumber(report.gasUsed)} gas, up to ${report.maxInFlight} in flight`,
+      `${formatNumber(report.addresses)} addresses in ${report.batches} batch(es) ` +
+        `(${report.sent} sent by this run, ${report.resumed} found after a restart), ` +
+        `${formatNumber(report.gasUsed)} gas, up to ${report.maxInFlight} in flight`,
     ),
   );
   if (report.outOfGas > 0)
     out.warn(
-      `${report.outOfGas} batch(es) ran out of their predicted gas and were sent again with the node's estimate`,
+      `${report.outOfGas} batch(es) ran out of their predicted gas and were sent again ` +
+        "with the node's estimate",
     );
+}
 
+/**
+ * Reads every score back (finishing the comparison the push started) and
+ * journals how many differ (-1: the read-back failed).
+ */
+async function verify(
+  { score }: PushTarget,
+  file: ScoreFile,
+  journal: Journal,
+  comparison: ChainComparison,
+  stage: bigint,
+  out: Output,
+): Promise<void> {
   try {
-    const differences = await verifyScores(
-      score,
-      options.stage,
-      file,
-      out,
-      comparison,
-    );
+    const differences = await verifyScores(score, stage, file, out, comparison);
     await journal.append({
       type: "verified",
       differences: differences.length,
@@ -268,13 +402,6 @@ export async function runScoresUpdate(
     });
     throw error;
   }
-  return {
-    addresses: table.length,
-    batches: report.batches,
-    sent: report.sent,
-    gasUsed: report.gasUsed,
-    journal: journal.path,
-  };
 }
 
 /**
@@ -300,8 +427,10 @@ async function warnIfShortOfFunds(
   const balance = await provider.getBalance(signer);
   if (balance < bound) {
     out.warn(
-      `the signer ${signer} has ${formatEther(balance)}; ${formatNumber(addresses)} new addresses cost up to ${formatEther(bound)} ` +
-        "at the current fee: fund it, or expect the push to stop when it runs dry (run the same command again after funding)",
+      `the signer ${signer} has ${formatEther(balance)}; ${formatNumber(addresses)} new ` +
+        `addresses cost up to ${formatEther(bound)} ` +
+        "at the current fee: fund it, or expect the push to stop when it runs dry " +
+        "(run the same command again after funding)",
     );
   }
 }

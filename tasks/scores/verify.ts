@@ -1,4 +1,5 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { field, formatNumber, type Output } from "../output.js";
 import {
@@ -41,7 +42,10 @@ export async function verifyScores(
     differences.length > SHOWN
       ? [`  … and ${differences.length - SHOWN} more`]
       : [];
-  throw new VipError(
-    `stage ${stage} on chain differs from ${file.path} in ${differences.length} score(s):\n${[...shown, ...more].join("\n")}`,
-  );
+  throw new VipError(ERRORS.SCORES.CHAIN_DIFFERS, {
+    stage,
+    file: file.path,
+    count: differences.length,
+    differences: [...shown, ...more].join("\n"),
+  });
 }

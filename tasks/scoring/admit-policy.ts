@@ -1,6 +1,7 @@
 import { StatementType } from "@duckdb/node-api";
 
-import { VipError } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { isVipError, VipError } from "../errors.js";
 import { safeText } from "../output.js";
 import { admit } from "../policy/admit.js";
 import { boundPlanRefusals, type TableScan } from "../policy/bound-plan.js";
@@ -45,9 +46,10 @@ export async function admitPolicy(
   const sql = policy.sql.replace(/;\s*$/, "");
   const statements = await inEngine(() => connection.extractStatements(sql));
   if (statements.count !== 1)
-    throw new VipError(
-      `${policy.file}: a policy is exactly one SELECT; this file holds ${statements.count} statements`,
-    );
+    throw new VipError(ERRORS.SCORING.POLICY_NOT_ONE_STATEMENT, {
+      file: policy.file,
+      count: statements.count,
+    });
   const parsed = await serialized(
     inEngine,
     sandbox,
@@ -59,9 +61,9 @@ export async function admitPolicy(
   if (admission.refused.length > 0) throw refusal(policy, admission.refused);
   const prepared = await inEngine(() => statements.prepare(0));
   if (prepared.statementType !== StatementType.SELECT)
-    throw new VipError(
-      `${policy.file}: a policy is one SELECT, not another kind of statement`,
-    );
+    throw new VipError(ERRORS.SCORING.POLICY_NOT_SELECT, {
+      file: policy.file,
+    });
   const plan = await serialized(
     inEngine,
     sandbox,
@@ -108,11 +110,16 @@ async function serialized(
   ) as Serialized;
   if (result.error === true) {
     const message = result.error_message ?? "DuckDB could not read the policy";
-    throw new VipError(
-      /only SELECT/i.test(message)
-        ? `${policy.file}: a policy is one SELECT, not another kind of statement`
-        : `${policy.file}: ${safeText(message)}`,
-    );
+    // DuckDB says which kind of statement it serializes only in its words.
+    if (/only SELECT/i.test(message))
+      throw new VipError(ERRORS.SCORING.POLICY_NOT_SELECT, {
+        file: policy.file,
+      });
+    throw new VipError(ERRORS.SCORING.POLICY_SQL_ERROR, {
+      place: policy.file,
+      reason: safeText(message),
+      context: "",
+    });
   }
   return result;
 }
@@ -133,25 +140,29 @@ function checkColumns(
     prepared.columnName(i),
   );
   if (names.length !== 2 || names[0] !== "address" || names[1] !== "score")
-    throw new VipError(
-      `${policy.file}: the SELECT must return exactly two columns, address and score (it returns ${safeText(names.join(", "))})`,
-    );
+    throw new VipError(ERRORS.SCORING.POLICY_COLUMNS, {
+      file: policy.file,
+      columns: safeText(names.join(", ")),
+    });
   const addressType = String(prepared.columnType(0));
   const scoreType = String(prepared.columnType(1));
   if (addressType !== "VARCHAR")
-    throw new VipError(
-      `${policy.file}: address must be text (0x…), not ${addressType}`,
-    );
+    throw new VipError(ERRORS.SCORING.POLICY_ADDRESS_TYPE, {
+      file: policy.file,
+      type: addressType,
+    });
   if (!EXACT_SCORE.test(scoreType))
-    throw new VipError(
-      `${policy.file}: score must be an integer or a DECIMAL, not ${scoreType}: cast it, e.g. (…)::HUGEINT`,
-    );
+    throw new VipError(ERRORS.SCORING.POLICY_SCORE_TYPE, {
+      file: policy.file,
+      type: scoreType,
+    });
 }
 
 /** Functions the engine itself marks as changing between runs or queries. */
 async function unstableFunctions(sandbox: PolicySandbox): Promise<Set<string>> {
   const reader = await sandbox.connection.runAndReadAll(
-    "select distinct lower(function_name) from duckdb_functions() where stability in ('VOLATILE', 'CONSISTENT_WITHIN_QUERY')",
+    "select distinct lower(function_name) from duckdb_functions() " +
+      "where stability in ('VOLATILE', 'CONSISTENT_WITHIN_QUERY')",
   );
   return new Set(reader.getRowsJson().map((row) => textOf(row[0])));
 }
@@ -163,9 +174,11 @@ function refusal(
 ): VipError {
   const floating = constructs.every((c) => c.floating === true);
   return new VipError(
-    floating
-      ? `${policy.file}: the policy computes in floating point, so its scores would not be exact; nothing was written:\n${listConstructs(policy.file, constructs)}`
-      : `${policy.file}: the policy is refused before it runs: only exact SQL that gives the same answer on every machine, over its @source tables and stage, is admitted (README, "Admitted SQL"); nothing was written:\n${listConstructs(policy.file, constructs)}`,
+    floating ? ERRORS.SCORING.POLICY_FLOATING : ERRORS.SCORING.POLICY_REFUSED,
+    {
+      file: policy.file,
+      constructs: listConstructs(policy.file, constructs),
+    },
   );
 }
 
@@ -187,7 +200,7 @@ export async function placingErrors<T>(
 
 /** The engine's words about the policy, placed in its file and printed safe. */
 function engineError(policy: EnginePolicy, error: unknown): VipError {
-  if (error instanceof VipError) return error;
+  if (isVipError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   const lines = message.split("\n");
   const at = lines.findIndex((l) => /^LINE \d+:/.test(l));
@@ -201,7 +214,9 @@ function engineError(policy: EnginePolicy, error: unknown): VipError {
     at < 0
       ? ""
       : `\n${safeText(lines[at] ?? "")}\n${safeText(lines[at + 1] ?? "")}`;
-  return new VipError(
-    `${policy.file}${line === undefined ? "" : `:${line}`}: ${safeText(first)}${context}`,
-  );
+  return new VipError(ERRORS.SCORING.POLICY_SQL_ERROR, {
+    place: line === undefined ? policy.file : `${policy.file}:${line}`,
+    reason: safeText(first),
+    context,
+  });
 }

@@ -48,7 +48,9 @@ export async function auditStage(
     out.line(
       field(
         "audit",
-        `stage ${stage}: the contract holds exactly the policy's ${formatNumber(expected.size)} scores${manifest === undefined ? "" : ", and the manifest matches"}${scores.final ? "" : " (the window has not closed: live scores)"}`,
+        `stage ${stage}: the contract holds exactly the policy's ${formatNumber(expected.size)} scores` +
+          (manifest === undefined ? "" : ", and the manifest matches") +
+          (scores.final ? "" : " (the window has not closed: live scores)"),
       ),
     );
   return differences;

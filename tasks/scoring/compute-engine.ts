@@ -1,4 +1,5 @@
 import type { StageWindow } from "../clients/stage-window.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { indentedList, safeText } from "../output.js";
 import type { TableScan } from "../policy/bound-plan.js";
@@ -106,9 +107,16 @@ async function checkComplete(
         ? BigInt(value)
         : undefined;
     if (next === undefined || next <= last)
-      throw new VipError(
-        `the index of source ${source.table} (${policy.file}:${source.line}) ${next === undefined ? "does not exist" : `reaches only block ${next - 1n}`}, short of the stage's last block ${last}: run scores:index first`,
-      );
+      throw new VipError(ERRORS.SCORING.INDEX_SHORT, {
+        table: source.table,
+        file: policy.file,
+        line: source.line,
+        reach:
+          next === undefined
+            ? "does not exist"
+            : `reaches only block ${next - 1n}`,
+        last,
+      });
   }
 }
 
@@ -125,7 +133,9 @@ async function defineTables(
 ): Promise<void> {
   const last = blocks.last.number;
   for (const source of policy.sources) {
-    const rows = `select ${sourceColumns(source).join(", ")} from store.main.${logTable(source)} where block_number <= ${last}`;
+    const rows =
+      `select ${sourceColumns(source).join(", ")} ` +
+      `from store.main.${logTable(source)} where block_number <= ${last}`;
     await sandbox.runBounded(
       layout === "views"
         ? `create view ${source.table} as ${rows}`
@@ -134,7 +144,9 @@ async function defineTables(
     );
   }
   await sandbox.connection.run(
-    `create table stage as select ${window.stage}::BIGINT as stage, ${window.start}::BIGINT as start_time, ${window.end}::BIGINT as end_time, ${blocks.firstNumber}::BIGINT as first_block, ${last}::BIGINT as last_block`,
+    `create table stage as select ${window.stage}::BIGINT as stage, ` +
+      `${window.start}::BIGINT as start_time, ${window.end}::BIGINT as end_time, ` +
+      `${blocks.firstNumber}::BIGINT as first_block, ${last}::BIGINT as last_block`,
   );
 }
 
@@ -198,11 +210,12 @@ async function checkOrderFree(
   }
   const differences = differingScores(first, second);
   if (differences.length === 0) return;
-  throw new VipError(
-    `${policy.file}: the policy's answer depends on the order its rows arrive in: run again over the same logs in another order and with another thread count, it gave other scores to ${differences.length} address(es); nothing was written:\n` +
-      indentedList(differences, MAX_DIFFERENCES_SHOWN) +
-      `\nWhere the order decides:\n${listConstructs(policy.file, admitted.undecided)}`,
-  );
+  throw new VipError(ERRORS.SCORING.POLICY_ORDER_DEPENDENT, {
+    file: policy.file,
+    count: differences.length,
+    differences: indentedList(differences, MAX_DIFFERENCES_SHOWN),
+    constructs: listConstructs(policy.file, admitted.undecided),
+  });
 }
 
 /** Each address whose score differs between two checked answers, with both, in address order. */

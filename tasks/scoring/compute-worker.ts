@@ -1,4 +1,4 @@
-import { VipError } from "../errors.js";
+import { type ErrorParam, isVipError } from "../errors.js";
 import {
   computeInEngine,
   type StageComputation,
@@ -17,7 +17,15 @@ export type WorkerAnswer =
       ok: true;
       computation: Omit<StageComputation, "rows"> & { rows: PackedRows };
     }
-  | { ok: false; message: string; refusal: boolean };
+  | {
+      ok: false;
+      message: string;
+      /**
+       * A refusal (a VipError): its descriptor's number and its values, from
+       * which the command rebuilds the same error, code and all.
+       */
+      refusal?: { number: number; params: Record<string, ErrorParam> };
+    };
 
 process.once("message", (job: StageJob) => {
   void computeInEngine(job).then(
@@ -27,7 +35,14 @@ process.once("message", (job: StageJob) => {
       answer({
         ok: false,
         message: error instanceof Error ? error.message : String(error),
-        refusal: error instanceof VipError,
+        ...(isVipError(error)
+          ? {
+              refusal: {
+                number: error.descriptor.number,
+                params: { ...error.params },
+              },
+            }
+          : {}),
       }),
   );
 });

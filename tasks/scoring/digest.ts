@@ -1,3 +1,4 @@
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import {
   CHAIN_ORDER,
@@ -31,11 +32,12 @@ export async function digestSource(
     .map((c) => `${c}::VARCHAR`)
     .join(", ");
   const reader = await sandbox.connection.runAndReadAll(
-    `select count(*)::BIGINT, sha256(coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' order by ${CHAIN_ORDER.join(", ")}), '')) from ${source.table}`,
+    `select count(*)::BIGINT, sha256(coalesce(string_agg(sha256(concat_ws(',', ${columns})), ` +
+      `'' order by ${CHAIN_ORDER.join(", ")}), '')) from ${source.table}`,
   );
   const [count, hash] = reader.getRowsJson()[0] ?? [];
   if (typeof hash !== "string")
-    throw new VipError(`DuckDB did not digest ${source.table}`);
+    throw new VipError(ERRORS.SCORING.DIGEST_FAILED, { table: source.table });
   return {
     table: source.table,
     address: source.address,

@@ -2,7 +2,8 @@ import { type ChildProcess, fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { Socket } from "node:net";
 
-import { VipError } from "../errors.js";
+import { ERRORS, type ErrorDescriptor } from "../error-catalog.js";
+import { type ErrorParam, VipError } from "../errors.js";
 import { safeText } from "../output.js";
 import type { StageComputation, StageJob } from "./compute-engine.js";
 import type { WorkerAnswer } from "./compute-worker.js";
@@ -169,29 +170,59 @@ export class EngineProcess {
   private failure(job: StageJob, stopped: Stop, exit: Exit): VipError {
     const file = job.policy.file;
     if (stopped === "time")
-      return new VipError(
-        `${file}: the policy ran past its time bound of ${job.bounds.timeoutSeconds} s, could not be interrupted, and was stopped; nothing was written. ` +
-          "If it is right and only slow, raise the bound: --policy-timeout <seconds>, or vip.policyTimeout in the network's config",
-      );
+      return new VipError(ERRORS.SCORING.POLICY_TIMEOUT_KILLED, {
+        file,
+        seconds: job.bounds.timeoutSeconds,
+      });
     if (stopped === "memory")
-      return new VipError(
-        `${file}: the policy was stopped: its engine held more than its memory bound of ${job.bounds.memoryMb} MB (and ${PROCESS_OVERHEAD_MB} MB for the process); nothing was written. ` +
-          "If it is right and only large, raise the bound: --policy-memory <MB>, or vip.policyMemory in the network's config",
-      );
+      return new VipError(ERRORS.SCORING.POLICY_MEMORY_KILLED, {
+        file,
+        memoryMb: job.bounds.memoryMb,
+        overheadMb: PROCESS_OVERHEAD_MB,
+      });
     const { answer } = this;
-    if (answer?.ok === false)
-      return new VipError(
-        answer.refusal
-          ? answer.message
-          : `${file}: the policy's engine failed: ${safeText(answer.message)}; nothing was written`,
-      );
+    if (answer?.ok === false) {
+      const descriptor =
+        answer.refusal === undefined
+          ? undefined
+          : descriptorNumbered(answer.refusal.number);
+      if (answer.refusal !== undefined && descriptor !== undefined)
+        return rebuilt(descriptor, answer.refusal.params);
+      return new VipError(ERRORS.SCORING.ENGINE_FAILED, {
+        file,
+        reason: safeText(answer.message),
+      });
+    }
     if (this.startError !== undefined)
-      return new VipError(
-        `${file}: the policy's engine could not start: ${safeText(this.startError.message)}`,
-      );
+      return new VipError(ERRORS.SCORING.ENGINE_NOT_STARTED, {
+        file,
+        reason: safeText(this.startError.message),
+      });
     const last = this.said.trim().split("\n").at(-1) ?? "";
-    return new VipError(
-      `${file}: the policy's engine stopped (${exit.signal ?? `exit ${exit.code}`}) before it answered${last === "" ? "" : `: ${safeText(last)}`}; nothing was written`,
-    );
+    return new VipError(ERRORS.SCORING.ENGINE_STOPPED, {
+      file,
+      how: exit.signal ?? `exit ${exit.code}`,
+      last: last === "" ? "" : `: ${safeText(last)}`,
+    });
   }
+}
+
+/** The catalog's descriptor numbered `number`, if any. */
+function descriptorNumbered(number: number): ErrorDescriptor | undefined {
+  for (const category of Object.values(ERRORS))
+    for (const descriptor of Object.values<ErrorDescriptor>(category))
+      if (descriptor.number === number) return descriptor;
+  return undefined;
+}
+
+/**
+ * The error the engine's process refused the job with, made again here from
+ * its descriptor and values: the same code and message, on this side.
+ */
+function rebuilt(
+  descriptor: ErrorDescriptor,
+  params: Record<string, ErrorParam>,
+): VipError {
+  // The values came with the descriptor's number: they are its own.
+  return new VipError(descriptor, params as never);
 }

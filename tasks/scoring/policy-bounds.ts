@@ -4,6 +4,7 @@ import {
   MAX_POLICY_MEMORY_MB,
   MAX_POLICY_TIMEOUT_SECONDS,
 } from "../config/constants.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { safeText } from "../output.js";
 import { DEFAULT_POLICY_BOUNDS, type PolicyBounds } from "./sandbox.js";
@@ -49,8 +50,12 @@ function wholeNumber(
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < least || value > most)
-    throw new VipError(
-      `${option} "${safeText(text, 40)}" must be a whole number of ${unit}, from ${least} to ${most}`,
-    );
+    throw new VipError(ERRORS.SCORING.BOUND_OPTION_INVALID, {
+      option,
+      value: safeText(text, 40),
+      unit,
+      least,
+      most,
+    });
   return value;
 }

@@ -8,6 +8,7 @@ import {
   DEFAULT_POLICY_MEMORY_MB,
   DEFAULT_POLICY_TIMEOUT_SECONDS,
 } from "../config/constants.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { safeText } from "../output.js";
 
@@ -137,10 +138,10 @@ export class PolicySandbox {
 }
 
 function timeoutError(deadline: Deadline): VipError {
-  return new VipError(
-    `${deadline.policyFile}: the policy ran past its time bound of ${deadline.seconds} s and was stopped; nothing was written. ` +
-      "If it is right and only slow, raise the bound: --policy-timeout <seconds>, or vip.policyTimeout in the network's config",
-  );
+  return new VipError(ERRORS.SCORING.POLICY_TIMEOUT, {
+    file: deadline.policyFile,
+    seconds: deadline.seconds,
+  });
 }
 
 /** The engine's refusal for memory or temporary space, said as the bound it met. */
@@ -156,8 +157,9 @@ function boundError(
   )
     ? `its temporary files reached ${MAX_TEMP_FILES}`
     : `it needed more than its memory bound of ${bounds.memoryMb} MB`;
-  return new VipError(
-    `${policyFile}: the policy was stopped: ${what} (${safeText(message.split("\n")[0] ?? message, 160)}); nothing was written. ` +
-      "If it is right and only large, raise the bound: --policy-memory <MB>, or vip.policyMemory in the network's config",
-  );
+  return new VipError(ERRORS.SCORING.POLICY_OUT_OF_MEMORY, {
+    file: policyFile,
+    what,
+    reason: safeText(message.split("\n")[0] ?? message, 160),
+  });
 }

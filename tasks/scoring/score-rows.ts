@@ -1,3 +1,4 @@
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { indentedList, safeText } from "../output.js";
 
@@ -66,10 +67,11 @@ export function checkedRows(
     else rows.push(checked);
   }
   if (problems.length > 0)
-    throw new VipError(
-      `${file}: ${problems.length} score(s) cannot be written; nothing was written:\n` +
-        indentedList(problems, MAX_PROBLEMS_SHOWN),
-    );
+    throw new VipError(ERRORS.SCORING.SCORES_INVALID, {
+      file,
+      count: problems.length,
+      problems: indentedList(problems, MAX_PROBLEMS_SHOWN),
+    });
   return rows;
 }
 

@@ -63,7 +63,8 @@ async function stageInputs(
   ctx.out.line(
     field(
       "window",
-      `stage ${stage}: ${formatUnixTime(window.start)} to ${formatUnixTime(window.end)}; rollup blocks ${blocks.firstNumber}–${blocks.last.number}${blocks.closed ? "" : " (so far)"}`,
+      `stage ${stage}: ${formatUnixTime(window.start)} to ${formatUnixTime(window.end)}; ` +
+        `rollup blocks ${blocks.firstNumber}–${blocks.last.number}${blocks.closed ? "" : " (so far)"}`,
     ),
   );
   return {
@@ -157,7 +158,10 @@ export async function scoreStage(
   ctx.out.line(
     field(
       "scores",
-      `${formatNumber(computation.rows.length)} addresses, total ${formatNumber(BigInt(manifest.output.total))}${final ? ", final" : ", live (the window has not closed on both clocks)"}`,
+      `${formatNumber(computation.rows.length)} addresses, total ${formatNumber(BigInt(manifest.output.total))}` +
+        (final
+          ? ", final"
+          : ", live (the window has not closed on both clocks)"),
     ),
   );
   return {

@@ -1,6 +1,7 @@
 import { bech32 } from "bech32";
 import { getAddress, isAddress } from "ethers";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /**
@@ -26,14 +27,17 @@ export function accountAddresses(
   if (trimmed.startsWith("init1")) {
     const bytes = initBytes(trimmed);
     if (bytes === undefined) {
-      throw new VipError(
-        `${what}: "${trimmed}" is not a valid init1… address (bad bech32 checksum or length)`,
-      );
+      throw new VipError(ERRORS.CONTRACT.ADDRESS_BAD_BECH32, {
+        what,
+        address: trimmed,
+      });
     }
     if (bytes.length !== 20) {
-      throw new VipError(
-        `${what}: "${trimmed}" is a ${bytes.length}-byte module or contract address, not a 20-byte account`,
-      );
+      throw new VipError(ERRORS.CONTRACT.ADDRESS_NOT_ACCOUNT, {
+        what,
+        address: trimmed,
+        bytes: bytes.length,
+      });
     }
     return {
       hex: getAddress(`0x${Buffer.from(bytes).toString("hex")}`),
@@ -41,9 +45,10 @@ export function accountAddresses(
     };
   }
   if (!isAddress(trimmed)) {
-    throw new VipError(
-      `${what}: "${trimmed}" is neither a 0x… address (40 hex digits, valid EIP-55 checksum) nor an init1… address`,
-    );
+    throw new VipError(ERRORS.CONTRACT.ADDRESS_INVALID, {
+      what,
+      address: trimmed,
+    });
   }
   const hex = getAddress(trimmed);
   return {

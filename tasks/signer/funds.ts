@@ -1,5 +1,6 @@
 import { formatEther, type Provider } from "ethers";
 
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /**
@@ -15,9 +16,13 @@ export async function ensureFunds(
 ): Promise<void> {
   const balance = await provider.getBalance(signer);
   if (balance < cost) {
-    throw new VipError(
-      `the signer ${signer} cannot pay for ${what}: its balance is ${formatEther(balance)} (${balance} wei), ` +
-        `the cost is up to ${formatEther(cost)} (${cost} wei). Fund it and run the same command again; nothing was sent`,
-    );
+    throw new VipError(ERRORS.CONTRACT.INSUFFICIENT_FUNDS, {
+      signer,
+      what,
+      balance: formatEther(balance),
+      balanceWei: balance,
+      cost: formatEther(cost),
+      costWei: cost,
+    });
   }
 }

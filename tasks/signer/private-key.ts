@@ -1,3 +1,4 @@
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
 /**
@@ -28,24 +29,23 @@ export function checkPrivateKey(raw: string, variable: string): Uint8Array {
         : whitespace > 0
           ? "whitespace and other non-hex characters"
           : "non-hex characters";
-    throw new VipError(
-      `${variable}: the private key contains ${stray.length} character${stray.length === 1 ? "" : "s"} that ${stray.length === 1 ? "is" : "are"} ` +
-        `not a hex digit (${kinds}); a private key is 64 hex digits, optionally after 0x. Set it again without them ` +
-        `(\`npx hardhat keystore set ${variable} --force\`)`,
-    );
+    throw new VipError(ERRORS.CONTRACT.KEY_NOT_HEX, {
+      variable,
+      count: stray.length,
+      characters:
+        stray.length === 1 ? "character that is" : "characters that are",
+      kinds,
+    });
   }
   if (digits.length !== 64) {
-    throw new VipError(
-      `${variable}: the private key has ${digits.length} hex digits; a private key has exactly 64 (32 bytes). ` +
-        `Set it again (\`npx hardhat keystore set ${variable} --force\`)`,
-    );
+    throw new VipError(ERRORS.CONTRACT.KEY_LENGTH, {
+      variable,
+      digits: digits.length,
+    });
   }
   const value = BigInt(`0x${digits}`);
   if (value === 0n || value >= SECP256K1_ORDER) {
-    throw new VipError(
-      `${variable}: the private key is outside the secp256k1 range (it must be at least 1 and below the curve's order n); ` +
-        "no account has this key. Set the right one",
-    );
+    throw new VipError(ERRORS.CONTRACT.KEY_OUT_OF_RANGE, { variable });
   }
   return Uint8Array.from(Buffer.from(digits, "hex"));
 }

@@ -1,6 +1,9 @@
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { ResolvedConfigurationVariable } from "hardhat/types/config";
 
+import { HardhatError } from "@nomicfoundation/hardhat-errors";
+
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { Connection } from "../network/connect.js";
 import type { Output } from "../output.js";
@@ -45,11 +48,16 @@ export async function operatorSigner(
     try {
       raw = await variable.get();
     } catch (error) {
-      if (/not found/i.test(String(error))) {
-        throw new VipError(
-          `network "${connection.networkName}" has no key to sign with: ${name} is not set. Set it with ` +
-            `\`npx hardhat keystore set ${name}\` (or in the environment), or set LEDGER_ACCOUNT to sign with a Ledger`,
-        );
+      if (
+        HardhatError.isHardhatError(
+          error,
+          HardhatError.ERRORS.CORE.GENERAL.ENV_VAR_NOT_FOUND,
+        )
+      ) {
+        throw new VipError(ERRORS.CONTRACT.KEY_NOT_SET, {
+          network: connection.networkName,
+          variable: name,
+        });
       }
       throw error;
     }
@@ -58,10 +66,9 @@ export async function operatorSigner(
   const signers = await connection.ethers.getSigners();
   const signer = signers[0];
   if (signer === undefined) {
-    throw new VipError(
-      `network "${connection.networkName}" has no account to sign with: set PRIVATE_KEY (in the environment or with ` +
-        "`npx hardhat keystore set PRIVATE_KEY`), or LEDGER_ACCOUNT to sign with a Ledger",
-    );
+    throw new VipError(ERRORS.CONTRACT.NO_ACCOUNT, {
+      network: connection.networkName,
+    });
   }
   const ledger = (config.ledgerAccounts ?? []).some(
     (account) => account.toLowerCase() === signer.address.toLowerCase(),
@@ -83,7 +90,6 @@ export async function operatorSigner(
  * spellings, and how.
  */
 export function announceSigner(output: Output, signer: OperatorSigner): void {
-  output.line(
-    `${"signer".padEnd(22)}${signer.hex} (${signer.bech32}, ${signer.kind === "ledger" ? "Ledger" : signer.source})`,
-  );
+  const how = signer.kind === "ledger" ? "Ledger" : signer.source;
+  output.line(`${"signer".padEnd(22)}${signer.hex} (${signer.bech32}, ${how})`);
 }

@@ -12,7 +12,7 @@ export function answerBankQuery(balances: Balances, url: URL) {
     return undefined;
   const coins =
     balances[
-      defined(url.pathname.split("/").pop(), 'url.pathname.split("/").pop()')
+      defined(url.pathname.split("/").pop(), "a split has a last part")
     ] ?? [];
   return json({
     balances: coins,

@@ -41,7 +41,7 @@ export async function startCometBftStandIn(
   const server = await startServer((request) => {
     const method = defined(
       (request.url ?? "/").split("?")[0],
-      '(request.url ?? "/").split("?")[0]',
+      "a split has a first part",
     ).replace(/^\//, "");
     if (state.mode === "http-error")
       return { status: 500, body: "internal error" };

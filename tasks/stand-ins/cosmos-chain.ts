@@ -115,7 +115,7 @@ export function answerCosmosChain(
     method === "GET" &&
     path.startsWith("/cosmos/auth/v1beta1/account_info/")
   ) {
-    const address = defined(path.split("/").pop(), 'path.split("/").pop()');
+    const address = defined(path.split("/").pop(), "a split has a last part");
     const account = chain.accounts[address];
     if (account === undefined) return notFound(`account ${address} not found`);
     return json({
@@ -143,7 +143,7 @@ export function answerCosmosChain(
   if (method === "GET" && path.startsWith("/cosmos/tx/v1beta1/txs/")) {
     const hash = defined(
       path.split("/").pop(),
-      'path.split("/").pop()',
+      "a split has a last part",
     ).toUpperCase();
     const pending = chain.mempool[hash];
     if (pending !== undefined && ++pending.queries >= chain.mempoolQueries) {
@@ -238,9 +238,11 @@ function broadcast(
     required !== undefined &&
     (paid === undefined || BigInt(paid.amount) < required.amount)
   ) {
+    const got =
+      verified.fee.amount.map((c) => c.amount + c.denom).join(",") || "0";
     return refuse(
       13,
-      `insufficient fees; got: ${verified.fee.amount.map((c) => c.amount + c.denom).join(",") || "0"} required: ${required.amount}${required.denom}: insufficient fee`,
+      `insufficient fees; got: ${got} required: ${required.amount}${required.denom}: insufficient fee`,
     );
   }
   const taken = () =>
@@ -261,7 +263,7 @@ function broadcast(
   }
   defined(
     chain.accounts[verified.signer],
-    "chain.accounts[verified.signer]",
+    "verifyTx found the signer's account",
   ).sequence += 1n;
   chain.height += 1n;
   const failure = chain.failNext;
@@ -316,7 +318,7 @@ function parsePrice(text: string): GasPrice | undefined {
   return match === null
     ? undefined
     : {
-        amount: defined(match[1], "match[1]"),
-        denom: defined(match[2], "match[2]"),
+        amount: defined(match[1], "the pattern always captures the amount"),
+        denom: defined(match[2], "the pattern always captures the denom"),
       };
 }

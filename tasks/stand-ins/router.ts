@@ -4,7 +4,12 @@ import { Interface } from "ethers";
 
 import { TxRejection, verifySignedOpHook } from "../cosmos/verify.js";
 import type { CosmosChainState } from "./cosmos-chain.js";
-import { json, startServer, type StandInServer } from "./server.js";
+import {
+  type Handler,
+  json,
+  startServer,
+  type StandInServer,
+} from "./server.js";
 import { defined } from "../errors.js";
 
 /** A route the stand-in knows, keyed by its source and destination assets. */
@@ -129,67 +134,43 @@ export async function startRouterStandIn(
     routeRequests: [],
     ...initial,
   };
-  const server = await startServer((request: IncomingMessage, body: string) => {
-    const url = new URL(request.url ?? "/", "http://stand-in");
-    const endpoint = `${request.method} ${url.pathname}`;
-    state.calls[endpoint] = (state.calls[endpoint] ?? 0) + 1;
-    const authorization = request.headers.authorization;
-    if (typeof authorization === "string")
-      state.authorizations.push(authorization);
-    const fault = state.faults.shift() ?? "none";
-    if (fault === "429")
-      return apiError(429, 8, "too many requests", "slow down");
-    if (fault === "500") return apiError(500, 2, "internal error");
-    if (fault === "drop") {
-      request.socket.destroy();
-      return { status: 500, body: "" };
-    }
-    if (fault === "hold") return { status: 200, body: "", hold: true };
-    if (endpoint === "POST /v2/fungible/route")
-      state.routeRequests.push(
-        JSON.parse(body || "{}") as Record<string, unknown>,
-      );
-    const canned = state.canned[endpoint];
-    if (
-      canned !== undefined &&
-      canned.length > 0 &&
-      (endpoint !== "GET /v2/tx/status" ||
-        state.tracked[url.searchParams.get("tx_hash") ?? ""] !== undefined)
-    ) {
-      if (endpoint === "POST /v2/tx/track") {
-        const hash =
-          (JSON.parse(body || "{}") as { tx_hash?: string }).tx_hash ?? "";
-        state.tracked[hash] = (state.tracked[hash] ?? 0) + 1;
-      }
-      const next =
-        canned.length > 1
-          ? defined(canned.shift(), "canned.shift()")
-          : defined(canned[0], "canned[0]");
-      return json(next.answer, next.status);
-    }
-    if (endpoint === "POST /v2/fungible/route") {
-      const asked = JSON.parse(body || "{}") as Record<string, string>;
-      const route = findRoute(state, asked);
-      if (route === undefined) {
-        return apiError(
-          400,
-          3,
-          `no routes found for ${asked.source_asset_denom} on ${asked.source_asset_chain_id} to ${asked.dest_asset_denom} on ${asked.dest_asset_chain_id}`,
-          "check the denoms and chain ids",
-        );
-      }
-      const answer: Record<string, unknown> = {
-        source_asset_denom: asked.source_asset_denom,
-        source_asset_chain_id: asked.source_asset_chain_id,
-        dest_asset_denom: asked.dest_asset_denom,
-        dest_asset_chain_id: asked.dest_asset_chain_id,
-        amount_in: asked.amount_in,
-        ...route.answer,
-      };
-      if (fault === "malformed") delete answer.operations;
-      return json(answer);
-    }
-    if (endpoint === "GET /v2/info/chains")
+  const server = await startServer((request, body) =>
+    answerRouter(state, request, body),
+  );
+  return { ...server, state };
+}
+
+/** One request to the routing API: counted, then a fault, or its answer. */
+function answerRouter(
+  state: RouterState,
+  request: IncomingMessage,
+  body: string,
+): Answer {
+  const url = new URL(request.url ?? "/", "http://stand-in");
+  const endpoint = `${request.method} ${url.pathname}`;
+  state.calls[endpoint] = (state.calls[endpoint] ?? 0) + 1;
+  const authorization = request.headers.authorization;
+  if (typeof authorization === "string")
+    state.authorizations.push(authorization);
+  const fault = state.faults.shift() ?? "none";
+  if (fault === "429")
+    return apiError(429, 8, "too many requests", "slow down");
+  if (fault === "500") return apiError(500, 2, "internal error");
+  if (fault === "drop") {
+    request.socket.destroy();
+    return { status: 500, body: "" };
+  }
+  if (fault === "hold") return { status: 200, body: "", hold: true };
+  // Parsed only where the endpoint takes a body, as a router reads it.
+  const asked = () => JSON.parse(body || "{}") as Record<string, unknown>;
+  if (endpoint === "POST /v2/fungible/route") state.routeRequests.push(asked());
+  const canned = answerCanned(state, endpoint, url, asked);
+  if (canned !== undefined) return canned;
+  const malformed = fault === "malformed";
+  switch (endpoint) {
+    case "POST /v2/fungible/route":
+      return answerRoute(state, asked(), malformed);
+    case "GET /v2/info/chains":
       return json({
         chains: state.chainList.map((c) => ({
           bech32_prefix: "init",
@@ -197,50 +178,120 @@ export async function startRouterStandIn(
           ...c,
         })),
       });
-    if (endpoint === "POST /op-hook")
-      return answerOpHook(JSON.parse(body || "{}") as Record<string, unknown>);
-    if (endpoint === "POST /v2/fungible/msgs") {
-      const answer = answerMsgs(
-        state,
-        JSON.parse(body || "{}") as Record<string, unknown>,
-      );
-      if (fault !== "malformed" || answer.status !== 200) return answer;
-      const { txs, ...rest } = JSON.parse(answer.body) as {
-        txs: { evm_tx?: Record<string, unknown> }[];
-      };
-      delete txs[0]?.evm_tx?.to;
-      return json({ txs, ...rest });
-    }
-    if (endpoint === "POST /v2/tx/track") {
-      if (state.holdTrack) return { status: 200, body: "", hold: true };
-      const { tx_hash: hash, chain_id: chainId } = JSON.parse(body || "{}") as {
-        tx_hash?: string;
-        chain_id?: string;
-      };
-      if (typeof hash !== "string" || typeof chainId !== "string")
-        return apiError(400, 3, "tx_hash and chain_id are required");
-      state.tracked[hash] = (state.tracked[hash] ?? 0) + 1;
-      return json({
-        tx_hash: hash,
-        explorer_link: `https://explorer.example/tx/${hash}`,
-      });
-    }
-    if (endpoint === "GET /v2/tx/status") {
-      const hash = url.searchParams.get("tx_hash") ?? "";
-      if (state.tracked[hash] === undefined)
-        return apiError(404, 5, "tx not found");
-      const poll = (state.polls[hash] = (state.polls[hash] ?? 0) + 1);
-      const transferState = defined(
-        state.states[Math.min(poll, state.states.length) - 1],
-        "state.states[Math.min(poll, state.states.length) - 1]",
-      );
-      return json(
-        statusAnswer(transferState, url.searchParams.get("chain_id") ?? ""),
-      );
-    }
-    return apiError(404, 5, `unknown endpoint ${endpoint}`);
+    case "POST /op-hook":
+      return answerOpHook(asked());
+    case "POST /v2/fungible/msgs":
+      return malformed
+        ? withoutEvmTarget(answerMsgs(state, asked()))
+        : answerMsgs(state, asked());
+    case "POST /v2/tx/track":
+      return answerTrack(state, asked);
+    case "GET /v2/tx/status":
+      return answerStatus(state, url);
+    default:
+      return apiError(404, 5, `unknown endpoint ${endpoint}`);
+  }
+}
+
+type Answer = ReturnType<Handler>;
+
+/** A request's JSON body, read when the endpoint takes one. */
+type Body = () => Record<string, unknown>;
+
+/**
+ * The next canned answer of `endpoint`, if it has one (a status answer only
+ * for a tracked hash; a canned track still tracks its hash).
+ */
+function answerCanned(
+  state: RouterState,
+  endpoint: string,
+  url: URL,
+  asked: Body,
+): Answer | undefined {
+  const canned = state.canned[endpoint];
+  if (
+    canned === undefined ||
+    canned.length === 0 ||
+    (endpoint === "GET /v2/tx/status" &&
+      state.tracked[url.searchParams.get("tx_hash") ?? ""] === undefined)
+  )
+    return undefined;
+  if (endpoint === "POST /v2/tx/track") {
+    const hash = (asked() as { tx_hash?: string }).tx_hash ?? "";
+    state.tracked[hash] = (state.tracked[hash] ?? 0) + 1;
+  }
+  const next =
+    canned.length > 1
+      ? defined(canned.shift(), "more than one canned answer is left")
+      : defined(canned[0], "one canned answer is left");
+  return json(next.answer, next.status);
+}
+
+/** `route`: the known route's answer, with the request's fields echoed. */
+function answerRoute(
+  state: RouterState,
+  asked: Record<string, unknown>,
+  malformed: boolean,
+): Answer {
+  const route = findRoute(state, asked);
+  if (route === undefined) {
+    return apiError(
+      400,
+      3,
+      `no routes found for ${String(asked.source_asset_denom)} on ` +
+        `${String(asked.source_asset_chain_id)} to ${String(asked.dest_asset_denom)} on ` +
+        String(asked.dest_asset_chain_id),
+      "check the denoms and chain ids",
+    );
+  }
+  const answer: Record<string, unknown> = {
+    source_asset_denom: asked.source_asset_denom,
+    source_asset_chain_id: asked.source_asset_chain_id,
+    dest_asset_denom: asked.dest_asset_denom,
+    dest_asset_chain_id: asked.dest_asset_chain_id,
+    amount_in: asked.amount_in,
+    ...route.answer,
+  };
+  if (malformed) delete answer.operations;
+  return json(answer);
+}
+
+/** A `msgs` answer whose first EVM transaction lost its `to`. */
+function withoutEvmTarget(answer: Answer): Answer {
+  if (answer.status !== 200) return answer;
+  const { txs, ...rest } = JSON.parse(answer.body) as {
+    txs: { evm_tx?: Record<string, unknown> }[];
+  };
+  delete txs[0]?.evm_tx?.to;
+  return json({ txs, ...rest });
+}
+
+/** `track`: registers the hash (or holds the request, never answered). */
+function answerTrack(state: RouterState, asked: Body): Answer {
+  if (state.holdTrack) return { status: 200, body: "", hold: true };
+  const { tx_hash: hash, chain_id: chainId } = asked();
+  if (typeof hash !== "string" || typeof chainId !== "string")
+    return apiError(400, 3, "tx_hash and chain_id are required");
+  state.tracked[hash] = (state.tracked[hash] ?? 0) + 1;
+  return json({
+    tx_hash: hash,
+    explorer_link: `https://explorer.example/tx/${hash}`,
   });
-  return { ...server, state };
+}
+
+/** `status`: a tracked hash walks through `states`, one per poll. */
+function answerStatus(state: RouterState, url: URL): Answer {
+  const hash = url.searchParams.get("tx_hash") ?? "";
+  if (state.tracked[hash] === undefined)
+    return apiError(404, 5, "tx not found");
+  const poll = (state.polls[hash] = (state.polls[hash] ?? 0) + 1);
+  const transferState = defined(
+    state.states[Math.min(poll, state.states.length) - 1],
+    "a transfer has at least one state, the last one repeated",
+  );
+  return json(
+    statusAnswer(transferState, url.searchParams.get("chain_id") ?? ""),
+  );
 }
 
 /**
@@ -319,16 +370,17 @@ function findRoute(
  * `msgs` for a known route: the transaction(s) to sign, addressed from
  * `address_list`.
  */
-function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
+function answerMsgs(
+  state: RouterState,
+  asked: Record<string, unknown>,
+): Answer {
   const route = findRoute(state, asked);
   if (route?.msgs === undefined)
     return apiError(400, 3, "no route for these assets");
   const addresses = (asked.address_list ?? []) as string[];
-  if (
-    addresses.length !==
-    ((route.answer.required_chain_addresses as string[] | undefined)?.length ??
-      0)
-  ) {
+  const required = route.answer.required_chain_addresses as
+    string[] | undefined;
+  if (addresses.length !== (required?.length ?? 0)) {
     return apiError(
       400,
       3,
@@ -344,99 +396,129 @@ function answerMsgs(state: RouterState, asked: Record<string, unknown>) {
     if (refusal !== undefined)
       return apiError(400, 3, refusal, "sign the hook from /op-hook");
   }
-  if ("cosmos" in route.msgs) {
-    const {
-      chainId,
-      message = "deposit",
-      bridgeId = "16",
-      split = 1,
-    } = route.msgs.cosmos;
-    const sender = defined(addresses[0], "addresses[0]");
-    const to = defined(
-      addresses[addresses.length - 1],
-      "addresses[addresses.length - 1]",
-    );
-    const txs = Array.from({ length: split }, (_, i) => {
-      const amount = {
-        denom: String(asked.source_asset_denom),
-        amount: (
-          BigInt(String(asked.amount_in)) / BigInt(split) +
-          (i === 0 ? BigInt(String(asked.amount_in)) % BigInt(split) : 0n)
-        ).toString(),
-      };
-      // Numbers as numbers and fields left out, as routers do: the client must
-      // rebuild the chain's amino JSON.
-      const msg =
-        message === "deposit"
-          ? {
-              msg_type_url: "/opinit.ophost.v1.MsgInitiateTokenDeposit",
-              msg: JSON.stringify({
-                sender,
-                bridge_id: Number(bridgeId),
-                to,
-                amount,
-              }),
-            }
-          : message === "ibc-transfer"
-            ? {
-                msg_type_url: "/ibc.applications.transfer.v1.MsgTransfer",
-                msg: skipMsgTransfer(sender, to, amount),
-              }
-            : {
-                msg_type_url: "/opinit.opchild.v1.MsgInitiateTokenWithdrawal",
-                msg: JSON.stringify({ sender, to, amount }),
-              };
+  // Checked above: one address per required chain, the sender's first and
+  // the recipient's last.
+  const sender = defined(addresses[0], "address_list names the sender");
+  const to = defined(addresses.at(-1), "address_list names the recipient");
+  const txs =
+    "cosmos" in route.msgs
+      ? cosmosTxs(route.msgs.cosmos, asked, sender, to)
+      : [evmTx(state, route.msgs.evm, asked, sender, to)];
+  return json({
+    txs,
+    min_amount_out: route.answer.amount_out,
+    estimated_fees: [],
+  });
+}
+
+/**
+ * The Cosmos transaction(s) of a route on an Initia chain: an OPinit deposit,
+ * a withdrawal or an IBC transfer, the amount split across `split` of them.
+ */
+function cosmosTxs(
+  msgs: Extract<StandInRoute["msgs"], { cosmos: unknown }>["cosmos"],
+  asked: Record<string, unknown>,
+  sender: string,
+  to: string,
+) {
+  const { chainId, message = "deposit", bridgeId = "16", split = 1 } = msgs;
+  const total = BigInt(String(asked.amount_in));
+  return Array.from({ length: split }, (_, i) => {
+    const amount = {
+      denom: String(asked.source_asset_denom),
+      amount: (
+        total / BigInt(split) +
+        (i === 0 ? total % BigInt(split) : 0n)
+      ).toString(),
+    };
+    return {
+      cosmos_tx: {
+        chain_id: chainId,
+        path: [chainId, String(asked.dest_asset_chain_id)],
+        signer_address: sender,
+        msgs: [cosmosMsg(message, bridgeId, sender, to, amount)],
+      },
+      operations_indices: [0],
+    };
+  });
+}
+
+/**
+ * One message of a Cosmos route. Numbers as numbers and fields left out, as
+ * routers do: the client must rebuild the chain's amino JSON.
+ */
+function cosmosMsg(
+  message: "deposit" | "withdrawal" | "ibc-transfer",
+  bridgeId: string,
+  sender: string,
+  to: string,
+  amount: { denom: string; amount: string },
+) {
+  switch (message) {
+    case "deposit":
       return {
-        cosmos_tx: {
-          chain_id: chainId,
-          path: [chainId, String(asked.dest_asset_chain_id)],
-          signer_address: sender,
-          msgs: [msg],
-        },
-        operations_indices: [0],
+        msg_type_url: "/opinit.ophost.v1.MsgInitiateTokenDeposit",
+        msg: JSON.stringify({
+          sender,
+          bridge_id: Number(bridgeId),
+          to,
+          amount,
+        }),
       };
-    });
-    return json({
-      txs,
-      min_amount_out: route.answer.amount_out,
-      estimated_fees: [],
-    });
+    case "ibc-transfer":
+      return {
+        msg_type_url: "/ibc.applications.transfer.v1.MsgTransfer",
+        msg: skipMsgTransfer(sender, to, amount),
+      };
+    case "withdrawal":
+      return {
+        msg_type_url: "/opinit.opchild.v1.MsgInitiateTokenWithdrawal",
+        msg: JSON.stringify({ sender, to, amount }),
+      };
   }
-  const { chainId, bridge, token } = route.msgs.evm;
+}
+
+/**
+ * The EVM transaction of a route from an EVM chain: a BridgeStandIn deposit,
+ * after an ERC-20 approval; `msgsFault` makes it wrong as a client must
+ * refuse.
+ */
+function evmTx(
+  state: RouterState,
+  {
+    chainId,
+    bridge,
+    token,
+  }: { chainId: string; bridge: string; token: string },
+  asked: Record<string, unknown>,
+  sender: string,
+  to: string,
+) {
   const amount = String(asked.amount_in);
   const data = bridgeInterface
     .encodeFunctionData("deposit", [
       token,
       BigInt(amount),
       String(asked.dest_asset_chain_id),
-      defined(
-        addresses[addresses.length - 1],
-        "addresses[addresses.length - 1]",
-      ),
+      to,
     ])
     .slice(2);
-  return json({
-    txs: [
-      {
-        evm_tx: {
-          chain_id: state.msgsFault === "wrong-chain" ? "1" : chainId,
-          to: bridge,
-          value: "0",
-          data,
-          required_erc20_approvals: [
-            { amount, spender: bridge, token_contract: token },
-          ],
-          signer_address:
-            state.msgsFault === "wrong-signer"
-              ? "0x000000000000000000000000000000000000dEaD"
-              : addresses[0],
-        },
-        operations_indices: [0],
-      },
-    ],
-    min_amount_out: route.answer.amount_out,
-    estimated_fees: [],
-  });
+  return {
+    evm_tx: {
+      chain_id: state.msgsFault === "wrong-chain" ? "1" : chainId,
+      to: bridge,
+      value: "0",
+      data,
+      required_erc20_approvals: [
+        { amount, spender: bridge, token_contract: token },
+      ],
+      signer_address:
+        state.msgsFault === "wrong-signer"
+          ? "0x000000000000000000000000000000000000dEaD"
+          : sender,
+    },
+    operations_indices: [0],
+  };
 }
 
 /**
@@ -524,7 +606,10 @@ function checkOpHook(
   if (typeof signed.signer !== "string" || typeof signed.hook !== "string")
     return "invalid op hook: signer and hook are required";
   if (signed.signer !== addresses[addresses.length - 1])
-    return `invalid op hook: signed by ${signed.signer}, not by the destination address`;
+    return (
+      `invalid op hook: signed by ${signed.signer}, ` +
+      "not by the destination address"
+    );
   const chain = state.chains[route.dest.chainId];
   if (chain === undefined)
     return `invalid op hook: unknown chain ${route.dest.chainId}`;
@@ -538,7 +623,13 @@ function checkOpHook(
       return `invalid op hook: its messages are signed by ${verified.signer}`;
     return undefined;
   } catch (error) {
-    return `invalid op hook: ${error instanceof TxRejection ? error.log : (error as Error).message}`;
+    const reason =
+      error instanceof TxRejection
+        ? error.log
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return `invalid op hook: ${reason}`;
   }
 }
 

@@ -3,7 +3,8 @@ import type { NetworkConfig } from "hardhat/types/config";
 import { restChainId } from "../clients/cosmos-tx.js";
 import type { RouterClient } from "../clients/router.js";
 import { optionalVipUrl } from "../config/settings.js";
-import { firstLine, VipError } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError, reasonOf } from "../errors.js";
 
 interface Endpoint {
   source: string;
@@ -62,36 +63,38 @@ async function fromRouterList(
   chainId: string,
   served: string,
 ): Promise<string> {
-  const advice = `set L1_REST_URL or ROLLUP_REST_URL to its REST API; nothing was sent`;
   let chains;
   try {
     chains = await router.chains();
   } catch (error) {
-    throw new VipError(
-      `there is no REST endpoint for chain ${chainId} to sign on (${served}), and the router's chain list could not be read (${firstLine(error)}): ${advice}`,
-    );
+    throw new VipError(ERRORS.NETWORK.ROUTER_CHAIN_LIST_UNREADABLE, {
+      chainId,
+      served,
+      reason: reasonOf(error),
+    });
   }
   // A chain with `rest: null` (the documents allow it) has no endpoint; it
   // fails only this chain's lookup.
   const rest = chains.find((c) => c.chain_id === chainId)?.rest;
   if (rest === undefined || rest === null || rest === "") {
-    throw new VipError(
-      `there is no REST endpoint for chain ${chainId} to sign on (${served}, and the router's chain list gives none for it): ${advice}`,
-    );
+    throw new VipError(ERRORS.NETWORK.NO_REST_ENDPOINT, { chainId, served });
   }
   if (
     !URL.canParse(rest) ||
     !["http:", "https:"].includes(new URL(rest).protocol)
   ) {
-    throw new VipError(
-      `the router's chain list gives chain ${chainId} the REST endpoint "${rest.slice(0, 100)}", which is not an http(s) URL: ${advice}`,
-    );
+    throw new VipError(ERRORS.NETWORK.ROUTER_REST_NOT_HTTP, {
+      chainId,
+      rest: rest.slice(0, 100),
+    });
   }
   const serves = await restChainId(rest);
   if (serves !== chainId) {
-    throw new VipError(
-      `the router's chain list gives ${rest} as the REST endpoint of ${chainId}, but it serves ${serves}: ${advice}`,
-    );
+    throw new VipError(ERRORS.NETWORK.ROUTER_REST_WRONG_CHAIN, {
+      rest,
+      chainId,
+      serves,
+    });
   }
   return rest;
 }

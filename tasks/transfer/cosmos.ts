@@ -11,7 +11,8 @@ import { estimateFee } from "../cosmos/fees.js";
 import { HookSequenceMoved } from "../cosmos/op-hook.js";
 import { signCosmosTx } from "../cosmos/sign.js";
 import type { CosmosAccount } from "../cosmos/types.js";
-import { firstLine, VipError } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError, reasonOf } from "../errors.js";
 import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
 import { recordsOf, type TransferRecord } from "./records.js";
@@ -60,112 +61,189 @@ export async function runCosmosTx(
   index: number,
   tx: CosmosTx,
 ): Promise<string> {
-  const { journal, out } = context;
-  const step = `tx${index}`;
+  const at = { step: `tx${index}`, index, chainId: tx.chain_id };
+  const ended = journalledOutcome(context.journal, at);
+  if (ended !== undefined) return ended;
+  const step: TxStep = { ...at, restUrl: await context.restUrl(tx.chain_id) };
+  const journalled = recordsOf(context.journal.records, "cosmos-signed").find(
+    (r) => r.step === step.step,
+  );
+  if (journalled === undefined)
+    return broadcastAndWait(
+      context,
+      step,
+      await signAndJournal(context, step, tx),
+    );
+  const resumed = await resume(context, step, {
+    hash: journalled.hash,
+    txBytes: Buffer.from(journalled.txBytes, "base64"),
+    sequence: BigInt(journalled.sequence),
+  });
+  return "settled" in resumed
+    ? resumed.settled
+    : broadcastAndWait(context, step, resumed.resend);
+}
+
+/** Where a transaction is in the transfer. */
+interface TxStep {
+  /** Its journal step, `tx<index>`. */
+  step: string;
+  /** Its place among the route's transactions, from 0. */
+  index: number;
+  chainId: string;
+  restUrl: string;
+}
+
+/** A signed transaction, as journalled before its broadcast. */
+interface SignedTx {
+  hash: string;
+  txBytes: Uint8Array;
+  sequence: bigint;
+}
+
+/**
+ * The transaction's hash if the journal says it ended well; its failure or
+ * refusal, as recorded, is thrown; undefined while it has not ended.
+ */
+function journalledOutcome(
+  journal: Journal<TransferRecord>,
+  at: Omit<TxStep, "restUrl">,
+): string | undefined {
   const mined = recordsOf(journal.records, "mined").find(
-    (r) => r.step === step,
+    (r) => r.step === at.step,
   );
   if (mined !== undefined) {
     if (mined.status !== 1)
-      throw new VipError(`Tx failed ${mined.hash}: ${mined.log ?? ""}`);
+      throw new VipError(ERRORS.NETWORK.COSMOS_TX_FAILED, {
+        hash: mined.hash,
+        log: mined.log ?? "",
+      });
     return mined.hash;
   }
   const refused = recordsOf(journal.records, "refused").find(
-    (r) => r.step === step,
+    (r) => r.step === at.step,
   );
   if (refused !== undefined) {
-    throw new VipError(
-      `transaction ${index + 1} ${refused.hash} on ${tx.chain_id} was not taken (${refused.log}); nothing moved. Run again with --new to start the transfer anew`,
-    );
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX_NOT_TAKEN, {
+      n: at.index + 1,
+      hash: refused.hash,
+      chainId: at.chainId,
+      log: refused.log,
+    });
   }
-  const restUrl = await context.restUrl(tx.chain_id);
-  const journalled = recordsOf(journal.records, "cosmos-signed").find(
-    (r) => r.step === step,
-  );
-  let signed: { hash: string; txBytes: Uint8Array; sequence: bigint };
-  if (journalled !== undefined) {
-    signed = {
-      hash: journalled.hash,
-      txBytes: Buffer.from(journalled.txBytes, "base64"),
-      sequence: BigInt(journalled.sequence),
-    };
-    const found = await getTx(restUrl, signed.hash);
-    if (found !== undefined)
-      return recordInclusion(context, step, index, found);
-    const state = await accountInfo(restUrl, context.account.bech32);
-    if (state !== undefined && state.sequence > signed.sequence) {
-      // Its sequence is used: by this transaction (not indexed yet) or by
-      // another one.
-      return waitForInclusion(
+  return undefined;
+}
+
+/**
+ * A first run: the transaction is signed and journalled with its bytes, then
+ * the pre-broadcast check runs again (signing takes time).
+ */
+async function signAndJournal(
+  context: CosmosContext,
+  step: TxStep,
+  tx: CosmosTx,
+): Promise<SignedTx> {
+  const { journal } = context;
+  await context.beforeBroadcast();
+  const signed = await sign(context, tx, step.restUrl, step.index);
+  await journal.append({
+    type: "cosmos-signed",
+    step: step.step,
+    chainId: tx.chain_id,
+    signer: context.account.bech32,
+    sequence: signed.sequence.toString(),
+    hash: signed.hash,
+    txBytes: Buffer.from(signed.txBytes).toString("base64"),
+  });
+  try {
+    await context.beforeBroadcast();
+  } catch (error) {
+    // Signed but never sent, and never to be: the journal says so, so that
+    // --new may start over. Any other failure (the hook's chain unreachable,
+    // say) leaves the transaction to the next run.
+    if (error instanceof HookSequenceMoved)
+      await journal.append({
+        type: "refused",
+        step: step.step,
+        hash: signed.hash,
+        code: 0,
+        log: `not sent: ${error.text}`,
+      });
+    throw error;
+  }
+  return signed;
+}
+
+/**
+ * A restarted run, for a journalled transaction: found by its hash, or waited
+ * for when its sequence is used, it is settled; else it is sent again, the
+ * very same bytes, if the pre-broadcast check allows.
+ */
+async function resume(
+  context: CosmosContext,
+  step: TxStep,
+  signed: SignedTx,
+): Promise<{ settled: Promise<string> | string } | { resend: SignedTx }> {
+  const { restUrl, index } = step;
+  const found = await getTx(restUrl, signed.hash);
+  if (found !== undefined)
+    return { settled: recordInclusion(context, step.step, index, found) };
+  const state = await accountInfo(restUrl, context.account.bech32);
+  if (state !== undefined && state.sequence > signed.sequence) {
+    // Its sequence is used: by this transaction (not indexed yet) or by
+    // another one.
+    return {
+      settled: waitForInclusion(
         context,
         step,
-        index,
-        restUrl,
         signed.hash,
-        sequenceTaken(context, tx.chain_id, signed.hash, signed.sequence),
-      );
-    }
-    try {
-      await context.beforeBroadcast();
-    } catch (error) {
-      // The run before the restart may have broadcast it: it is called not sent
-      // only once it had the time to land.
-      if (!(error instanceof HookSequenceMoved)) throw error;
-      return settleDoubtful(
-        context,
-        {
-          step,
-          index,
-          chainId: tx.chain_id,
-          restUrl,
-          hash: signed.hash,
-          sequence: signed.sequence,
-        },
-        error,
-      );
-    }
-    out.line(
-      field(
-        "resending",
-        `transaction ${index + 1} ${signed.hash}: the same signed bytes (the chain takes them at most once)`,
+        sequenceTaken(context, step.chainId, signed.hash, signed.sequence),
       ),
-    );
-  } else {
-    await context.beforeBroadcast();
-    signed = await sign(context, tx, restUrl, index);
-    await journal.append({
-      type: "cosmos-signed",
-      step,
-      chainId: tx.chain_id,
-      signer: context.account.bech32,
-      sequence: signed.sequence.toString(),
-      hash: signed.hash,
-      txBytes: Buffer.from(signed.txBytes).toString("base64"),
-    });
-    try {
-      await context.beforeBroadcast();
-    } catch (error) {
-      // Signed but never sent, and never to be: the journal says so, so that
-      // --new may start over. Any other failure (the hook's chain unreachable,
-      // say) leaves the transaction to the next run.
-      if (error instanceof HookSequenceMoved)
-        await journal.append({
-          type: "refused",
-          step,
-          hash: signed.hash,
-          code: 0,
-          log: `not sent: ${error.message}`,
-        });
-      throw error;
-    }
+    };
   }
+  try {
+    await context.beforeBroadcast();
+  } catch (error) {
+    // The run before the restart may have broadcast it: it is called not sent
+    // only once it had the time to land.
+    if (!(error instanceof HookSequenceMoved)) throw error;
+    return {
+      settled: settleDoubtful(
+        context,
+        { ...step, hash: signed.hash, sequence: signed.sequence },
+        error,
+      ),
+    };
+  }
+  context.out.line(
+    field(
+      "resending",
+      `transaction ${index + 1} ${signed.hash}: the same signed bytes (the chain takes them at most once)`,
+    ),
+  );
+  return { resend: signed };
+}
+
+/**
+ * Broadcasts the signed bytes and waits for the block; a refusal is journalled
+ * (nothing moved), unless the chain already has the transaction.
+ */
+async function broadcastAndWait(
+  context: CosmosContext,
+  step: TxStep,
+  signed: SignedTx,
+): Promise<string> {
+  const { journal, out } = context;
+  const { index, chainId, restUrl } = step;
   let answer: TxResult;
   try {
     answer = await broadcastTx(restUrl, signed.txBytes);
   } catch (error) {
-    throw new VipError(
-      `transaction ${index + 1} ${signed.hash} failed when sent (${firstLine(error)}): it may have reached the chain; run the same command again, which finds it by its hash or sends the same bytes once`,
-    );
+    throw new VipError(ERRORS.NETWORK.COSMOS_SEND_FAILED, {
+      n: index + 1,
+      hash: signed.hash,
+      reason: reasonOf(error),
+    });
   }
   if (answer.code !== 0 && answer.code !== ALREADY_KNOWN) {
     const found =
@@ -173,32 +251,37 @@ export async function runCosmosTx(
         ? await getTx(restUrl, signed.hash)
         : undefined;
     if (found !== undefined)
-      return recordInclusion(context, step, index, found);
+      return recordInclusion(context, step.step, index, found);
     await journal.append({
       type: "refused",
-      step,
+      step: step.step,
       hash: signed.hash,
       code: answer.code,
-      log: `${tx.chain_id} refused it with code ${answer.code}: ${answer.log}`,
+      log: `${chainId} refused it with code ${answer.code}: ${answer.log}`,
     });
-    throw new VipError(
-      `${tx.chain_id} refused transaction ${index + 1} ${signed.hash} (code ${answer.code}: ${answer.log}); nothing moved. Run again with --new to start the transfer anew`,
-    );
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX_REFUSED, {
+      chainId,
+      n: index + 1,
+      hash: signed.hash,
+      code: answer.code,
+      log: answer.log,
+    });
   }
-  await journal.append({ type: "sent", step, hash: signed.hash });
+  await journal.append({ type: "sent", step: step.step, hash: signed.hash });
   out.line(
-    field(
-      "broadcast",
-      `transaction ${index + 1} ${signed.hash} on ${tx.chain_id}`,
-    ),
+    field("broadcast", `transaction ${index + 1} ${signed.hash} on ${chainId}`),
   );
   return waitForInclusion(
     context,
     step,
-    index,
-    restUrl,
     signed.hash,
-    `transaction ${index + 1} ${signed.hash} is not in a block on ${tx.chain_id}`,
+    (seconds) =>
+      new VipError(ERRORS.NETWORK.COSMOS_TX_NOT_INCLUDED, {
+        n: index + 1,
+        hash: signed.hash,
+        chainId,
+        seconds,
+      }),
   );
 }
 
@@ -213,9 +296,10 @@ async function sign(
   );
   const state = await accountInfo(restUrl, context.account.bech32);
   if (state === undefined)
-    throw new VipError(
-      `${context.account.bech32} has no account on ${tx.chain_id} (it has never received tokens there): nothing was signed`,
-    );
+    throw new VipError(ERRORS.NETWORK.NO_COSMOS_ACCOUNT, {
+      account: context.account.bech32,
+      chainId: tx.chain_id,
+    });
   const fee = await estimateFee(
     restUrl,
     tx.chain_id,
@@ -238,17 +322,14 @@ async function sign(
   context.out.line(
     field(
       "signed",
-      `transaction ${index + 1} ${signed.hash} (account ${state.accountNumber}, sequence ${state.sequence}, fee ${feeText} for ${fee.gas} gas)`,
+      `transaction ${index + 1} ${signed.hash} (account ${state.accountNumber}, ` +
+        `sequence ${state.sequence}, fee ${feeText} for ${fee.gas} gas)`,
     ),
   );
   return { ...signed, sequence: state.sequence };
 }
 
-interface Doubtful {
-  step: string;
-  index: number;
-  chainId: string;
-  restUrl: string;
+interface Doubtful extends TxStep {
   hash: string;
   sequence: bigint;
 }
@@ -268,7 +349,8 @@ async function settleDoubtful(
   const { out, journal } = context;
   const { step, index, chainId, restUrl, hash, sequence } = doubtful;
   out.warn(
-    `${moved.moved}, but transaction ${index + 1} ${hash} may have reached ${chainId} before the restart: it is not sent again, but waited for`,
+    `${moved.moved}, but transaction ${index + 1} ${hash} may have reached ${chainId} ` +
+      "before the restart: it is not sent again, but waited for",
   );
   const found = await pollTx(
     restUrl,
@@ -278,7 +360,8 @@ async function settleDoubtful(
   );
   if (found !== undefined) {
     out.warn(
-      `transaction ${index + 1} ${hash} had reached ${chainId}: the transfer goes on, but its op hook will not run as signed (${moved.moved})`,
+      `transaction ${index + 1} ${hash} had reached ${chainId}: the transfer goes on, ` +
+        `but its op hook will not run as signed (${moved.moved})`,
     );
     return recordInclusion(context, step, index, found);
   }
@@ -286,9 +369,7 @@ async function settleDoubtful(
   if (state !== undefined && state.sequence > sequence) {
     return waitForInclusion(
       context,
-      step,
-      index,
-      restUrl,
+      doubtful,
       hash,
       sequenceTaken(context, chainId, hash, sequence),
     );
@@ -298,28 +379,32 @@ async function settleDoubtful(
     step,
     hash,
     code: 0,
-    log: `not sent: ${moved.message}`,
+    log: `not sent: ${moved.text}`,
   });
   throw moved;
 }
 
 /**
  * Why a journalled transaction whose sequence the chain has used is still not
- * found. It is not journalled as unsent: a node whose index lags would make
- * that a second transfer. The operator is told how to decide.
+ * found, after `seconds` of waiting. It is not journalled as unsent: a node
+ * whose index lags would make that a second transfer. The operator is told how
+ * to decide.
  */
 function sequenceTaken(
   context: CosmosContext,
   chainId: string,
   hash: string,
   sequence: bigint,
-): string {
-  const account = context.account.bech32;
-  return (
-    `sequence ${sequence} of ${account} on ${chainId} was used, but not by ${hash} as far as the chain has indexed ` +
-    `(if another transaction of ${account} took that sequence, ${hash} can never land: look up the account's transactions on an explorer, ` +
-    `and only if ${hash} is not among them, move the journal ${context.journal.path} aside to start over)`
-  );
+): (seconds: number) => VipError {
+  return (seconds) =>
+    new VipError(ERRORS.NETWORK.COSMOS_SEQUENCE_TAKEN, {
+      sequence,
+      account: context.account.bech32,
+      chainId,
+      hash,
+      journal: context.journal.path,
+      seconds,
+    });
 }
 
 /**
@@ -340,25 +425,25 @@ async function pollTx(
   }
 }
 
+/**
+ * Waits for the transaction to be in a block; `notFound` is the error, given
+ * how many seconds were waited, when it is not.
+ */
 async function waitForInclusion(
   context: CosmosContext,
-  step: string,
-  index: number,
-  restUrl: string,
+  step: TxStep,
   hash: string,
-  notFound: string,
+  notFound: (seconds: number) => VipError,
 ): Promise<string> {
   const found = await pollTx(
-    restUrl,
+    step.restUrl,
     hash,
     context.pollMs,
     context.inclusionTimeoutMs,
   );
   if (found === undefined)
-    throw new VipError(
-      `${notFound} after ${Math.round(context.inclusionTimeoutMs / 1000)} s: run the same command again to keep waiting`,
-    );
-  return recordInclusion(context, step, index, found);
+    throw notFound(Math.round(context.inclusionTimeoutMs / 1000));
+  return recordInclusion(context, step.step, step.index, found);
 }
 
 async function recordInclusion(
@@ -376,9 +461,10 @@ async function recordInclusion(
     log: found.log,
   });
   if (found.code !== 0)
-    throw new VipError(
-      `Tx failed ${found.hash}: ${found.log} (code ${found.code})`,
-    );
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX_FAILED, {
+      hash: found.hash,
+      log: `${found.log} (code ${found.code})`,
+    });
   context.out.line(
     field(
       "included",

@@ -157,7 +157,10 @@ function feesOf(kind: string, body: Record<string, unknown>): Fee[] {
 function hopText(kind: string, body: Record<string, unknown>): string {
   const from = text(body.from_chain_id) ?? text(body.chain_id) ?? "?";
   const to = text(body.to_chain_id) ?? text(body.chain_id) ?? from;
-  const denoms = `${text(body.denom_in) ?? text(body.denom) ?? "?"} → ${text(body.denom_out) ?? text(body.dest_denom) ?? text(body.denom) ?? "?"}`;
+  const denomIn = text(body.denom_in) ?? text(body.denom) ?? "?";
+  const denomOut =
+    text(body.denom_out) ?? text(body.dest_denom) ?? text(body.denom) ?? "?";
+  const denoms = `${denomIn} → ${denomOut}`;
   const path = `${from} → ${to}, ${denoms}`;
   switch (kind) {
     case "transfer":
@@ -212,7 +215,10 @@ interface HopFee extends Fee {
  * asset (the source chain's native token, for one) the sender pays it on top.
  */
 function hopFees(route: Route, index: number): HopFee[] {
-  const operation = defined(route.operations[index], "route.operations[index]");
+  const operation = defined(
+    route.operations[index],
+    "callers pass the index of one of the route's operations",
+  );
   const { kind, body } = operationKindOf(operation);
   const moved = new Set(
     [
@@ -248,7 +254,10 @@ function describeOperation(
   route: Route,
   index: number,
 ): { line: string; fees: string[] } {
-  const operation = defined(route.operations[index], "route.operations[index]");
+  const operation = defined(
+    route.operations[index],
+    "callers pass the index of one of the route's operations",
+  );
   const { kind, body } = operationKindOf(operation);
   const amounts =
     operation.amount_in === undefined && operation.amount_out === undefined
@@ -258,7 +267,8 @@ function describeOperation(
     operation.tx_index === undefined ? "" : ` (tx ${operation.tx_index + 1})`;
   const fees = hopFees(route, index).map(
     (fee) =>
-      `${describeFee(fee)}, ${fee.onTop ? "paid on top of the amount" : "taken from the amount"}${fee.inRouteFees ? " (listed in the fees below)" : ""}`,
+      `${describeFee(fee)}, ${fee.onTop ? "paid on top of the amount" : "taken from the amount"}` +
+      (fee.inRouteFees ? " (listed in the fees below)" : ""),
   );
   return { line: `${index + 1}. ${hopText(kind, body)}${amounts}${tx}`, fees };
 }
@@ -322,7 +332,10 @@ function beyondTheAmount(route: Route): string {
     (f) => f.usd !== undefined && !Number.isNaN(Number(f.usd)),
   );
   const usd = onTop.reduce((sum, f) => sum + Number(f.usd ?? 0), 0);
-  return `${[...sums.values()].map(({ asset, amount }) => `${amount} ${asset}`).join(" + ")}${priced ? ` ($${usd.toFixed(2)})` : ""}, plus gas`;
+  const amounts = [...sums.values()]
+    .map(({ asset, amount }) => `${amount} ${asset}`)
+    .join(" + ");
+  return `${amounts}${priced ? ` ($${usd.toFixed(2)})` : ""}, plus gas`;
 }
 
 /**
@@ -343,11 +356,20 @@ export function describeRoute(route: Route): string[] {
     (_, i) => hopFees(route, i).length > 0,
   );
   const lines = [
-    `amount in             ${route.amount_in} ${route.source_asset_denom} on ${route.source_asset_chain_id}${route.usd_amount_in == null ? "" : ` ($${route.usd_amount_in})`}`,
-    `expected out          ${route.estimated_amount_out ?? route.amount_out} ${route.dest_asset_denom} on ${route.dest_asset_chain_id}${route.usd_amount_out == null ? "" : ` ($${route.usd_amount_out})`}`,
+    `amount in             ${route.amount_in} ${route.source_asset_denom} ` +
+      `on ${route.source_asset_chain_id}${usd(route.usd_amount_in)}`,
+    `expected out          ${route.estimated_amount_out ?? route.amount_out} ` +
+      `${route.dest_asset_denom} on ${route.dest_asset_chain_id}${usd(route.usd_amount_out)}`,
     ...(hops.length === 0 ? ["hops                  none listed"] : hops),
-    `transactions          ${route.txs_required ?? "?"} to sign${route.required_chain_addresses == null ? "" : ` (chains that need an address: ${route.required_chain_addresses.join(", ")})`}`,
-    `estimated duration    ${route.estimated_route_duration_seconds == null ? "not given" : formatDuration(route.estimated_route_duration_seconds)}`,
+    `transactions          ${route.txs_required ?? "?"} to sign` +
+      (route.required_chain_addresses == null
+        ? ""
+        : ` (chains that need an address: ${route.required_chain_addresses.join(", ")})`),
+    `estimated duration    ${
+      route.estimated_route_duration_seconds == null
+        ? "not given"
+        : formatDuration(route.estimated_route_duration_seconds)
+    }`,
     ...(estimated.length === 0
       ? [
           `fees                  ${anyHopFee ? "only the hops' fees above" : "none beyond gas"}`,
@@ -357,7 +379,11 @@ export function describeRoute(route: Route): string[] {
             `${i === 0 ? "fees                  " : pad}${describeEstimatedFee(fee)}`,
         )),
     `beyond the amount     ${beyondTheAmount(route)}`,
-    `op hook               ${route.required_op_hook === true ? "required: the destination must sign a hook before the transfer (see README)" : "not required"}`,
+    `op hook               ${
+      route.required_op_hook === true
+        ? "required: the destination must sign a hook before the transfer (see README)"
+        : "not required"
+    }`,
   ];
   const warnings = [
     ...(route.warning
@@ -417,11 +443,24 @@ export function describeTransactions(
     const evm = tx.evm_tx;
     return [
       `${head} on chain ${evm.chain_id}, signed by ${signer.hex}`,
-      `  to ${evm.to}, value ${evm.value === "" || evm.value === "0" ? "none" : `${formatEther(BigInt(evm.value))} (native)`}, ${(evm.data.length - (evm.data.startsWith("0x") ? 2 : 0)) / 2} bytes of call data`,
+      `  to ${evm.to}, value ${nativeValue(evm.value)}, ` +
+        `${(evm.data.length - (evm.data.startsWith("0x") ? 2 : 0)) / 2} bytes of call data`,
       ...evm.required_erc20_approvals.map(
         (a) =>
           `  approval first: ${a.amount} of token ${a.token_contract} to ${a.spender} (exactly the amount)`,
       ),
     ];
   });
+}
+
+/** A USD amount the routing API gives, in parentheses; "" when it gives none. */
+function usd(amount: string | null | undefined): string {
+  return amount == null ? "" : ` ($${amount})`;
+}
+
+/** An EVM transaction's value in the native token, or "none". */
+function nativeValue(value: string): string {
+  return value === "" || value === "0"
+    ? "none"
+    : `${formatEther(BigInt(value))} (native)`;
 }

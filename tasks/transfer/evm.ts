@@ -7,7 +7,8 @@ import {
   transactionOverrides,
   withMargin,
 } from "../contract/confirm.js";
-import { firstLine, VipError } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError, reasonOf } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import type { Journal } from "../journal/journal.js";
 import { isTransient } from "../network/retry.js";
@@ -115,7 +116,8 @@ async function sendOnce(
     (r) => r.step === step,
   );
   if (mined !== undefined) {
-    if (mined.status !== 1) throw new VipError(`Tx failed ${mined.hash}`);
+    if (mined.status !== 1)
+      throw new VipError(ERRORS.NETWORK.EVM_TX_FAILED, { hash: mined.hash });
     return mined.hash;
   }
   let hash = recordsOf(journal.records, "sent").find(
@@ -136,26 +138,28 @@ async function sendOnce(
         found.tx.to?.toLowerCase() !== sending.to.toLowerCase() ||
         found.tx.data.toLowerCase() !== sending.data.toLowerCase()
       ) {
-        throw new VipError(
-          `nonce ${sending.nonce} of ${sending.from} was used by another transaction (${found.tx.hash}), not by ${what}: ` +
-            `the transfer stopped before it; check the account, then run again with --new to start a new transfer. Journal: ${journal.path}`,
-        );
+        throw new VipError(ERRORS.NETWORK.NONCE_USED_BY_OTHER, {
+          nonce: sending.nonce,
+          from: sending.from,
+          hash: found.tx.hash,
+          what,
+          journal: journal.path,
+        });
       }
       hash = found.tx.hash;
       await journal.append({ type: "sent", step, hash });
     } else if (found.state === "pending") {
-      throw new VipError(
-        `nonce ${sending.nonce} of ${sending.from} is pending but its transaction cannot be read: run the same command again shortly`,
-      );
+      throw new VipError(ERRORS.NETWORK.NONCE_PENDING, {
+        nonce: sending.nonce,
+        from: sending.from,
+      });
     }
   }
   if (hash === undefined)
     hash = await broadcast(context, step, call, what, sending?.nonce);
   const receipt = await provider.waitForTransaction(hash, 1, 10 * 60_000);
   if (receipt === null)
-    throw new VipError(
-      `${what} ${hash} was not mined within 10 minutes: run the same command again to keep waiting`,
-    );
+    throw new VipError(ERRORS.NETWORK.EVM_TX_NOT_MINED, { what, hash });
   await journal.append({
     type: "mined",
     step,
@@ -163,7 +167,8 @@ async function sendOnce(
     block: receipt.blockNumber,
     status: receipt.status ?? 0,
   });
-  if (receipt.status !== 1) throw new VipError(`Tx failed ${hash}`);
+  if (receipt.status !== 1)
+    throw new VipError(ERRORS.NETWORK.EVM_TX_FAILED, { hash });
   return hash;
 }
 
@@ -209,8 +214,10 @@ async function broadcast(
     // The send may have reached the node: the next run finds it by its nonce
     // rather than sending twice.
     const hint = isTransient(error) ? "it may have reached the node; " : "";
-    throw new VipError(
-      `${what} failed when sent (${firstLine(error)}): ${hint}run the same command again, which finds it by its nonce or sends it once`,
-    );
+    throw new VipError(ERRORS.NETWORK.EVM_SEND_FAILED, {
+      what,
+      reason: reasonOf(error),
+      hint,
+    });
   }
 }

@@ -1,7 +1,8 @@
 import { safeText } from "../output.js";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { RouterError, type RouterClient } from "../clients/router.js";
-import { firstLine, VipError, defined } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError, defined, reasonOf } from "../errors.js";
 import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
 import { recordsOf, type TransferRecord } from "./records.js";
@@ -36,7 +37,7 @@ function notSeenYet(error: unknown): error is RouterError {
   return (
     error instanceof RouterError &&
     error.status === 404 &&
-    !/not supported|unsupported/i.test(error.message)
+    !/not supported|unsupported/i.test(`${error.reason} ${error.info ?? ""}`)
   );
 }
 
@@ -88,9 +89,11 @@ export async function trackOnce(
       return;
     } catch (error) {
       if (!notSeenYet(error) || attempt >= 10) {
-        throw new VipError(
-          `tracking ${hash} failed: ${firstLine(error)}. The transaction is sent; run \`bridge:status --tx ${hash} --chain ${chainId}\` to follow it`,
-        );
+        throw new VipError(ERRORS.NETWORK.TRACKING_FAILED, {
+          hash,
+          reason: reasonOf(error),
+          chainId,
+        });
       }
       await sleep(Math.min(attempt, 5));
     }
@@ -148,7 +151,8 @@ export async function followToTheEnd(
     }
     if (view !== undefined) {
       for (const [i, hop] of view.hops.entries()) {
-        const line = `${hop.kind} ${hop.from ?? "?"} → ${hop.to ?? "?"}: ${hop.state ?? "?"}${hop.error === undefined ? "" : ` (error: ${hop.error})`}`;
+        const error = hop.error === undefined ? "" : ` (error: ${hop.error})`;
+        const line = `${hop.kind} ${hop.from ?? "?"} → ${hop.to ?? "?"}: ${hop.state ?? "?"}${error}`;
         if (seen.get(i) !== line) {
           seen.set(i, line);
           out.line(field(`hop ${i + 1}`, line));
@@ -163,7 +167,7 @@ export async function followToTheEnd(
         await journal.append({
           type: "done",
           hash,
-          state: defined(view.state, "view.state"),
+          state: defined(view.state, "a view with an outcome has a state"),
           release: view.release,
           error: view.error,
         });
@@ -176,24 +180,33 @@ export async function followToTheEnd(
           .map((h) => h.explorer)
           .filter((l) => l !== undefined)
           .pop();
-        throw new VipError(
-          `the routing API stopped tracking ${hash} (STATE_ABANDONED: a hop stalled for over 10 minutes, or the transaction was not seen in 5). ` +
-            `That is not a failure: the transfer may still land. Check the recipient's balance${destination === undefined ? "" : ` on ${destination}`}` +
-            `${explorer === undefined ? "" : ` (last transaction: ${explorer})`}, and run ${again} later to ask again`,
-        );
+        throw new VipError(ERRORS.NETWORK.TRANSFER_ABANDONED, {
+          hash,
+          destination: destination === undefined ? "" : ` on ${destination}`,
+          explorer:
+            explorer === undefined ? "" : ` (last transaction: ${explorer})`,
+          again,
+        });
       }
       if (view.outcome === "unknown") {
-        throw new VipError(
-          `the routing API reports STATE_UNKNOWN for ${hash}${view.error?.message ? `: ${safeText(view.error.message)}` : ""}: it cannot tell where this transfer is. ` +
-            `Check the transaction on ${chainId} and the recipient's balance; ${again} asks again`,
-        );
+        const detail = view.error?.message
+          ? `: ${safeText(view.error.message)}`
+          : "";
+        throw new VipError(ERRORS.NETWORK.TRANSFER_STATE_UNKNOWN, {
+          hash,
+          detail,
+          chainId,
+          again,
+        });
       }
     }
     if (Date.now() - start > options.timeoutMs) {
-      throw new VipError(
-        `${hash} is still ${lastState ?? "not indexed"} after ${Math.round(options.timeoutMs / 1000)} s: the transfer goes on; ` +
-          `${again} follows it to its end`,
-      );
+      throw new VipError(ERRORS.NETWORK.TRANSFER_STILL_UNDER_WAY, {
+        hash,
+        state: lastState ?? "not indexed",
+        seconds: Math.round(options.timeoutMs / 1000),
+        again,
+      });
     }
     await sleep(
       (options.pollMs ??
@@ -209,10 +222,13 @@ export function describeEnd(view: StatusView): string {
   if (view.outcome === "success") return "the transfer completed";
   const release = view.release;
   const where = release
-    ? `${release.amount ?? "the"} ${release.denom ?? "assets"} ${release.released === true ? "released" : "to be released"} on ${release.chain_id ?? "an unnamed chain"}`
+    ? `${release.amount ?? "the"} ${release.denom ?? "assets"} ` +
+      `${release.released === true ? "released" : "to be released"} ` +
+      `on ${release.chain_id ?? "an unnamed chain"}`
     : "no release reported";
   const hopError = view.hops.map((h) => h.error).find((e) => e !== undefined);
-  return `the transfer ended in ${safeText(String(view.state), 60)}: ${safeText(view.error?.message ?? hopError ?? "no error message")}; assets: ${safeText(where)}`;
+  const error = view.error?.message ?? hopError ?? "no error message";
+  return `the transfer ended in ${safeText(String(view.state), 60)}: ${safeText(error)}; assets: ${safeText(where)}`;
 }
 
 /** The end a journal recorded, as a view (a resumed run does not ask again). */

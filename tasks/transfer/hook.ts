@@ -1,5 +1,6 @@
 import type { RouterClient } from "../clients/router.js";
 import { checkHookSequence, signOpHook } from "../cosmos/op-hook.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
@@ -31,10 +32,11 @@ export function journalledHookSigner(context: HookContext): HookSigner {
     if (recorded !== undefined) return recorded.signedOpHook;
     const recipient = accountAddresses(context.recipient, "--to");
     if (recipient.bech32 !== signer.bech32) {
-      throw new VipError(
-        `this route requires an op hook, which the recipient's key signs: --to ${context.recipient} is not the signer's account (${signer.hex}, ${signer.bech32}). ` +
-          "Send to your own account, then move the tokens on the rollup; nothing was sent",
-      );
+      throw new VipError(ERRORS.NETWORK.HOOK_RECIPIENT_NOT_SIGNER, {
+        recipient: context.recipient,
+        hex: signer.hex,
+        bech32: signer.bech32,
+      });
     }
     const sourceIsEvm = /^\d+$/.test(route.source_asset_chain_id);
     const hook = await context.router.opHook({
@@ -60,7 +62,8 @@ export function journalledHookSigner(context: HookContext): HookSigner {
       ),
     );
     out.warn(
-      `${signer.bech32} must send nothing else on ${hook.chain_id} until this transfer lands: the op hook runs at its sequence ${signed.sequence}, ` +
+      `${signer.bech32} must send nothing else on ${hook.chain_id} until this transfer lands: ` +
+        `the op hook runs at its sequence ${signed.sequence}, ` +
         "and any other transaction from it first makes the hook fail",
     );
     await journal.append({

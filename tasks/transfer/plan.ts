@@ -6,6 +6,7 @@ import type {
   Route,
   SignedOpHook,
 } from "../clients/router.js";
+import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { checkMsg } from "../cosmos/amino.js";
 import { accountAddresses } from "../signer/addresses.js";
@@ -52,17 +53,16 @@ export function addressList(
   recipient: string,
 ): string[] {
   if (route.required_chain_addresses == null) {
-    throw new VipError(
-      "the route has no required_chain_addresses, so msgs cannot be given an address per chain: nothing was signed",
-    );
+    throw new VipError(ERRORS.NETWORK.NO_REQUIRED_ADDRESSES);
   }
   return route.required_chain_addresses.map((chainId) => {
     const evm = /^\d+$/.test(chainId);
     if (chainId === route.dest_asset_chain_id) {
       if (evm && !isAddress(recipient))
-        throw new VipError(
-          `--to ${recipient}: the destination ${chainId} is an EVM chain, which needs a 0x… address`,
-        );
+        throw new VipError(ERRORS.NETWORK.RECIPIENT_NOT_EVM, {
+          recipient,
+          chainId,
+        });
       return evm
         ? accountAddresses(recipient, "--to").hex
         : accountAddresses(recipient, "--to").bech32;
@@ -110,9 +110,12 @@ export function checkTransactions(
     if ("cosmos_tx" in tx) {
       const cosmos = tx.cosmos_tx;
       if (cosmos.signer_address !== signer.bech32) {
-        throw new VipError(
-          `transaction ${i + 1} on ${cosmos.chain_id} is to be signed by ${cosmos.signer_address}, but the signer is ${signer.bech32}: nothing was sent`,
-        );
+        throw new VipError(ERRORS.NETWORK.COSMOS_TX_SIGNER_MISMATCH, {
+          n: i + 1,
+          chainId: cosmos.chain_id,
+          expected: cosmos.signer_address,
+          signer: signer.bech32,
+        });
       }
       cosmos.msgs.forEach((msg, j) =>
         checkMsg(
@@ -123,19 +126,21 @@ export function checkTransactions(
       continue;
     }
     if (!("evm_tx" in tx))
-      throw new VipError(
-        `transaction ${i + 1} is neither an EVM nor a Cosmos transaction: nothing was sent`,
-      );
+      throw new VipError(ERRORS.NETWORK.TX_KIND_UNKNOWN, { n: i + 1 });
     const evm = tx.evm_tx;
     if (evm.chain_id !== chainId.toString()) {
-      throw new VipError(
-        `transaction ${i + 1} is for chain ${evm.chain_id}, but the network is chain ${chainId}: run with the source chain's --network; nothing was sent`,
-      );
+      throw new VipError(ERRORS.NETWORK.TX_WRONG_CHAIN, {
+        n: i + 1,
+        txChain: evm.chain_id,
+        chainId,
+      });
     }
     if (evm.signer_address.toLowerCase() !== signer.hex.toLowerCase()) {
-      throw new VipError(
-        `transaction ${i + 1} is to be signed by ${evm.signer_address}, but the signer is ${signer.hex}: nothing was sent`,
-      );
+      throw new VipError(ERRORS.NETWORK.EVM_TX_SIGNER_MISMATCH, {
+        n: i + 1,
+        expected: evm.signer_address,
+        signer: signer.hex,
+      });
     }
   }
 }

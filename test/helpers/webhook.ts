@@ -9,6 +9,8 @@ export interface Alert {
   level: string;
   stage: number;
   text: string;
+  /** The code of the error that raised it, if one did. */
+  code?: string;
   at: string;
 }
 

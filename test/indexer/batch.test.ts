@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import type { NetworkConfig } from "hardhat/types/config";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
 import { batchTransport } from "../../tasks/indexer/batch.js";
 import { RollupReader } from "../../tasks/indexer/rpc.js";
 import { isTransient } from "../../tasks/network/retry.js";
@@ -111,12 +113,26 @@ describe("JSON-RPC batches for block headers", () => {
       failures.push(
         await send?.(CALLS).then(
           () => "answered",
-          (error: unknown) => (error instanceof Error ? error.message : ""),
+          (error: unknown) => error,
         ),
       );
-    expect(failures[0]).to.match(/eth_getBlockByNumber: header not found/);
-    expect(failures[1]).to.match(/lacks eth_getBlockByNumber #1/);
-    expect(failures[2]).to.match(/refused a batch of 3: batch too large/);
+    const [call, missing, refused] = failures;
+    expect(
+      isVipError(call, ERRORS.INDEXER.BATCH_CALL_FAILED) && call.params,
+      String(call),
+    ).to.deep.equal({
+      method: "eth_getBlockByNumber",
+      reason: "header not found",
+    });
+    expect(
+      isVipError(missing, ERRORS.INDEXER.BATCH_ANSWER_INCOMPLETE) &&
+        missing.params,
+      String(missing),
+    ).to.deep.equal({ count: 3, method: "eth_getBlockByNumber", id: 1 });
+    expect(
+      isVipError(refused, ERRORS.INDEXER.BATCH_REFUSED) && refused.params,
+      String(refused),
+    ).to.deep.equal({ count: 3, reason: "batch too large" });
   });
 
   it("sends a URL's credentials as Basic authentication, and never names the URL's credentials, path or query in an error", async () => {

@@ -7,8 +7,22 @@ import {
   type RpcLog,
 } from "../../tasks/indexer/decode.js";
 import { parsePolicy } from "../../tasks/policy/parse.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
+import { thrownParams } from "../helpers/failure.js";
 
 const CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+
+/** What a decode gives: its values, or the error's code and values. */
+function outcome(decode: () => unknown) {
+  try {
+    return { decoded: decode() };
+  } catch (error) {
+    return {
+      refused: isVipError(error) ? [error.code, error.params] : String(error),
+    };
+  }
+}
 
 function source(signature: string) {
   const policy = parsePolicy(
@@ -78,20 +92,10 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
         ];
         const data = `0x${Array.from({ length: dataWords }, word).join("")}`;
         const entry = log(topics, data);
-        let expected: unknown;
-        try {
-          expected = slow.decode(entry, 7n);
-        } catch (error) {
-          expected = error instanceof Error ? error.message : error;
-        }
-        let actual: unknown;
-        try {
-          actual = fast.decode(entry, 7n);
-        } catch (error) {
-          actual = error instanceof Error ? error.message : error;
-        }
+        const expected = outcome(() => slow.decode(entry, 7n));
+        const actual = outcome(() => fast.decode(entry, 7n));
         expect(actual, `${topics.join(",")} ${data}`).to.deep.equal(expected);
-        if (typeof expected !== "string") decoded++;
+        if ("decoded" in expected) decoded++;
       }
       // Most logs decode: the comparison is not only of refusals.
       expect(decoded).to.be.greaterThan(200);
@@ -106,9 +110,14 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
       s.topic,
       zeroPadValue("0x1000000000000000000000000000000000000001", 32),
     ];
-    expect(() => new LogDecoder(s).decode(log(topics, huge), 1n)).to.throw(
-      /log 3 of transaction 0xcdcd.* \(block 16, source t\): notional = 1606938044258990275541962092341162602522202993782792835301376 does not fit an exact 128-bit integer column/,
+    const wide = thrownParams(
+      () => new LogDecoder(s).decode(log(topics, huge), 1n),
+      ERRORS.INDEXER.VALUE_TOO_WIDE,
     );
+    expect(wide.where).to.match(
+      /^log 3 of transaction 0xcdcd.* \(block 16, source t\)$/,
+    );
+    expect([wide.column, wide.value]).to.deep.equal(["notional", 2n ** 200n]);
   });
 
   it("decodes a dynamic parameter with ethers, and a short log is refused as ethers refuses it", () => {
@@ -125,9 +134,11 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
       "alice",
       5n,
     ]);
-    expect(() => new LogDecoder(s).decode(log(topics, "0x1234"), 1n)).to.throw(
-      /does not decode as event Named/,
+    const short = thrownParams(
+      () => new LogDecoder(s).decode(log(topics, "0x1234"), 1n),
+      ERRORS.INDEXER.LOG_NOT_DECODABLE,
     );
+    expect(short.event).to.match(/^event Named\(/);
   });
 
   it("appends to columns what ethers decodes, from lowercase and uppercase hex alike", () => {
@@ -178,9 +189,11 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
       2n ** 127n - 1n,
       -(2n ** 127n),
     ]);
-    expect(() => decode(2n ** 127n, 0n)).to.throw(
-      /big = 170141183460469231731687303715884105728 does not fit an exact 128-bit integer column/,
+    const wide = thrownParams(
+      () => decode(2n ** 127n, 0n),
+      ERRORS.INDEXER.VALUE_TOO_WIDE,
     );
+    expect([wide.column, wide.value]).to.deep.equal(["big", 2n ** 127n]);
   });
 
   it("refuses a log whose logIndex is not a hex quantity, naming it, and appends nothing", () => {
@@ -194,16 +207,21 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
     ];
     const columns = new LogColumns(s.columns.length);
     for (const logIndex of ["0x1g", "", "3", "0x"]) {
-      expect(() =>
-        new LogDecoder(s).decodeInto(
-          columns,
-          { ...log(topics, data), logIndex },
-          16n,
-          1n,
+      expect(
+        thrownParams(
+          () =>
+            new LogDecoder(s).decodeInto(
+              columns,
+              { ...log(topics, data), logIndex },
+              16n,
+              1n,
+            ),
+          ERRORS.INDEXER.LOG_INDEX_NOT_HEX,
         ),
-      ).to.throw(
-        `log "${logIndex}" of transaction 0x${"cd".repeat(32)} (block 0x10, source t): its logIndex is not a hex quantity`,
-      );
+      ).to.deep.equal({
+        logIndex,
+        place: `0x${"cd".repeat(32)} (block 0x10, source t)`,
+      });
     }
     expect(columns.length).to.equal(0);
     new LogDecoder(s).decodeInto(

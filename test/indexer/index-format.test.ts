@@ -6,6 +6,8 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { expect } from "chai";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
 import { setAside } from "../../tasks/indexer/index-format.js";
 import { ActivityStore } from "../../tasks/indexer/store.js";
 
@@ -47,13 +49,14 @@ describe("the index's format: recorded, an older one refused and set aside, neve
   });
   afterEach(async () => rm(dir, { recursive: true, force: true }));
 
-  const refusal = async (file: string, rebuild?: string): Promise<string> =>
+  /** The error opening `file` fails with ("opened" when it opens). */
+  const refusal = async (file: string, rebuild?: string): Promise<unknown> =>
     ActivityStore.open(file, rebuild === undefined ? {} : { rebuild }).then(
       (store) => {
         store.close();
         return "opened";
       },
-      (error: unknown) => (error instanceof Error ? error.message : ""),
+      (error: unknown) => error,
     );
 
   it("records format 2 in a fresh index, and opens it again", async () => {
@@ -68,18 +71,26 @@ describe("the index's format: recorded, an older one refused and set aside, neve
   it("refuses an index of format 1 (no meta, log tables without tx_index), saying what to run, and leaves it as it was", async () => {
     const file = path.join(dir, "chain-7.duckdb");
     await database(file, FORMAT_1);
-    const message = await refusal(
+    const error = await refusal(
       file,
       "npx hardhat scores:index --network rollup --policy p.sql --data-dir d --rebuild",
     );
-    expect(message).to.include(`${file} is an index of format 1`);
-    expect(message).to.include("its logs have no tx_index");
-    expect(message).to.include(
-      "Run `npx hardhat scores:index --network rollup --policy p.sql --data-dir d --rebuild` to move it aside to",
-    );
-    expect(message).to.include(path.join(dir, "chain-7.format-1.duckdb"));
+    expect(
+      isVipError(error, ERRORS.INDEXER.INDEX_FORMAT_1) && error.params,
+      String(error),
+    ).to.deep.equal({
+      file,
+      rebuild:
+        "npx hardhat scores:index --network rollup --policy p.sql --data-dir d --rebuild",
+      aside: path.join(dir, "chain-7.format-1.duckdb"),
+    });
     // Without the caller's command, the command with placeholders.
-    expect(await refusal(file)).to.include(
+    const placeholders = await refusal(file);
+    expect(
+      isVipError(placeholders, ERRORS.INDEXER.INDEX_FORMAT_1) &&
+        placeholders.params.rebuild,
+      String(placeholders),
+    ).to.include(
       "npx hardhat scores:index --network <name> --policy <policy file or folder> --rebuild",
     );
     expect(
@@ -97,15 +108,21 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     ];
     const mixed = path.join(dir, "chain-8.duckdb");
     await database(mixed, [...meta, ...FORMAT_1]);
-    expect(await refusal(mixed)).to.include("is an index of format 1");
+    const format1 = await refusal(mixed);
+    expect(
+      isVipError(format1, ERRORS.INDEXER.INDEX_FORMAT_1) && format1.params.file,
+      String(format1),
+    ).to.equal(mixed);
     const newer = path.join(dir, "chain-9.duckdb");
     await database(newer, [
       meta[0] ?? "",
       "insert into meta values ('format', '3')",
     ]);
-    expect(await refusal(newer)).to.match(
-      /chain-9\.duckdb is an index of format 3; this version of the plugin reads format 2/,
-    );
+    const other = await refusal(newer);
+    expect(
+      isVipError(other, ERRORS.INDEXER.INDEX_FORMAT_OTHER) && other.params,
+      String(other),
+    ).to.include({ file: newer, found: "3", format: 2 });
   });
 
   it("--rebuild moves the index and its write-ahead log aside to chain-<id>.format-1.duckdb, intact, and a fresh index opens in its place", async () => {
@@ -135,11 +152,14 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     await database(path.join(dir, "chain-7.format-1.duckdb"), [
       "create table x (a integer)",
     ]);
-    let message = "";
-    await setAside(file).catch((e: unknown) => (message = String(e)));
-    expect(message).to.include(
-      `cannot move ${file} aside: ${path.join(dir, "chain-7.format-1.duckdb")} already exists`,
-    );
+    const taken = await setAside(file).catch((e: unknown) => e);
+    expect(
+      isVipError(taken, ERRORS.INDEXER.ASIDE_TAKEN) && taken.params,
+      String(taken),
+    ).to.deep.equal({
+      file,
+      taken: path.join(dir, "chain-7.format-1.duckdb"),
+    });
     expect(
       await queryIndex(file, "select count(*)::INTEGER from log_abc"),
     ).to.deep.equal([[1]]);

@@ -5,6 +5,8 @@ import path from "node:path";
 import { expect } from "chai";
 import { AbiCoder, id, zeroPadValue } from "ethers";
 
+import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { isVipError, type VipError } from "../../tasks/errors.js";
 import type { RpcLog } from "../../tasks/indexer/decode.js";
 import { indexSources } from "../../tasks/indexer/index-sources.js";
 import {
@@ -16,6 +18,7 @@ import { RollupReader } from "../../tasks/indexer/rpc.js";
 import { ActivityStore, logTable } from "../../tasks/indexer/store.js";
 import type { Output } from "../../tasks/output.js";
 import { parsePolicy } from "../../tasks/policy/parse.js";
+import { thrownParams } from "../helpers/failure.js";
 
 const TRADES = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
 const TOKEN = "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512";
@@ -226,24 +229,39 @@ describe("log_index within the transaction, whichever way the node numbers", () 
   });
 
   it("a receipt that disagrees with the logs is an error naming the transaction and the block, and nothing is stored", async () => {
+    // Each error, and what its values must name (the transaction, the block).
     const cases: [
       (hash: string, r: RpcReceipt) => RpcReceipt | null,
-      RegExp,
+      ErrorDescriptor,
+      Record<string, RegExp>,
     ][] = [
       [
         () => null,
-        /the node has no receipt for transaction 0x0+20+ \(block 2\)/,
+        ERRORS.INDEXER.NO_RECEIPT,
+        { where: /^transaction 0x0+20+ \(block 2\)$/ },
       ],
       [
         (_, r) => ({ ...r, blockHash: `0x${"c".repeat(64)}` }),
-        /the receipt of transaction 0x0+20+ \(block 2\) is of block 0xc+, its logs of 0xb+02: a reorganization/,
+        ERRORS.INDEXER.RECEIPT_OF_OTHER_BLOCK,
+        {
+          where: /^transaction 0x0+20+ \(block 2\)$/,
+          receiptBlock: /^0xc{64}$/,
+          logsBlock: /^0xb+02$/,
+        },
       ],
       [
         (_, r) => ({ ...r, logs: [r.logs[0], r.logs[2]] as RpcLog[] }),
-        /log 2 of transaction 0x0+20+ \(block 2\) is not in its receipt at place 2 \(the receipt numbers its logs from 0\)/,
+        ERRORS.INDEXER.LOG_NOT_IN_RECEIPT,
+        {
+          index: /^2$/,
+          hash: /^0x0+20+$/,
+          block: /^2$/,
+          place: /^2$/,
+          offset: /^0$/,
+        },
       ],
     ];
-    for (const [receiptOf, message] of cases) {
+    for (const [receiptOf, expected, values] of cases) {
       const node = fakeNode(
         [[[{ trade: 1n }]], CHAIN[2] ?? []],
         "block",
@@ -251,7 +269,10 @@ describe("log_index within the transaction, whichever way the node numbers", () 
       );
       let error: unknown;
       await index(node, true).catch((e: unknown) => (error = e));
-      expect(String(error)).to.match(message);
+      expect(isVipError(error, expected), String(error)).to.equal(true);
+      const params = (error as VipError).params as Record<string, unknown>;
+      for (const [name, value] of Object.entries(values))
+        expect(String(params[name]), name).to.match(value);
       const store = await ActivityStore.open(
         path.join(dir, `chain-${runs}.duckdb`),
       );
@@ -301,21 +322,37 @@ describe("which transactions of an answer need a receipt", () => {
   });
 
   it("refuses two transactions at one index of a block, a transaction at two places, a transactionIndex that is not a quantity", () => {
-    expect(() =>
-      receiptsNeeded([
-        log(1, 0, 1),
-        { ...log(1, 1, 2), transactionIndex: "0x0" },
-      ]),
-    ).to.throw(/transactions 0x\w+ and 0x\w+ both at index 0 of block 0x1/);
-    expect(() =>
-      receiptsNeeded([
-        log(1, 0, 1),
-        { ...log(1, 0, 2), transactionIndex: "0x5" },
-      ]),
-    ).to.throw(/transaction 0x\w+ at two places/);
-    expect(() =>
-      receiptsNeeded([{ ...log(1, 0, 1), transactionIndex: "1" }]),
-    ).to.throw(/its transactionIndex "1" is not a hex quantity/);
+    expect(
+      thrownParams(
+        () =>
+          receiptsNeeded([
+            log(1, 0, 1),
+            { ...log(1, 1, 2), transactionIndex: "0x0" },
+          ]),
+        ERRORS.INDEXER.TXS_AT_ONE_INDEX,
+      ),
+    ).to.deep.equal({
+      first: hashOf(1, 0),
+      second: hashOf(1, 1),
+      index: 0,
+      block: "0x1",
+    });
+    expect(
+      thrownParams(
+        () =>
+          receiptsNeeded([
+            log(1, 0, 1),
+            { ...log(1, 0, 2), transactionIndex: "0x5" },
+          ]),
+        ERRORS.INDEXER.TX_AT_TWO_PLACES,
+      ),
+    ).to.include({ hash: hashOf(1, 0), otherIndex: "0x5" });
+    expect(
+      thrownParams(
+        () => receiptsNeeded([{ ...log(1, 0, 1), transactionIndex: "1" }]),
+        ERRORS.INDEXER.TX_INDEX_NOT_HEX,
+      ),
+    ).to.include({ txIndex: "1" });
   });
 
   it("offsets from receipts, each log checked at its place", () => {
@@ -328,15 +365,20 @@ describe("which transactions of an answer need a receipt", () => {
     expect([...receiptOffsets(logs, needs, [receipt])]).to.deep.equal([
       [hashOf(1, 0), 3],
     ]);
-    expect(() =>
-      receiptOffsets(logs, needs, [
-        { ...receipt, logIndices: ["0x3", "0x4", "0x6"] },
-      ]),
-    ).to.throw(
-      /log 6 of transaction 0x\w+ \(block 1\) is not in its receipt at place 3/,
+    expect(
+      thrownParams(
+        () =>
+          receiptOffsets(logs, needs, [
+            { ...receipt, logIndices: ["0x3", "0x4", "0x6"] },
+          ]),
+        ERRORS.INDEXER.LOG_NOT_IN_RECEIPT,
+      ),
+    ).to.include({ index: 6, hash: hashOf(1, 0), place: 3 });
+    const noLogs = thrownParams(
+      () => receiptOffsets(logs, needs, [{ ...receipt, logIndices: [] }]),
+      ERRORS.INDEXER.RECEIPT_FIRST_LOG,
     );
-    expect(() =>
-      receiptOffsets(logs, needs, [{ ...receipt, logIndices: [] }]),
-    ).to.throw(/the receipt of transaction 0x\w+ \(block 1\) has no logs/);
+    expect(noLogs.where).to.equal(`transaction ${hashOf(1, 0)} (block 1)`);
+    expect(noLogs.problem).to.equal("has no logs");
   });
 });

@@ -2,6 +2,8 @@ import { rm } from "node:fs/promises";
 
 import { expect } from "chai";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
 import { computeStage } from "../../tasks/scoring/compute.js";
 import {
   type HandTrade,
@@ -119,10 +121,17 @@ group by trader`);
       STAGE_BLOCKS,
     ).then(
       () => "computed",
-      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+      (e: unknown) => e,
     );
-    expect(error).to.match(
-      /hostile\.sql:5:41: \/ 2 as score from trades group by trader\n {4}`\/` divides/,
+    expect(
+      isVipError(error, ERRORS.SCORING.POLICY_FLOATING),
+      String(error),
+    ).to.equal(true);
+    expect(
+      isVipError(error, ERRORS.SCORING.POLICY_FLOATING) &&
+        error.params.constructs,
+    ).to.include(
+      "hostile.sql:5:41: / 2 as score from trades group by trader\n",
     );
   });
 
@@ -136,10 +145,15 @@ group by trader`);
       STAGE_BLOCKS,
     ).then(
       () => "computed",
-      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+      (e: unknown) => e,
     );
-    expect(error).to.equal(
-      "hostile.sql: score must be an integer or a DECIMAL, not BIGINT[]: cast it, e.g. (…)::HUGEINT",
-    );
+    expect(
+      isVipError(error, ERRORS.SCORING.POLICY_SCORE_TYPE),
+      String(error),
+    ).to.equal(true);
+    expect(isVipError(error) && error.params).to.deep.equal({
+      file: "hostile.sql",
+      type: "BIGINT[]",
+    });
   });
 });

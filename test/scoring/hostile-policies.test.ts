@@ -9,7 +9,9 @@ import {
   DEFAULT_POLICY_BOUNDS,
   type PolicyBounds,
 } from "../../tasks/scoring/sandbox.js";
-import { VipError } from "../../tasks/errors.js";
+import type { ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { VipError, errorCode, isVipError } from "../../tasks/errors.js";
+import { catalogEntry } from "../helpers/failure.js";
 import { parsePolicy } from "../../tasks/policy/parse.js";
 import {
   STAGE_BLOCKS,
@@ -29,11 +31,31 @@ interface HostilePolicy {
   name: string;
   text: string;
   kind: string;
-  expect: RegExp;
+  /**
+   * The errors it may be refused with: one, or the two ways a bound stops a
+   * policy (interrupted in the engine, or its process killed), which the
+   * machine's load decides.
+   */
+  errors: ErrorDescriptor[];
+  /** What that error's values must name: where, and what. */
+  names: RegExp;
   bounds: PolicyBounds;
 }
 
-/** A corpus file: its policy, and the `class`, `expect` and `bounds` comments. */
+/**
+ * An error's values, one a line, for `names` (which also matches the printed
+ * message, where the same values stand in their places).
+ */
+function valuesOf(error: VipError): string {
+  return Object.values(error.params as Record<string, unknown>)
+    .map(String)
+    .join("\n");
+}
+
+/**
+ * A corpus file: its policy, and the `class`, `error`, `names` and `bounds`
+ * comments.
+ */
 function readCase(name: string, text: string): HostilePolicy {
   const comment = (key: string) => {
     const found = new RegExp(`^-- ${key}: (.*)$`, "m").exec(text)?.[1];
@@ -48,7 +70,8 @@ function readCase(name: string, text: string): HostilePolicy {
     name,
     text,
     kind: comment("class"),
-    expect: new RegExp(comment("expect")),
+    errors: comment("error").split("|").map(catalogEntry),
+    names: new RegExp(comment("names")),
     bounds,
   };
 }
@@ -63,7 +86,7 @@ const cases = await Promise.all(
 );
 
 // A challenger runs someone else's policy: every one of these must be
-// refused with its message, by a value (never a crash), leaving nothing
+// refused with its error, by a value (never a crash), leaving nothing
 // behind, within the bounds it was given.
 describe("hostile policies (test/corpus/hostile-policies): each refused, safely", function () {
   let index: { dir: string; file: string };
@@ -104,8 +127,14 @@ describe("hostile policies (test/corpus/hostile-policies): each refused, safely"
         (e: unknown) => e,
       );
       expect(error, "refused").to.be.instanceOf(VipError);
+      expect(
+        hostile.errors.some((expected) => isVipError(error, expected)),
+        `expected ${hostile.errors.map(errorCode).join(" or ")}, got: ${String(error)}`,
+      ).to.equal(true);
       const message = (error as VipError).message;
-      expect(message).to.match(hostile.expect);
+      expect(`${valuesOf(error as VipError)}\n${message}`).to.match(
+        hostile.names,
+      );
       // Printed safe: no control character but the tool's own line breaks,
       // no value printed whole.
       expect(message).to.not.match(

@@ -3,14 +3,16 @@ import { bech32 } from "bech32";
 import { expect } from "chai";
 import { getAddress, hexlify, randomBytes } from "ethers";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
 import { accountAddresses } from "../../tasks/signer/addresses.js";
 
-/** Whether `accountAddresses` accepts `text`, or the message it refuses with. */
-function read(text: string) {
+/** Whether `accountAddresses` accepts `text`, or the error it refuses with. */
+function read(text: string): unknown {
   try {
     return accountAddresses(text, "--to");
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return error;
   }
 }
 
@@ -31,9 +33,12 @@ describe("an account's two spellings, as initia.js spells them", () => {
     const account = AccAddress.fromHex(hexlify(randomBytes(20)));
     const module = AccAddress.fromHex(hexlify(randomBytes(32)));
     expect(AccAddress.validate(module)).to.equal(true);
-    expect(read(module)).to.match(
-      /--to: ".*" is a 32-byte module or contract address, not a 20-byte account/,
-    );
+    const refused = read(module);
+    expect(
+      isVipError(refused, ERRORS.CONTRACT.ADDRESS_NOT_ACCOUNT) &&
+        refused.params,
+      String(refused),
+    ).to.deep.equal({ what: "--to", address: module, bytes: 32 });
     const flipped = account.slice(0, -1) + (account.endsWith("q") ? "p" : "q");
     // Starts with init1 and is 43 characters long, but its prefix is `init1`
     // (bech32 splits at the last 1).
@@ -41,7 +46,11 @@ describe("an account's two spellings, as initia.js spells them", () => {
     expect(wrongPrefix).to.have.length(43);
     for (const bad of [flipped, wrongPrefix, `${account}q`, "init1"]) {
       expect(AccAddress.validate(bad)).to.equal(false);
-      expect(read(bad)).to.match(/--to: ".*" is not a valid init1… address/);
+      const error = read(bad);
+      expect(
+        isVipError(error, ERRORS.CONTRACT.ADDRESS_BAD_BECH32) && error.params,
+        String(error),
+      ).to.deep.equal({ what: "--to", address: bad });
     }
   });
 });

@@ -7,6 +7,7 @@ import {
   readStdin,
 } from "../../accounts/mnemonic.js";
 import { optionalVipUrl } from "../../config/settings.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { connectAnyNetwork } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
@@ -28,19 +29,14 @@ const action: NewTaskActionFunction<AccountsArgs> = async (args, hre) => {
   const modes = [args.create, args.recover, args.ledger !== undefined].filter(
     Boolean,
   ).length;
-  if (modes > 1)
-    throw new VipError(
-      "--create, --recover and --ledger exclude each other: pick one",
-    );
+  if (modes > 1) throw new VipError(ERRORS.CONTRACT.ACCOUNT_MODES_EXCLUSIVE);
   const out = consoleOutput;
 
   if (args.create) {
     // The mnemonic is the key: it is shown once, and only to a person at a
     // terminal, never into a pipe or a log.
     if (process.stdout.isTTY !== true) {
-      throw new VipError(
-        "--create shows the new mnemonic once, on a terminal only; standard output is not a terminal. Run it in a terminal",
-      );
+      throw new VipError(ERRORS.CONTRACT.CREATE_NEEDS_TERMINAL);
     }
     const { phrase, account } = newAccount();
     await storeInKeystore(hre, args.name, account.privateKey, {
@@ -49,10 +45,12 @@ const action: NewTaskActionFunction<AccountsArgs> = async (args, hre) => {
     });
     const addresses = accountAddresses(account.address, "new account");
     out.line(
-      `new account ${addresses.hex} (${addresses.bech32}), stored in the keystore as ${args.name}`,
+      `new account ${addresses.hex} (${addresses.bech32}), ` +
+        `stored in the keystore as ${args.name}`,
     );
     out.warn(
-      "write these 24 words down, offline, now: they are the only backup of this key and are not shown again or stored anywhere",
+      "write these 24 words down, offline, now: they are the only backup of " +
+        "this key and are not shown again or stored anywhere",
     );
     process.stdout.write(`\n  ${phrase}\n\n`);
     return;
@@ -72,7 +70,8 @@ const action: NewTaskActionFunction<AccountsArgs> = async (args, hre) => {
     });
     const addresses = accountAddresses(account.address, "recovered account");
     out.line(
-      `recovered ${addresses.hex} (${addresses.bech32}) at m/44'/60'/0'/0/0, stored in the keystore as ${args.name}`,
+      `recovered ${addresses.hex} (${addresses.bech32}) at m/44'/60'/0'/0/0, ` +
+        `stored in the keystore as ${args.name}`,
     );
     return;
   }
@@ -80,7 +79,8 @@ const action: NewTaskActionFunction<AccountsArgs> = async (args, hre) => {
     const addresses = accountAddresses(args.ledger, "--ledger");
     out.line(`Ledger account ${addresses.hex} (${addresses.bech32})`);
     out.line(
-      `sign with it: set LEDGER_ACCOUNT=${addresses.hex} (the Ethereum app open; the key never leaves the device)`,
+      `sign with it: set LEDGER_ACCOUNT=${addresses.hex} ` +
+        "(the Ethereum app open; the key never leaves the device)",
     );
     return;
   }

@@ -62,7 +62,8 @@ export async function showAccounts(
     );
     out.line(
       same
-        ? "the deployer and the operator are the same key: one key receives the operator rewards and operates the contract"
+        ? "the deployer and the operator are the same key: one key receives " +
+            "the operator rewards and operates the contract"
         : "the deployer and the operator are different keys",
     );
   }

@@ -4,6 +4,7 @@ import { describeRoute } from "../../transfer/describe.js";
 import { selectedNetwork } from "../../network/connect.js";
 import { routerFor } from "../../transfer/router.js";
 import { routeRequestSchema } from "../../clients/router.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError, defined } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
 
@@ -39,13 +40,17 @@ const action: NewTaskActionFunction<BridgeRouteArgs> = async (args, hre) => {
       dest_asset_denom: "--to-denom",
       amount_in: "--amount",
     };
-    const issue = defined(checked.error.issues[0], "checked.error.issues[0]");
-    const name = option[String(issue.path[0])] ?? String(issue.path[0]);
-    throw new VipError(
-      issue.code === "invalid_type"
-        ? `${name} is required`
-        : `${name}: ${issue.message}`,
+    const issue = defined(
+      checked.error.issues[0],
+      "a failed parse has at least one issue",
     );
+    const name = option[String(issue.path[0])] ?? String(issue.path[0]);
+    throw issue.code === "invalid_type"
+      ? new VipError(ERRORS.NETWORK.ROUTE_OPTION_MISSING, { option: name })
+      : new VipError(ERRORS.NETWORK.ROUTE_OPTION_INVALID, {
+          option: name,
+          problem: issue.message,
+        });
   }
   const network = selectedNetwork(hre);
   const router = await routerFor(network.name, network.config);

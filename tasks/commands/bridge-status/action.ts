@@ -7,6 +7,7 @@ import type { NewTaskActionFunction } from "hardhat/types/tasks";
 import { taskFolder } from "../../config/settings.js";
 
 import { SUCCESS_STATE } from "../../clients/router.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import { optionalSeconds } from "../../cli/values.js";
@@ -36,9 +37,9 @@ interface BridgeStatusArgs {
  */
 const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
   if (!/^(0x)?[0-9a-fA-F]{64}$/.test(args.tx))
-    throw new VipError(
-      `--tx ${safeText(args.tx, 80)} is not a transaction hash (64 hex digits)`,
-    );
+    throw new VipError(ERRORS.NETWORK.TX_HASH_INVALID, {
+      tx: safeText(args.tx, 80),
+    });
   const hash = args.tx;
   const pollMs = optionalSeconds(args.pollInterval, "--poll-interval");
   const timeoutMs = optionalSeconds(args.timeout, "--timeout") ?? 30 * 60_000;
@@ -88,11 +89,17 @@ const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
       consoleOutput,
     );
     if (end.outcome !== "success")
-      throw new VipError(`${hash}: ${describeEnd(end)}`);
+      throw new VipError(ERRORS.NETWORK.TRANSFER_FAILED, {
+        hash,
+        end: describeEnd(end),
+      });
   } else {
     consoleOutput.line(`status                ${done.state} (recorded)`);
     if (done.state !== SUCCESS_STATE)
-      throw new VipError(`${hash}: ${describeEnd(recordedEnd(done))}`);
+      throw new VipError(ERRORS.NETWORK.TRANSFER_FAILED, {
+        hash,
+        end: describeEnd(recordedEnd(done)),
+      });
   }
   consoleOutput.line(`done                  ${hash}: ${SUCCESS_STATE}`);
 };

@@ -2,6 +2,7 @@ import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { taskFolder } from "../../config/settings.js";
 
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import { connect } from "../../network/connect.js";
@@ -39,13 +40,11 @@ interface BridgeTransferArgs {
 const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
   const amount = args.amount;
   if (!/^\d+$/.test(amount) || BigInt(amount) === 0n)
-    throw new VipError(
-      `--amount ${amount} is not an amount in base units (a whole number above 0)`,
-    );
+    throw new VipError(ERRORS.NETWORK.AMOUNT_INVALID, { amount });
   if (!/^\d+(\.\d+)?$/.test(args.slippage) || Number(args.slippage) > 100)
-    throw new VipError(
-      `--slippage ${args.slippage} is not a percentage between 0 and 100`,
-    );
+    throw new VipError(ERRORS.NETWORK.SLIPPAGE_INVALID, {
+      slippage: args.slippage,
+    });
   const recipient = args.to;
   const pollMs = optionalSeconds(args.pollInterval, "--poll-interval");
   const timeoutMs = optionalSeconds(args.timeout, "--timeout");
@@ -78,9 +77,9 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
       recordsOf(journal.records, "done").length === 0 &&
       underWay(journal.records)
     ) {
-      throw new VipError(
-        `the same transfer is still in progress (journal ${journal.path}): run the command without --new to finish it first`,
-      );
+      throw new VipError(ERRORS.NETWORK.TRANSFER_IN_PROGRESS, {
+        journal: journal.path,
+      });
     }
     consoleOutput.line(
       `the earlier transfer's journal is kept as ${await journal.archive()}`,
@@ -91,9 +90,7 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
     for (const line of lines) consoleOutput.line(line);
     if (args.yes) return true;
     if (process.stdin.isTTY !== true)
-      throw new VipError(
-        "not confirmed: standard input is not a terminal, so pass --yes to sign and send; nothing was sent",
-      );
+      throw new VipError(ERRORS.NETWORK.NOT_CONFIRMED_NO_TERMINAL);
     const answer = await hre.interruptions.requestInput(
       "vip",
       "Sign and send these? (y/N)",

@@ -7,6 +7,7 @@ import type {
   RouterClient,
 } from "../../clients/router.js";
 import { SUCCESS_STATE } from "../../clients/router.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import type { Journal } from "../../journal/journal.js";
 import { field, type Output } from "../../output.js";
@@ -23,6 +24,7 @@ import {
   recordedEnd,
   trackOnce,
 } from "../../transfer/follow.js";
+import type { StatusView } from "../../transfer/status.js";
 import {
   hookSequenceGuard,
   journalledHookSigner,
@@ -84,7 +86,7 @@ export async function runTransfer(
   options: TransferOptions,
   context: TransferContext,
 ): Promise<void> {
-  const { router, journal, out } = context;
+  const { journal, out } = context;
   if (journal.start === undefined)
     await journal.append({
       type: "start",
@@ -92,64 +94,115 @@ export async function runTransfer(
       ...intent,
     });
   else out.line(field("journal", `${journal.path}: resuming`));
-
-  let route: Route | undefined = recordsOf(journal.records, "route")[0]?.route;
-  if (route === undefined) {
-    route = await router.route({
-      source_asset_chain_id: intent.fromChain,
-      source_asset_denom: intent.fromDenom,
-      dest_asset_chain_id: intent.toChain,
-      dest_asset_denom: intent.toDenom,
-      amount_in: intent.amount,
-      ...(intent.opWithdraw === true ? { is_op_withdraw: true } : {}),
-    });
-    for (const line of describeRoute(route)) out.line(line);
-    await journal.append({ type: "route", route });
-  }
-
-  let msgs: MsgsResponse | undefined = recordsOf(journal.records, "msgs")[0]
-    ?.response;
-  if (msgs === undefined) {
-    const prepared = await withHook(
-      route,
-      journalledHookSigner({
-        router,
-        journal,
-        signer: context.signer,
-        recipient: intent.recipient,
-        restUrl: context.restUrl,
-        out,
-      }),
-    );
-    const request = msgsRequest(
-      prepared,
-      addressList(route, context.signer, intent.recipient),
-      options.slippagePercent,
-    );
-    msgs = await router.msgs(request);
-    checkTransactions(msgs.txs, context.chainId, context.signer);
-    await journal.append({ type: "msgs", request, response: msgs });
-  } else {
-    checkTransactions(msgs.txs, context.chainId, context.signer);
-  }
+  const route = await routeOf(intent, context);
+  const msgs = await msgsOf(intent, route, options, context);
   // Every chain to sign on must have a REST endpoint before anything is signed.
   for (const tx of msgs.txs)
     if ("cosmos_tx" in tx) await context.restUrl(tx.cosmos_tx.chain_id);
+  if (!underWay(journal.records))
+    await confirmOnce(intent, route, msgs, context);
+  await runTransactions(route, msgs, options, context);
+  out.line(
+    field(
+      "done",
+      `${intent.amount} ${intent.fromDenom} on ${intent.fromChain} → ` +
+        `${intent.toDenom} on ${intent.toChain} for ${intent.recipient}: ${SUCCESS_STATE}`,
+    ),
+  );
+}
 
-  if (!underWay(journal.records)) {
-    const lines = describeTransactions(msgs.txs, context.signer);
-    const hook = recordsOf(journal.records, "hook")[0];
-    if (hook !== undefined)
-      lines.push(
-        `with the op hook signed by ${hook.signer} for ${hook.chainId} at sequence ${hook.sequence}`,
-      );
-    lines.push(
-      `minimum amount out ${msgs.min_amount_out ?? route.amount_out} ${route.dest_asset_denom} on ${route.dest_asset_chain_id}, to ${intent.recipient}`,
-    );
-    if (!(await context.confirm(lines)))
-      throw new VipError("not confirmed: nothing was sent");
+/** The journalled route, or the routing API's, shown and journalled. */
+async function routeOf(
+  intent: TransferIntent,
+  { router, journal, out }: TransferContext,
+): Promise<Route> {
+  const recorded = recordsOf(journal.records, "route")[0]?.route;
+  if (recorded !== undefined) return recorded;
+  const route = await router.route({
+    source_asset_chain_id: intent.fromChain,
+    source_asset_denom: intent.fromDenom,
+    dest_asset_chain_id: intent.toChain,
+    dest_asset_denom: intent.toDenom,
+    amount_in: intent.amount,
+    ...(intent.opWithdraw === true ? { is_op_withdraw: true } : {}),
+  });
+  for (const line of describeRoute(route)) out.line(line);
+  await journal.append({ type: "route", route });
+  return route;
+}
+
+/**
+ * The transactions to sign: the journalled ones, or the routing API's for the
+ * route (with the op hook signed, when it requires one), journalled; checked
+ * either way before anything is signed.
+ */
+async function msgsOf(
+  intent: TransferIntent,
+  route: Route,
+  options: TransferOptions,
+  context: TransferContext,
+): Promise<MsgsResponse> {
+  const { router, journal, out } = context;
+  const recorded = recordsOf(journal.records, "msgs")[0]?.response;
+  if (recorded !== undefined) {
+    checkTransactions(recorded.txs, context.chainId, context.signer);
+    return recorded;
   }
+  const prepared = await withHook(
+    route,
+    journalledHookSigner({
+      router,
+      journal,
+      signer: context.signer,
+      recipient: intent.recipient,
+      restUrl: context.restUrl,
+      out,
+    }),
+  );
+  const request = msgsRequest(
+    prepared,
+    addressList(route, context.signer, intent.recipient),
+    options.slippagePercent,
+  );
+  const msgs = await router.msgs(request);
+  checkTransactions(msgs.txs, context.chainId, context.signer);
+  await journal.append({ type: "msgs", request, response: msgs });
+  return msgs;
+}
 
+/** Shows what will be signed; stops, with nothing sent, unless confirmed. */
+async function confirmOnce(
+  intent: TransferIntent,
+  route: Route,
+  msgs: MsgsResponse,
+  context: TransferContext,
+): Promise<void> {
+  const lines = describeTransactions(msgs.txs, context.signer);
+  const hook = recordsOf(context.journal.records, "hook")[0];
+  if (hook !== undefined)
+    lines.push(
+      `with the op hook signed by ${hook.signer} for ${hook.chainId} at sequence ${hook.sequence}`,
+    );
+  lines.push(
+    `minimum amount out ${msgs.min_amount_out ?? route.amount_out} ${route.dest_asset_denom} ` +
+      `on ${route.dest_asset_chain_id}, to ${intent.recipient}`,
+  );
+  if (!(await context.confirm(lines)))
+    throw new VipError(ERRORS.NETWORK.NOT_CONFIRMED);
+}
+
+/**
+ * Each transaction in order, each to its end before the next is signed (a
+ * later transaction spends what an earlier one delivers): sent once, tracked
+ * once, followed to a terminal state.
+ */
+async function runTransactions(
+  route: Route,
+  msgs: MsgsResponse,
+  options: TransferOptions,
+  context: TransferContext,
+): Promise<void> {
+  const { journal, out } = context;
   const beforeBroadcast = hookSequenceGuard(journal, context.restUrl);
   const evmContext = {
     journal,
@@ -168,50 +221,49 @@ export async function runTransfer(
     pollMs: options.pollMs ?? 1_000,
     inclusionTimeoutMs: 10 * 60_000,
   };
-  // In order, each to its end before the next is signed: a later transaction
-  // spends what an earlier one delivers.
   for (const [i, tx] of msgs.txs.entries()) {
     let hash: string;
     if ("cosmos_tx" in tx) {
       hash = await runCosmosTx(cosmosContext, i, tx.cosmos_tx);
     } else {
       if (!("evm_tx" in tx))
-        throw new VipError(
-          `transaction ${i + 1} is neither an EVM nor a Cosmos transaction: nothing was sent`,
-        );
+        throw new VipError(ERRORS.NETWORK.TX_KIND_UNKNOWN, { n: i + 1 });
       await beforeBroadcast();
       hash = await runEvmTx(evmContext, i, tx.evm_tx);
     }
-    await trackOnce(router, journal, hash, chainOf(tx), out);
-    const done = recordsOf(journal.records, "done").find(
-      (r) => r.hash === hash,
-    );
-    const estimated = route.estimated_route_duration_seconds ?? undefined;
-    const end =
-      done !== undefined
-        ? recordedEnd(done)
-        : await followToTheEnd(
-            router,
-            journal,
-            hash,
-            chainOf(tx),
-            {
-              estimatedSeconds: estimated,
-              pollMs: options.pollMs,
-              timeoutMs:
-                options.timeoutMs ??
-                Math.max(30 * 60_000, (estimated ?? 0) * 3_000),
-              notIndexedMs: options.notIndexedMs,
-            },
-            out,
-          );
+    await trackOnce(context.router, journal, hash, chainOf(tx), out);
+    const end = await endOf(hash, chainOf(tx), route, options, context);
     if (end.outcome !== "success")
-      throw new VipError(`${hash}: ${describeEnd(end)}`);
+      throw new VipError(ERRORS.NETWORK.TRANSFER_FAILED, {
+        hash,
+        end: describeEnd(end),
+      });
   }
-  out.line(
-    field(
-      "done",
-      `${intent.amount} ${intent.fromDenom} on ${intent.fromChain} → ${intent.toDenom} on ${intent.toChain} for ${intent.recipient}: ${SUCCESS_STATE}`,
-    ),
+}
+
+/** The transaction's journalled end, or its status followed to the end. */
+async function endOf(
+  hash: string,
+  chainId: string,
+  route: Route,
+  options: TransferOptions,
+  { router, journal, out }: TransferContext,
+): Promise<StatusView> {
+  const done = recordsOf(journal.records, "done").find((r) => r.hash === hash);
+  if (done !== undefined) return recordedEnd(done);
+  const estimated = route.estimated_route_duration_seconds ?? undefined;
+  return followToTheEnd(
+    router,
+    journal,
+    hash,
+    chainId,
+    {
+      estimatedSeconds: estimated,
+      pollMs: options.pollMs,
+      timeoutMs:
+        options.timeoutMs ?? Math.max(30 * 60_000, (estimated ?? 0) * 3_000),
+      notIndexedMs: options.notIndexedMs,
+    },
+    out,
   );
 }

@@ -54,7 +54,8 @@ export default task(
   .addFlag({
     name: "opWithdraw",
     description:
-      "From a rollup: ask for the OPinit withdrawal (is_op_withdraw), as Initia's wallet does, instead of a faster bridge",
+      "From a rollup: ask for the OPinit withdrawal (is_op_withdraw), " +
+      "as Initia's wallet does, instead of a faster bridge",
   })
   .addOption(journalDirOption())
   .addOption(

@@ -4,6 +4,7 @@ import { ignitionPath } from "../../config/package-files.js";
 import { fetchVipStage } from "../../clients/l1-rest.js";
 import { baseChain } from "../../config/settings.js";
 import { deploymentDir } from "../../contract/deployment.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { connect } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
@@ -43,10 +44,12 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
   let source: string;
   if (fromJournal !== undefined) {
     if (given.stage !== undefined && given.stage !== fromJournal) {
-      throw new VipError(
-        `the deployment in ${journalDir} was started with start stage ${fromJournal}, but ${given.from} is ${given.stage}: ` +
-          `drop ${given.from} to resume it, or pass --deployment-id <new id> to deploy another contract`,
-      );
+      throw new VipError(ERRORS.CONTRACT.START_STAGE_MISMATCH, {
+        journal: journalDir,
+        journalled: fromJournal,
+        from: given.from,
+        given: given.stage,
+      });
     }
     [startStage, source] = [
       fromJournal,
@@ -63,10 +66,7 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
       (await fetchVipStage(restUrl, moduleAddress)).stage,
       "the base chain's current VIP stage",
     ];
-    if (startStage === 0n)
-      throw new VipError(
-        "the base chain reports VIP stage 0, which no contract can start at: pass --start-stage <N> (or set START_STAGE)",
-      );
+    if (startStage === 0n) throw new VipError(ERRORS.CONTRACT.START_STAGE_ZERO);
   }
   await runDeploy(
     connection,
@@ -90,9 +90,10 @@ function parseStartStage(
     BigInt(raw.trim()) === 0n ||
     BigInt(raw.trim()) >= 2n ** 64n
   ) {
-    throw new VipError(
-      `${from} "${raw}" is not a stage number (a whole number from 1 to 2^64 - 1)`,
-    );
+    throw new VipError(ERRORS.CONTRACT.START_STAGE_INVALID, {
+      from,
+      value: raw,
+    });
   }
   return BigInt(raw.trim());
 }

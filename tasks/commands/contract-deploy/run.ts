@@ -26,7 +26,8 @@ import {
   deploymentTransaction,
   PACKAGED_ARTIFACTS_ONLY,
 } from "../../contract/deployment.js";
-import { VipError, defined } from "../../errors.js";
+import { ERRORS } from "../../error-catalog.js";
+import { isVipError, VipError, defined } from "../../errors.js";
 import type { Connection } from "../../network/connect.js";
 import { field, formatNumber, type Output } from "../../output.js";
 import { ensureFunds } from "../../signer/funds.js";
@@ -75,8 +76,10 @@ export async function runDeploy(
   try {
     address = await deployModule(connection, options);
   } catch (error) {
+    if (isVipError(error, ERRORS.CONTRACT.DEPLOY_INCOMPLETE)) throw error;
     throw new VipError(
-      `the deployment failed: ${error instanceof Error ? error.message : String(error)}`,
+      ERRORS.CONTRACT.DEPLOY_FAILED,
+      { reason: error instanceof Error ? error.message : String(error) },
       error instanceof Error ? error : undefined,
     );
   }
@@ -105,7 +108,8 @@ export async function runDeploy(
     out.line(
       field(
         "gas",
-        `${formatNumber(receipt.gasUsed)} at ${formatNumber(receipt.gasPrice)} wei: paid ${formatEther(receipt.fee)} (native token)`,
+        `${formatNumber(receipt.gasUsed)} at ${formatNumber(receipt.gasPrice)} wei: ` +
+          `paid ${formatEther(receipt.fee)} (native token)`,
       ),
     );
   }
@@ -149,10 +153,12 @@ async function deployModule(
     return getAddress(
       defined(
         result.contracts[IGNITION_FUTURE_ID],
-        "result.contracts[IGNITION_FUTURE_ID]",
+        "a successful deployment of the module holds its one future",
       ).address,
     );
-  throw new Error(describeFailedDeployment(result));
+  throw new VipError(ERRORS.CONTRACT.DEPLOY_INCOMPLETE, {
+    problems: describeFailedDeployment(result),
+  });
 }
 
 /**
@@ -203,7 +209,10 @@ async function ensureDeployFunds(
 ): Promise<void> {
   const provider = connection.ethers.provider;
   const [deployer] = await connection.ethers.getSigners();
-  const from = await defined(deployer, "deployer").getAddress();
+  const from = await defined(
+    deployer,
+    "operatorSigner found an account to sign with",
+  ).getAddress();
   const transaction = await new VipScore__factory().getDeployTransaction(
     startStage,
   );

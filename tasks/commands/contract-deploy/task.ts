@@ -5,7 +5,8 @@ import { deploymentIdOption, textOption } from "../../cli/options.js";
 
 export default task(
   "contract:deploy",
-  "Deploy VipScore, starting at --start-stage, START_STAGE or the base chain's current stage (resumes an interrupted deployment)",
+  "Deploy VipScore, starting at --start-stage, START_STAGE or the base chain's " +
+    "current stage (resumes an interrupted deployment)",
 )
   .addOption(
     textOption(

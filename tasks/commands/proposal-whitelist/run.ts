@@ -8,18 +8,22 @@ import {
   fetchRegisteredBridgeIds,
   fetchVipStage,
 } from "../../clients/l1-rest.js";
-import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
+import { type BridgeInfo, fetchBridgeInfo } from "../../clients/rollup-rest.js";
+import { ERRORS } from "../../error-catalog.js";
 import { firstLine, VipError, defined } from "../../errors.js";
 import { writeJsonFileAtomically } from "../../files/json.js";
 import { field, type Output } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
 import { deriveBridgeAddress } from "../../proposal/bridge-address.js";
-import { checkRates, parseRate } from "../../proposal/rates.js";
+import { checkRates, parseRate, type Rate } from "../../proposal/rates.js";
 import {
   describeRegisterArgs,
   whitelistProposal,
 } from "../../proposal/whitelist.js";
-import { accountAddresses } from "../../signer/addresses.js";
+import {
+  type AccountAddresses,
+  accountAddresses,
+} from "../../signer/addresses.js";
 
 const MAINNET_CHAIN_ID = "interwoven-1";
 /**
@@ -64,6 +68,50 @@ export async function runWhitelistProposal(
   context: WhitelistContext,
   out: Output,
 ): Promise<string> {
+  const checked = await checkOptions(options);
+  const rollup = await checkRollup(context);
+  await checkBaseChain(context, rollup);
+  const deposit = options.deposit ?? (await minDeposit(context.l1RestUrl, out));
+  refuseTestnet(rollup.bridge, options.force, out);
+
+  const proposal = whitelistProposal(
+    context.vipModuleAddress,
+    {
+      operator: checked.operator.hex,
+      bridgeId: rollup.bridge.bridgeId,
+      bridgeAddress: rollup.bridge.bridgeAddress,
+      scoreContract: rollup.scoreContract,
+      maxRate: checked.maxRate,
+      maxChangeRate: checked.maxChangeRate,
+      rate: checked.rate,
+    },
+    {
+      title: options.title,
+      summary: checked.summary,
+      metadata: checked.metadata,
+      deposit,
+    },
+  );
+  await writeJsonFileAtomically(options.out, proposal);
+  report(out, rollup, deposit, proposal, options.out);
+  return options.out;
+}
+
+/** What the options say, checked before the network is touched. */
+interface CheckedOptions {
+  operator: AccountAddresses;
+  maxRate: Rate;
+  maxChangeRate: Rate;
+  rate: Rate;
+  /** The forum post's https URL. */
+  metadata: string;
+  /** The summary, with the scoring policy named in it when one is given. */
+  summary: string;
+}
+
+async function checkOptions(
+  options: WhitelistOptions,
+): Promise<CheckedOptions> {
   const operator = accountAddresses(options.operator, "--operator");
   const maxRate = parseRate(options.commissionMaxRate, "--commission-max-rate");
   const maxChangeRate = parseRate(
@@ -73,27 +121,40 @@ export async function runWhitelistProposal(
   const rate = parseRate(options.commissionRate, "--commission-rate");
   checkRates(maxRate, maxChangeRate, rate);
   const metadata = forumUrl(options.metadata);
-  const title = options.title;
   const summary = await withPolicy(options.summary, options.policy);
-  const outPath = options.out;
   if (
     options.deposit !== undefined &&
     !/^\d+[a-zA-Z][a-zA-Z0-9/:._-]*$/.test(options.deposit)
   ) {
-    throw new VipError(
-      `--deposit ${options.deposit} is not a coin amount such as 100000000uinit`,
-    );
+    throw new VipError(ERRORS.REGISTRY.DEPOSIT_INVALID, {
+      deposit: options.deposit,
+    });
   }
-  if (!options.force && (await exists(outPath)))
-    throw new VipError(`${outPath} exists: pass --force to overwrite it`);
+  if (!options.force && (await exists(options.out)))
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL_EXISTS, { file: options.out });
+  return { operator, maxRate, maxChangeRate, rate, metadata, summary };
+}
 
+/** What the rollup answers: its bridge and the scoring contract's open stage. */
+interface RollupAnswers {
+  bridge: BridgeInfo;
+  scoreContract: string;
+  openStage: bigint;
+}
+
+/**
+ * The rollup's bridge, its address checked against its id's derivation, and
+ * the scoring contract, checked to answer as a VipScore.
+ */
+async function checkRollup(context: WhitelistContext): Promise<RollupAnswers> {
   const bridge = await fetchBridgeInfo(context.rollupRestUrl);
   const derived = deriveBridgeAddress(bridge.bridgeId);
   if (derived !== bridge.bridgeAddress) {
-    throw new VipError(
-      `the rollup reports bridge ${bridge.bridgeId} at ${bridge.bridgeAddress}, but that bridge's address is ${derived}: ` +
-        "check ROLLUP_REST_URL points at this rollup",
-    );
+    throw new VipError(ERRORS.REGISTRY.BRIDGE_ADDRESS_MISMATCH, {
+      bridgeId: bridge.bridgeId,
+      reported: bridge.bridgeAddress,
+      derived,
+    });
   }
   const scoreContract = await context.score.getAddress();
   let openStage: bigint;
@@ -102,75 +163,99 @@ export async function runWhitelistProposal(
     await context.score.initStage();
   } catch (error) {
     throw new VipError(
-      `the contract at ${scoreContract} does not answer as a VipScore (openStage, initStage): ${firstLine(error)}`,
+      ERRORS.REGISTRY.NOT_A_VIPSCORE,
+      { address: scoreContract, reason: firstLine(error) },
+      error instanceof Error ? error : undefined,
     );
   }
+  return { bridge, scoreContract, openStage };
+}
 
+/**
+ * The base chain's side: the VIP module is there, the bridge is not yet
+ * registered, and the program's stage is the contract's open stage.
+ */
+async function checkBaseChain(
+  context: WhitelistContext,
+  { bridge, openStage }: RollupAnswers,
+): Promise<void> {
   await checkVipModule(context.l1RestUrl, context.vipModuleAddress);
   const registered = await fetchRegisteredBridgeIds(
     context.l1RestUrl,
     context.vipModuleAddress,
   );
   if (registered.includes(bridge.bridgeId)) {
-    throw new VipError(
-      `bridge ${bridge.bridgeId} is already registered in the VIP program: vip::register would abort; no proposal is needed`,
-    );
+    throw new VipError(ERRORS.REGISTRY.BRIDGE_REGISTERED, {
+      bridgeId: bridge.bridgeId,
+    });
   }
-  const programStage = (
+  const program = (
     await fetchVipStage(context.l1RestUrl, context.vipModuleAddress)
   ).stage;
-  if (programStage !== openStage) {
-    throw new VipError(
-      `the contract's open stage is ${openStage}, but the VIP program is at stage ${programStage}: ` +
-        (openStage < programStage
-          ? `finalize stage ${openStage}${programStage - openStage > 1n ? ` through ${programStage - 1n}, one at a time,` : ""} first ` +
-            `(npx hardhat stage:finalize --stage ${openStage} --network ${context.network})`
-          : "is this the right base chain?"),
-    );
+  if (program > openStage) {
+    throw new VipError(ERRORS.REGISTRY.STAGE_BEHIND_PROGRAM, {
+      open: openStage,
+      program,
+      through:
+        program - openStage > 1n
+          ? ` through ${program - 1n}, one at a time,`
+          : "",
+      network: context.network,
+    });
   }
-  let deposit = options.deposit;
-  if (deposit === undefined) {
-    try {
-      deposit = await fetchMinDeposit(context.l1RestUrl);
-    } catch (error) {
-      deposit = FALLBACK_DEPOSIT;
-      out.warn(
-        `the gov params could not be read (${firstLine(error)}); the deposit is ${deposit}, Initia's documented one: check it, or pass --deposit`,
-      );
-    }
+  if (program < openStage) {
+    throw new VipError(ERRORS.REGISTRY.STAGE_AHEAD_OF_PROGRAM, {
+      open: openStage,
+      program,
+    });
   }
+}
 
-  const testnet = bridge.l1ChainId !== MAINNET_CHAIN_ID;
-  if (testnet) {
+/**
+ * The base chain's minimum deposit; Initia's documented one, with a warning,
+ * when its gov params cannot be read.
+ */
+async function minDeposit(l1RestUrl: string, out: Output): Promise<string> {
+  try {
+    return await fetchMinDeposit(l1RestUrl);
+  } catch (error) {
     out.warn(
-      `the base chain is ${bridge.l1ChainId}, not ${MAINNET_CHAIN_ID}: testnet rollups are onboarded by contacting the VIP program team, ` +
-        "not by a governance proposal",
+      `the gov params could not be read (${firstLine(error)}); the deposit is ` +
+        `${FALLBACK_DEPOSIT}, Initia's documented one: check it, or pass --deposit`,
     );
-    if (!options.force)
-      throw new VipError(
-        `not written: the base chain ${bridge.l1ChainId} is a testnet; pass --force to write the file anyway`,
-      );
+    return FALLBACK_DEPOSIT;
   }
+}
 
-  const proposal = whitelistProposal(
-    context.vipModuleAddress,
-    {
-      operator: operator.hex,
-      bridgeId: bridge.bridgeId,
-      bridgeAddress: bridge.bridgeAddress,
-      scoreContract,
-      maxRate,
-      maxChangeRate,
-      rate,
-    },
-    { title, summary, metadata, deposit },
+/**
+ * Testnet rollups are onboarded by the VIP program team, not by proposal: the
+ * file is written for one only with --force.
+ */
+function refuseTestnet(bridge: BridgeInfo, force: boolean, out: Output): void {
+  if (bridge.l1ChainId === MAINNET_CHAIN_ID) return;
+  out.warn(
+    `the base chain is ${bridge.l1ChainId}, not ${MAINNET_CHAIN_ID}: testnet rollups ` +
+      "are onboarded by contacting the VIP program team, not by a governance proposal",
   );
-  await writeJsonFileAtomically(outPath, proposal);
+  if (!force)
+    throw new VipError(ERRORS.REGISTRY.TESTNET_BASE_CHAIN, {
+      chainId: bridge.l1ChainId,
+    });
+}
 
+/** What was checked and written, and how to submit it. */
+function report(
+  out: Output,
+  { bridge, scoreContract, openStage }: RollupAnswers,
+  deposit: string,
+  proposal: ReturnType<typeof whitelistProposal>,
+  outPath: string,
+): void {
   out.line(
     field(
       "bridge",
-      `${bridge.bridgeId} at ${bridge.bridgeAddress} (derivation checked), base chain ${bridge.l1ChainId}`,
+      `${bridge.bridgeId} at ${bridge.bridgeAddress} (derivation checked), ` +
+        `base chain ${bridge.l1ChainId}`,
     ),
   );
   out.line(
@@ -183,15 +268,16 @@ export async function runWhitelistProposal(
   out.line(
     "vip::register will be called with (decoded from the proposal's bytes):",
   );
+  const [register] = proposal.messages;
   for (const line of describeRegisterArgs(
-    defined(proposal.messages[0], "proposal.messages[0]").args,
+    defined(register, "a whitelist proposal holds one message").args,
   ))
     out.line(`  ${line}`);
   out.line(field("written", outPath));
   out.line(
-    `submit it with: initiad tx gov submit-proposal ${outPath} --from <key> --chain-id ${bridge.l1ChainId} --gas auto --gas-prices <price>`,
+    `submit it with: initiad tx gov submit-proposal ${outPath} --from <key> ` +
+      `--chain-id ${bridge.l1ChainId} --gas auto --gas-prices <price>`,
   );
-  return outPath;
 }
 
 /**
@@ -203,14 +289,10 @@ function forumUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new VipError(
-      `--metadata ${value} is not a URL: give the https URL of the proposal's forum post`,
-    );
+    throw new VipError(ERRORS.REGISTRY.METADATA_NOT_URL, { value });
   }
   if (url.protocol !== "https:")
-    throw new VipError(
-      `--metadata ${value} is not an https URL: give the https URL of the forum post`,
-    );
+    throw new VipError(ERRORS.REGISTRY.METADATA_NOT_HTTPS, { value });
   return value;
 }
 
@@ -233,8 +315,12 @@ async function withPolicy(
   const policies = await loadPolicies(policyPath);
   const [policy] = policies;
   if (policy === undefined || policies.length !== 1)
-    throw new VipError(
-      `--policy ${policyPath} holds ${policies.length} policies: name the one policy file the proposal publishes`,
-    );
-  return `${summary}\n\nScoring policy: ${policy.name} (${path.basename(policy.file)}), from stage ${policy.fromStage}, sha256 ${policy.sha256}.`;
+    throw new VipError(ERRORS.REGISTRY.POLICY_COUNT, {
+      file: policyPath,
+      count: policies.length,
+    });
+  return (
+    `${summary}\n\nScoring policy: ${policy.name} (${path.basename(policy.file)}), ` +
+    `from stage ${policy.fromStage}, sha256 ${policy.sha256}.`
+  );
 }

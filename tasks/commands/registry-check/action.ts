@@ -1,5 +1,6 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
 import { readEntry } from "../../registry/files.js";
@@ -18,9 +19,10 @@ const action: NewTaskActionFunction<RegistryCheckArgs> = async (args) => {
   const problems = checkEntry(files, place);
   for (const problem of problems) consoleOutput.line(problem);
   if (problems.length > 0)
-    throw new VipError(
-      `${args.dir}: ${problems.length} problem(s), listed above`,
-    );
+    throw new VipError(ERRORS.REGISTRY.ENTRY_PROBLEMS, {
+      dir: args.dir,
+      count: problems.length,
+    });
   const checked =
     files.profile === undefined
       ? "chain.json and assetlist.json (no profile, as testnet entries have none)"

@@ -1,5 +1,11 @@
 import { readFile } from "node:fs/promises";
 
+import {
+  ensureError,
+  ensureNodeErrnoExceptionError,
+} from "@nomicfoundation/hardhat-utils/error";
+
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { field, type Output } from "../../output.js";
 import {
@@ -19,23 +25,44 @@ import { checkAgainstNode, checkEntry } from "../../registry/validate.js";
  * field.
  */
 export async function readRegistryInput(file: string): Promise<RegistryInput> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await readFile(file, "utf8"));
-  } catch (error) {
-    throw new VipError(
-      `${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "not found" : `not valid JSON: ${(error as Error).message}`}`,
-    );
-  }
-  const parsed = registryInputSchema.safeParse(value);
+  const parsed = registryInputSchema.safeParse(await readJsonInput(file));
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) =>
         `${file}: ${issue.path.join(".") || "(the file)"}: ${issue.message}`,
     );
-    throw new VipError(problems.join("\n"));
+    throw new VipError(ERRORS.REGISTRY.INPUT_INVALID, {
+      problems: problems.join("\n"),
+    });
   }
   return parsed.data;
+}
+
+/** The input file's JSON, unchecked; a missing or broken file says which. */
+async function readJsonInput(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    ensureNodeErrnoExceptionError(error);
+    throw error.code === "ENOENT"
+      ? new VipError(ERRORS.REGISTRY.INPUT_NOT_FOUND, { file }, error)
+      : new VipError(
+          ERRORS.REGISTRY.INPUT_UNREADABLE,
+          { file, reason: error.message },
+          error,
+        );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    ensureError(error);
+    throw new VipError(
+      ERRORS.REGISTRY.INPUT_NOT_JSON,
+      { file, reason: error.message },
+      error,
+    );
+  }
 }
 
 /**
@@ -60,9 +87,9 @@ export async function runRegistryEntry(
     ...checkAgainstNode(entry.chain, facts),
   ];
   if (problems.length > 0)
-    throw new VipError(
-      `the entry would not pass the registry's checks; nothing was written:\n${problems.join("\n")}`,
-    );
+    throw new VipError(ERRORS.REGISTRY.ENTRY_WOULD_FAIL, {
+      problems: problems.join("\n"),
+    });
   out.line(
     field(
       "chain id",
@@ -80,10 +107,13 @@ export async function runRegistryEntry(
     out.line(field("written", file));
   if (input.vip.actions.length === 0)
     out.warn(
-      `profiles/${input.chain_name}.json: vip.actions is empty: describe what earns a score (the scoring policy) before the pull request`,
+      `profiles/${input.chain_name}.json: vip.actions is empty: describe what ` +
+        "earns a score (the scoring policy) before the pull request",
     );
+  const dir = `${registryDir}/${networkFolder}/${input.chain_name}`;
   out.line(
-    `next: open a pull request with these files on initia-labs/initia-registry; \`npx hardhat registry:check --dir ${registryDir}/${networkFolder}/${input.chain_name}\` re-checks them after edits`,
+    "next: open a pull request with these files on initia-labs/initia-registry; " +
+      `\`npx hardhat registry:check --dir ${dir}\` re-checks them after edits`,
   );
   return entry;
 }

@@ -34,7 +34,10 @@ export async function rehearseAutopilot({
     const { state } = baseChain;
     state.stage = stage;
     const chainId = (
-      await defined(signer.provider, "signer.provider").getNetwork()
+      await defined(
+        signer.provider,
+        "the rehearsal's signer is connected",
+      ).getNetwork()
     ).chainId;
     const scoresDir = path.join(work, "scores");
     const pass = () =>

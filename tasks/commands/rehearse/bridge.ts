@@ -7,6 +7,7 @@ import {
   TestToken__factory,
 } from "../../../types/ethers-contracts/index.js";
 import { RouterClient } from "../../clients/router.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError, defined } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import type { Connection } from "../../network/connect.js";
@@ -144,10 +145,16 @@ export async function rehearseFunding(
   const deposits = Object.values(base.included).filter(
     (tx) => tx.signer === signer.bech32,
   );
+  const account = defined(
+    rollup.accounts[signer.bech32],
+    "the signer's rollup account was opened above",
+  );
+  const modes = deposits.map((tx) => tx.mode).join(", ");
   out.line(
     field(
       "base chain took",
-      `${deposits.length} deposit, signed ${deposits.map((tx) => tx.mode).join(", ")}; the rollup account's sequence is still ${defined(rollup.accounts[signer.bech32], "rollup.accounts[signer.bech32]").sequence}, as the hook needs`,
+      `${deposits.length} deposit, signed ${modes}; ` +
+        `the rollup account's sequence is still ${account.sequence}, as the hook needs`,
     ),
   );
 }
@@ -179,7 +186,9 @@ async function transferThroughStandIn(
         chainId: (await connection.ethers.provider.getNetwork()).chainId,
         restUrl: async (id) =>
           restUrls[id] ??
-          Promise.reject(new VipError(`no stand-in serves chain ${id}`)),
+          Promise.reject(
+            new VipError(ERRORS.REHEARSE.NO_STAND_IN_FOR_CHAIN, { chain: id }),
+          ),
         out,
         confirm: async (lines) => {
           for (const line of lines) out.line(line);

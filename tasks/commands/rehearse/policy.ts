@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { writeStageFiles } from "../../scoring/publish.js";
 import { scoreStage } from "../../scoring/score-stage.js";
+import { ERRORS } from "../../error-catalog.js";
 import { defined, VipError } from "../../errors.js";
 import { taskFolder } from "../../config/settings.js";
 import { field } from "../../output.js";
@@ -64,7 +65,10 @@ export async function rehearsePolicy({
       {
         provider: connection.provider,
         chainId: (
-          await defined(signer.provider, "signer.provider").getNetwork()
+          await defined(
+            signer.provider,
+            "the rehearsal's signer is connected",
+          ).getNetwork()
         ).chainId,
         dataDir: taskFolder(work, "data"),
         l1RestUrl: baseChain.url,
@@ -75,9 +79,7 @@ export async function rehearsePolicy({
       stage,
     );
     if (!scores.final)
-      throw new VipError(
-        `stage ${stage}'s scores are not final, though both clocks are past its end`,
-      );
+      throw new VipError(ERRORS.REHEARSE.SCORES_NOT_FINAL, { stage });
     const written = await writeStageFiles(
       path.join(work, "scores"),
       scores.manifest,

@@ -9,6 +9,7 @@ import { auditStage } from "../../scoring/audit.js";
 import { scoreStage } from "../../scoring/score-stage.js";
 import { readOnlyContract } from "../../contract/context.js";
 import { parseStage } from "../../contract/preflight.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { loadPolicies } from "../../policy/load.js";
 import { stageAddresses } from "../../contract/stage-pages.js";
@@ -33,9 +34,10 @@ const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
     try {
       manifest = JSON.parse(await readFile(args.manifest, "utf8"));
     } catch (error) {
-      throw new VipError(
-        `--manifest ${args.manifest}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new VipError(ERRORS.SCORING.MANIFEST_UNREADABLE, {
+        file: args.manifest,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   const { ctx } = await activityContext(hre, {
@@ -56,9 +58,14 @@ const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
     args.manifest,
   );
   if (differences > 0)
-    throw new VipError(
-      `stage ${stage}: ${differences} difference(s) between the policy's scores and ${args.manifest === undefined ? "the contract" : "the contract or the manifest"} (listed above)`,
-    );
+    throw new VipError(ERRORS.SCORING.AUDIT_DIFFERENCES, {
+      stage,
+      count: differences,
+      against:
+        args.manifest === undefined
+          ? "the contract"
+          : "the contract or the manifest",
+    });
 };
 
 export default action;

@@ -16,7 +16,8 @@ const policy = required("policy", "the published policy file (.sql) or folder");
 
 export default task(
   "scores:audit",
-  "Recompute a stage from the published policy and compare with the contract (and a manifest); exit 1 on any difference",
+  "Recompute a stage from the published policy and compare with the " +
+    "contract (and a manifest); exit 1 on any difference",
 )
   .addOption(policy.option)
   .addOption(requiredStage.option)

@@ -7,12 +7,8 @@ import {
   policyTimeoutOption,
   required,
   requiredStage,
+  requiredStagePolicy as policy,
 } from "../../cli/options.js";
-
-const policy = required(
-  "policy",
-  "a policy file (.sql) or a folder of them (stage N uses the highest @from-stage <= N)",
-);
 
 const out = required(
   "out",
@@ -21,7 +17,8 @@ const out = required(
 
 export default task(
   "scores:compute",
-  "Compute a stage's scores under the policy in force for it: stage-N.final.csv once the window has closed, else stage-N.csv, with its manifest",
+  "Compute a stage's scores under the policy in force for it: stage-N.final.csv " +
+    "once the window has closed, else stage-N.csv, with its manifest",
 )
   .addOption(policy.option)
   .addOption(requiredStage.option)

@@ -36,7 +36,8 @@ const action: NewTaskActionFunction<ScoresIndexArgs> = async (args, hre) => {
           "rebuild",
           aside === undefined
             ? `no index at ${file}: indexing afresh`
-            : `moved ${file} (format ${aside.format}) aside to ${aside.to}, kept as it was (the node may have pruned blocks since); indexing afresh from each source's from-block`,
+            : `moved ${file} (format ${aside.format}) aside to ${aside.to}, kept as it was ` +
+                "(the node may have pruned blocks since); indexing afresh from each source's from-block",
         ),
       );
     }
@@ -46,7 +47,8 @@ const action: NewTaskActionFunction<ScoresIndexArgs> = async (args, hre) => {
     ctx.out.line(
       field(
         "indexed",
-        `${policies.flatMap((p) => p.sources).length} source(s) up to block ${formatNumber(report.head)}: ${formatNumber(report.logs)} new log(s) in ${report.ranges} range(s); ${file}`,
+        `${policies.flatMap((p) => p.sources).length} source(s) up to block ${formatNumber(report.head)}: ` +
+          `${formatNumber(report.logs)} new log(s) in ${report.ranges} range(s); ${file}`,
       ),
     );
   } finally {

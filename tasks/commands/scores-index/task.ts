@@ -17,7 +17,8 @@ export default task(
   .addFlag({
     name: "rebuild",
     description:
-      "Move the chain's index aside (to chain-<id>.format-<n>.duckdb, never deleted) and index afresh from each source's from-block: for an index of an earlier format",
+      "Move the chain's index aside (to chain-<id>.format-<n>.duckdb, never deleted) and index " +
+      "afresh from each source's from-block: for an index of an earlier format",
   })
   .setAction(lazyAction(() => import("./action.js"), [policy]))
   .build();

@@ -4,6 +4,7 @@ import { taskFolder } from "../../config/settings.js";
 
 import { contractContext } from "../../contract/context.js";
 import { parseStage } from "../../contract/preflight.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
@@ -26,13 +27,13 @@ interface ScoresUpdateArgs {
 const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
   if (!Number.isInteger(args.maxInFlight) || args.maxInFlight < 0)
-    throw new VipError(
-      `--max-in-flight ${args.maxInFlight} must be 0 (adaptive) or a whole number of at least 1`,
-    );
+    throw new VipError(ERRORS.SCORES.BAD_MAX_IN_FLIGHT, {
+      value: args.maxInFlight,
+    });
   if (!Number.isInteger(args.batchSize) || args.batchSize < 0)
-    throw new VipError(
-      `--batch-size ${args.batchSize} must be 0 (as many as gas allows) or more`,
-    );
+    throw new VipError(ERRORS.SCORES.BAD_BATCH_SIZE, {
+      value: args.batchSize,
+    });
   // The file is checked before the network is touched, so a bad file never
   // waits on a node or a Ledger.
   const file = await readScoreFile(args.file);

@@ -37,7 +37,8 @@ export default task(
   .addOption({
     name: "maxInFlight",
     description:
-      "Batches sent ahead of their receipts (1: send and wait; 0: adaptive, from two blocks' worth, growing while blocks are not full)",
+      "Batches sent ahead of their receipts (1: send and wait; 0: adaptive, " +
+      "from two blocks' worth, growing while blocks are not full)",
     type: ArgumentType.INT,
     defaultValue: 0,
   })

@@ -1,12 +1,17 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { describeEndpoint } from "../../clients/http.js";
 import { type AlertSink, alertSink } from "../../autopilot/alerts.js";
-import { acquireLock, lockPath } from "../../autopilot/lock.js";
+import {
+  type AutopilotLock,
+  acquireLock,
+  lockPath,
+} from "../../autopilot/lock.js";
 import { AutopilotMonitor } from "../../autopilot/monitor.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { batchTransport } from "../../indexer/batch.js";
@@ -17,6 +22,7 @@ import {
 import { backoffSeconds } from "../../autopilot/schedule.js";
 import { type Service, startService } from "../../autopilot/service.js";
 import {
+  type BaseChain,
   baseChain,
   optionalAlertWebhook,
   taskFolder,
@@ -26,7 +32,8 @@ import {
   type ContractContext,
   contractContext,
 } from "../../contract/context.js";
-import { firstLine, VipError } from "../../errors.js";
+import { ERRORS } from "../../error-catalog.js";
+import { isVipError, reasonOf, VipError } from "../../errors.js";
 import { isTransient } from "../../network/retry.js";
 import {
   consoleOutput,
@@ -35,6 +42,8 @@ import {
   type Output,
 } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
+import type { Policy } from "../../policy/parse.js";
+import type { PolicyScoring } from "../../autopilot/policy-scores.js";
 import { announceSigner } from "../../signer/signer.js";
 
 interface AutopilotArgs extends PolicyBoundOptions {
@@ -53,39 +62,80 @@ interface AutopilotArgs extends PolicyBoundOptions {
   deploymentId?: string;
 }
 
+/** What the options say, read and checked before anything is reached. */
+interface AutopilotSettings {
+  scoresDir: string;
+  pollSeconds: number;
+  computeSeconds: number;
+  graceSeconds: bigint;
+  /** With --policy: read before anything is reached. */
+  policies?: Policy[];
+  webhookUrl?: string;
+  journalDir: string;
+  statusFile: string;
+}
+
+/** Where the autopilot reports: its log, its alerts, and `--listen`'s service. */
+interface Watchers {
+  out: Output;
+  alerts: AlertSink;
+  monitor?: AutopilotMonitor;
+  service?: Service;
+}
+
 const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
+  const settings = await readSettings(args, hre);
+  const watchers = await startWatchers(args, settings);
+  try {
+    const context = await startUp(
+      () => contractContext(hre, args),
+      args.once,
+      settings.pollSeconds,
+      watchers.alerts,
+    );
+    const base = await baseChain(
+      context.connection.networkName,
+      context.connection.networkConfig,
+    );
+    const contract = await context.score.getAddress();
+    const lock = await acquireLock(
+      lockPath(settings.journalDir, context.chainId, contract),
+      contract,
+    );
+    await holdingLock(lock, () =>
+      runUnderLock(hre, args, settings, watchers, { ...context, base }),
+    );
+  } finally {
+    await watchers.service?.close();
+  }
+};
+
+/**
+ * The options, checked, and the settings they name: the policies are read
+ * before anything is reached (a bad header never waits on a node), the webhook
+ * is --webhook, else the network's vip.alertWebhook (keystore or environment),
+ * else VIP_ALERT_WEBHOOK for a config without that setting.
+ */
+async function readSettings(
+  args: AutopilotArgs,
+  hre: HardhatRuntimeEnvironment,
+): Promise<AutopilotSettings> {
   const scoresDir = path.resolve(args.scoresDir);
   const dir = await stat(scoresDir).catch(() => undefined);
   if (dir?.isDirectory() !== true)
-    throw new VipError(
-      `--scores-dir ${scoresDir} is not a folder: create it, or point it at the scoring job's output`,
-    );
+    throw new VipError(ERRORS.AUTOPILOT.SCORES_DIR_NOT_A_FOLDER, {
+      dir: scoresDir,
+    });
   const pollSeconds = wholeSeconds(args.pollInterval, "--poll-interval", 1);
   const computeSeconds = wholeSeconds(
     args.computeInterval,
     "--compute-interval",
     1,
   );
-  // The policies are read before anything is reached: a bad header never
-  // waits on a node.
   const policies =
     args.policy === undefined ? undefined : await loadPolicies(args.policy);
   const graceSeconds = BigInt(wholeSeconds(args.grace, "--grace", 0));
-  // --webhook, else the network's vip.alertWebhook (keystore or environment),
-  // else VIP_ALERT_WEBHOOK for a config without that setting.
-  const selected = operatorNetwork(hre);
-  const configured =
-    args.webhook === undefined
-      ? await optionalAlertWebhook(selected.name, selected.config)
-      : undefined;
-  const webhookUrl = webhook(
-    args.webhook ?? configured ?? process.env.VIP_ALERT_WEBHOOK,
-    args.webhook !== undefined
-      ? "--webhook"
-      : configured !== undefined
-        ? `vip.alertWebhook of network "${selected.name}"`
-        : "VIP_ALERT_WEBHOOK",
-  );
+  const webhookUrl = await alertWebhook(args, hre);
   const journalDir = taskFolder(
     hre.config.paths.root,
     "journal",
@@ -94,147 +144,214 @@ const action: NewTaskActionFunction<AutopilotArgs> = async (args, hre) => {
   const statusFile = path.resolve(
     args.statusFile ?? path.join(journalDir, "autopilot", "status.json"),
   );
+  return {
+    scoresDir,
+    pollSeconds,
+    computeSeconds,
+    graceSeconds,
+    policies,
+    webhookUrl,
+    journalDir,
+    statusFile,
+  };
+}
 
+async function alertWebhook(
+  args: AutopilotArgs,
+  hre: HardhatRuntimeEnvironment,
+): Promise<string | undefined> {
+  const selected = operatorNetwork(hre);
+  const configured =
+    args.webhook === undefined
+      ? await optionalAlertWebhook(selected.name, selected.config)
+      : undefined;
+  return webhook(
+    args.webhook ?? configured ?? process.env.VIP_ALERT_WEBHOOK,
+    args.webhook !== undefined
+      ? "--webhook"
+      : configured !== undefined
+        ? `vip.alertWebhook of network "${selected.name}"`
+        : "VIP_ALERT_WEBHOOK",
+  );
+}
+
+/**
+ * The log, the alerts and, with --listen, the service: listening before the
+ * rollup is reached, so a service that waits for it is watched while it waits.
+ */
+async function startWatchers(
+  args: AutopilotArgs,
+  settings: AutopilotSettings,
+): Promise<Watchers> {
   const out = stamped(consoleOutput);
   const monitor =
     args.listen === undefined ? undefined : new AutopilotMonitor();
   const alerts = alertSink({
-    webhookUrl,
+    webhookUrl: settings.webhookUrl,
     write: (line, level) => {
       monitor?.alerted(level);
       if (level === "ok") out.line(line);
       else out.warn(line);
     },
   });
-  // Listening before the rollup is reached: a service that waits for it is
-  // watched while it waits.
-  const service: Service | undefined =
+  const service =
     args.listen === undefined || monitor === undefined
       ? undefined
       : await startService(args.listen, monitor);
-  try {
-    const { connection, operator, score, chainId } = await startUp(
-      () => contractContext(hre, args),
-      args.once,
-      pollSeconds,
-      alerts,
-    );
-    const { restUrl: l1RestUrl, moduleAddress } = await baseChain(
-      connection.networkName,
-      connection.networkConfig,
-    );
-    const contract = await score.getAddress();
-    const lock = await acquireLock(
-      lockPath(journalDir, chainId, contract),
-      contract,
-    );
+  return { out, alerts, monitor, service };
+}
 
-    // Killed by a signal, it leaves the way a SIGKILL would (every send is
-    // journalled), but gives its lock back.
-    const onSignal = (signal: NodeJS.Signals) => {
-      void lock
-        .release()
-        .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
-    };
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-    try {
-      announceSigner(out, operator);
-      out.line(
-        field(
-          "contract",
-          `${contract} on chain ${chainId} (network "${connection.networkName}")`,
-        ),
-      );
-      out.line(
-        field(
-          "scores",
-          `${scoresDir}/stage-<N>.csv (live) and stage-<N>.final.csv (final)`,
-        ),
-      );
-      out.line(
-        field(
-          "grace",
-          `${formatDuration(graceSeconds)} after a stage's end; poll every ${formatDuration(pollSeconds)}${args.once ? " (once)" : ""}`,
-        ),
-      );
-      out.line(
-        field(
-          "alerts",
-          webhookUrl === undefined
-            ? "stderr"
-            : `stderr and the webhook at ${describeEndpoint(webhookUrl, "")}`,
-        ),
-      );
-      out.line(field("status", statusFile));
-      if (service !== undefined)
-        out.line(
-          field("listening", `http://${service.address}/healthz and /metrics`),
-        );
-      const scoring =
-        args.policy === undefined || policies === undefined
-          ? undefined
-          : {
-              policyPath: args.policy,
-              computeIntervalSeconds: computeSeconds,
-              activity: {
-                provider: connection.provider,
-                chainId,
-                networkName: connection.networkName,
-                dataDir: taskFolder(
-                  hre.config.paths.root,
-                  "data",
-                  args.dataDir,
-                ),
-                policyBounds: policyBounds(args, connection.networkConfig),
-                l1RestUrl,
-                moduleAddress,
-                out,
-                batch: await batchTransport(connection.networkConfig),
-              },
-            };
-      if (scoring !== undefined)
-        out.line(
-          field(
-            "policy",
-            `${policies?.map((p) => `${p.name} (from stage ${p.fromStage})`).join(", ")}: the autopilot computes ${scoresDir}/stage-<N>.csv every ${formatDuration(computeSeconds)} while a stage runs, and stage-<N>.final.csv once it has closed on both clocks`,
-          ),
-        );
-      const report = await runAutopilot(
-        { score, signer: operator.signer, chainId, out, alerts, monitor },
-        {
-          scoresDir,
-          once: args.once,
-          pollSeconds,
-          graceSeconds,
-          statusFile,
-          journalDir,
-          l1RestUrl,
-          moduleAddress,
-          network: connection.networkName,
-          scoring,
-        },
-      );
-      await alerts.drain(15_000);
-      if (report.blocked !== undefined)
-        throw new VipError(`a due stage was left undone: ${report.blocked}`);
-      out.line(
-        field(
-          "done",
-          report.finalized.length === 0
-            ? "nothing was due"
-            : `finalized stage(s) ${report.finalized.join(", ")}`,
-        ),
-      );
-    } finally {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      await lock.release();
-    }
+/**
+ * Runs `work` holding the lock. Killed by a signal, it leaves the way a
+ * SIGKILL would (every send is journalled), but gives its lock back.
+ */
+async function holdingLock(
+  lock: AutopilotLock,
+  work: () => Promise<void>,
+): Promise<void> {
+  const onSignal = (signal: NodeJS.Signals) => {
+    void lock
+      .release()
+      .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    await work();
   } finally {
-    await service?.close();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await lock.release();
   }
-};
+}
+
+/** What the autopilot runs on, what it does, and then its passes. */
+async function runUnderLock(
+  hre: HardhatRuntimeEnvironment,
+  args: AutopilotArgs,
+  settings: AutopilotSettings,
+  { out, alerts, monitor, service }: Watchers,
+  context: StartedContext & { base: BaseChain },
+): Promise<void> {
+  const { connection, operator, score, chainId } = context;
+  const { restUrl: l1RestUrl, moduleAddress } = context.base;
+  const { scoresDir, pollSeconds, graceSeconds, webhookUrl } = settings;
+  announceSigner(out, operator);
+  const contract = await score.getAddress();
+  out.line(
+    field(
+      "contract",
+      `${contract} on chain ${chainId} (network "${connection.networkName}")`,
+    ),
+  );
+  out.line(
+    field(
+      "scores",
+      `${scoresDir}/stage-<N>.csv (live) and stage-<N>.final.csv (final)`,
+    ),
+  );
+  const once = args.once ? " (once)" : "";
+  out.line(
+    field(
+      "grace",
+      `${formatDuration(graceSeconds)} after a stage's end; ` +
+        `poll every ${formatDuration(pollSeconds)}${once}`,
+    ),
+  );
+  out.line(
+    field(
+      "alerts",
+      webhookUrl === undefined
+        ? "stderr"
+        : `stderr and the webhook at ${describeEndpoint(webhookUrl, "")}`,
+    ),
+  );
+  out.line(field("status", settings.statusFile));
+  if (service !== undefined)
+    out.line(
+      field("listening", `http://${service.address}/healthz and /metrics`),
+    );
+  const scoring = await policyScoring(hre, args, settings, out, {
+    connection,
+    chainId,
+    l1RestUrl,
+    moduleAddress,
+  });
+  const report = await runAutopilot(
+    { score, signer: operator.signer, chainId, out, alerts, monitor },
+    {
+      scoresDir,
+      once: args.once,
+      pollSeconds,
+      graceSeconds,
+      statusFile: settings.statusFile,
+      journalDir: settings.journalDir,
+      l1RestUrl,
+      moduleAddress,
+      network: connection.networkName,
+      scoring,
+    },
+  );
+  await alerts.drain(15_000);
+  if (report.blocked !== undefined)
+    throw new VipError(
+      ERRORS.AUTOPILOT.STAGE_LEFT_UNDONE,
+      { reason: report.blocked.text },
+      report.blocked.error,
+    );
+  out.line(
+    field(
+      "done",
+      report.finalized.length === 0
+        ? "nothing was due"
+        : `finalized stage(s) ${report.finalized.join(", ")}`,
+    ),
+  );
+}
+
+/** With --policy: how the autopilot computes the score files, announced. */
+async function policyScoring(
+  hre: HardhatRuntimeEnvironment,
+  args: AutopilotArgs,
+  { policies, scoresDir, computeSeconds }: AutopilotSettings,
+  out: Output,
+  where: {
+    connection: ContractContext["connection"];
+    chainId: bigint;
+    l1RestUrl: string;
+    moduleAddress: string;
+  },
+): Promise<PolicyScoring | undefined> {
+  if (args.policy === undefined || policies === undefined) return undefined;
+  const { connection } = where;
+  const scoring: PolicyScoring = {
+    policyPath: args.policy,
+    computeIntervalSeconds: computeSeconds,
+    activity: {
+      provider: connection.provider,
+      chainId: where.chainId,
+      networkName: connection.networkName,
+      dataDir: taskFolder(hre.config.paths.root, "data", args.dataDir),
+      policyBounds: policyBounds(args, connection.networkConfig),
+      l1RestUrl: where.l1RestUrl,
+      moduleAddress: where.moduleAddress,
+      out,
+      batch: await batchTransport(connection.networkConfig),
+    },
+  };
+  const names = policies
+    .map((p) => `${p.name} (from stage ${p.fromStage})`)
+    .join(", ");
+  out.line(
+    field(
+      "policy",
+      `${names}: the autopilot computes ${scoresDir}/stage-<N>.csv every ` +
+        `${formatDuration(computeSeconds)} while a stage runs, ` +
+        "and stage-<N>.final.csv once it has closed on both clocks",
+    ),
+  );
+  return scoring;
+}
 
 /**
  * The contract and its signer. A rollup that cannot be reached is waited for,
@@ -247,7 +364,7 @@ async function startUp(
   once: boolean,
   pollSeconds: number,
   alerts: AlertSink,
-): Promise<ContractContext & { chainId: bigint }> {
+): Promise<StartedContext> {
   for (let attempt = 1; ; attempt++) {
     try {
       const context = await open();
@@ -261,10 +378,12 @@ async function startUp(
       // Stage 0: which stage is at stake is not known before the contract is
       // reached.
       if (attempt === 1 || attempt % 10 === 0 || !retrying) {
+        const then = retrying ? "; retrying with backoff" : "";
         alerts.raise(
           retrying ? "warning" : "alert",
           0n,
-          `the autopilot cannot start: ${firstLine(error)}${retrying ? "; retrying with backoff" : ""}`,
+          `the autopilot cannot start: ${reasonOf(error)}${then}`,
+          isVipError(error) ? error.code : undefined,
         );
       }
       if (!retrying) {
@@ -276,11 +395,15 @@ async function startUp(
   }
 }
 
+type StartedContext = ContractContext & { chainId: bigint };
+
 function wholeSeconds(raw: string, option: string, minimum: number): number {
   if (!/^\d+$/.test(raw.trim()) || Number(raw) < minimum)
-    throw new VipError(
-      `${option} ${raw} is not a whole number of seconds of at least ${minimum}`,
-    );
+    throw new VipError(ERRORS.AUTOPILOT.NOT_WHOLE_SECONDS, {
+      option,
+      value: raw,
+      minimum,
+    });
   return Number(raw);
 }
 
@@ -290,12 +413,10 @@ function webhook(raw: string | undefined, source: string): string | undefined {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new VipError(
-      `${source} is not a URL: give the webhook's http:// or https:// address`,
-    );
+    throw new VipError(ERRORS.AUTOPILOT.WEBHOOK_NOT_A_URL, { source });
   }
   if (!/^https?:$/.test(url.protocol))
-    throw new VipError(`${source} must be an http:// or https:// URL`);
+    throw new VipError(ERRORS.AUTOPILOT.WEBHOOK_NOT_HTTP, { source });
   return url.toString();
 }
 

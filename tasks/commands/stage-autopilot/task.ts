@@ -15,7 +15,8 @@ import {
 
 const scoresDir = required(
   "scoresDir",
-  "the folder with stage-<N>.csv (live scores, optional) and stage-<N>.final.csv (final scores); with --policy, the autopilot writes them there",
+  "the folder with stage-<N>.csv (live scores, optional) and stage-<N>.final.csv " +
+    "(final scores); with --policy, the autopilot writes them there",
 );
 
 export default task(
@@ -26,7 +27,8 @@ export default task(
   .addOption(
     textOption(
       "policy",
-      "A scoring policy file (.sql) or folder: compute each stage's files from the rollup's activity (without it, read the files a scoring job writes)",
+      "A scoring policy file (.sql) or folder: compute each stage's files from the " +
+        "rollup's activity (without it, read the files a scoring job writes)",
     ),
   )
   .addOption({

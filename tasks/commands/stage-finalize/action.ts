@@ -5,6 +5,7 @@ import { taskFolder } from "../../config/settings.js";
 import { contractContext } from "../../contract/context.js";
 import { parseStage, preflight } from "../../contract/preflight.js";
 import { requireStageEnded } from "../../contract/stage-ended.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
@@ -43,12 +44,11 @@ const action: NewTaskActionFunction<FinalizeArgs> = async (args, hre) => {
       const contract = await score.getAddress();
       const answer = await hre.interruptions.requestInput(
         "vip",
-        `Finalize stage ${stage} of ${contract} on network "${network}"? This cannot be undone: its scores are then fixed for good (y/N)`,
+        `Finalize stage ${stage} of ${contract} on network "${network}"? ` +
+          "This cannot be undone: its scores are then fixed for good (y/N)",
       );
       if (!/^y(es)?$/i.test(answer.trim()))
-        throw new VipError(
-          `stage ${stage} was not finalized: nothing was sent`,
-        );
+        throw new VipError(ERRORS.AUTOPILOT.FINALIZE_DECLINED, { stage });
     }
   }
   await runFinalize(

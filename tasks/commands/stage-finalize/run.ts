@@ -19,7 +19,10 @@ export async function runFinalize(
   out: Output,
 ): Promise<bigint> {
   const chainId = (
-    await defined(signer.provider, "signer.provider").getNetwork()
+    await defined(
+      signer.provider,
+      "the operator's signer is connected",
+    ).getNetwork()
   ).chainId;
   const journal = finalizeJournalPath(
     where.journalDir,
@@ -48,7 +51,8 @@ export async function runFinalize(
     out.line(
       field(
         "finalized",
-        `stage ${stage} in tx ${receipt.hash}, block ${receipt.blockNumber}, gas ${formatNumber(receipt.gasUsed)}${how}`,
+        `stage ${stage} in tx ${receipt.hash}, block ${receipt.blockNumber}, ` +
+          `gas ${formatNumber(receipt.gasUsed)}${how}`,
       ),
     );
   }

@@ -81,14 +81,21 @@ export async function runStage(
     }
   }
   if (open < program.stage) {
+    const through =
+      program.stage - open > 1n
+        ? ` through ${program.stage - 1n}, one at a time`
+        : "";
     out.warn(
-      `the contract lags the program by ${program.stage - open} stage(s): the program snapshots finalized stages in order, ` +
-        `so finalize stage ${open}${program.stage - open > 1n ? ` through ${program.stage - 1n}, one at a time` : ""} ` +
-        `(npx hardhat stage:finalize --stage ${open} --network ${network}; stage:autopilot does it unattended)`,
+      `the contract lags the program by ${program.stage - open} stage(s): ` +
+        "the program snapshots finalized stages in order, " +
+        `so finalize stage ${open}${through} ` +
+        `(npx hardhat stage:finalize --stage ${open} --network ${network}; ` +
+        "stage:autopilot does it unattended)",
     );
   } else if (open > program.stage) {
     out.warn(
-      `the contract's open stage ${open} is ahead of the program's stage ${program.stage}: was a stage finalized early?`,
+      `the contract's open stage ${open} is ahead of the program's stage ` +
+        `${program.stage}: was a stage finalized early?`,
     );
   }
   return { programStage: program.stage, contractOpenStage: open };

@@ -4,6 +4,7 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 
 const run = promisify(execFile);
@@ -27,21 +28,29 @@ export async function findOnPath(
 
 /** What `<cli> version` prints (first non-empty line of stdout or stderr). */
 export async function cliVersion(executable: string): Promise<string> {
+  let printed: string;
   try {
     const { stdout, stderr } = await run(executable, ["version"], {
       timeout: 10_000,
     });
-    const line = `${stdout}\n${stderr}`
-      .split("\n")
-      .map((l) => l.trim())
-      .find(Boolean);
-    if (line === undefined) throw new Error("it printed nothing");
-    return line;
+    printed = `${stdout}\n${stderr}`;
   } catch (error) {
     throw new VipError(
-      `\`${executable} version\` failed: ${error instanceof Error ? error.message : String(error)}`,
+      ERRORS.CONFIG.NODE_CLI_FAILED,
+      {
+        executable,
+        reason: error instanceof Error ? error.message : String(error),
+      },
+      error instanceof Error ? error : undefined,
     );
   }
+  const line = printed
+    .split("\n")
+    .map((l) => l.trim())
+    .find(Boolean);
+  if (line === undefined)
+    throw new VipError(ERRORS.CONFIG.NODE_CLI_SILENT, { executable });
+  return line;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type AbciInfo, fetchAbciInfo } from "../../clients/cometbft.js";
+import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { field, type Output } from "../../output.js";
 import { cliVersion, findOnPath, sameVersion } from "./node-cli.js";
@@ -23,15 +24,19 @@ export async function runVersion(
   const cli = await findOnPath(NODE_CLI, searchPath);
   if (cli === undefined) {
     out.line(
-      `${NODE_CLI} is not on PATH: skipped the CLI version check (install ${NODE_CLI} ${info.version} to manage the rollup's keys)`,
+      `${NODE_CLI} is not on PATH: skipped the CLI version check ` +
+        `(install ${NODE_CLI} ${info.version} to manage the rollup's keys)`,
     );
     return info;
   }
   const local = await cliVersion(cli);
   if (!sameVersion(local, info.version)) {
-    throw new VipError(
-      `${NODE_CLI} on PATH (${cli}) is ${local}, but the rollup runs ${info.version}: install ${NODE_CLI} ${info.version}`,
-    );
+    throw new VipError(ERRORS.CONFIG.NODE_CLI_VERSION_MISMATCH, {
+      cli: NODE_CLI,
+      path: cli,
+      local,
+      version: info.version,
+    });
   }
   out.line(field(`${NODE_CLI} on PATH`, `${local} (matches)`));
   return info;

@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: approximation
--- expect: approx_count_distinct: it is approximate: use count\(distinct x\)
+-- error: SCORING.POLICY_REFUSED
+-- names: hostile\.sql:8:\d+: approx_count_distinct\(notional\)
 -- bounds: default
 select trader as address, approx_count_distinct(notional) as score from trades group by trader

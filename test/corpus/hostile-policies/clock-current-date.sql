@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: time and randomness
--- expect: current_date[\s\S]*reads this machine's clock
+-- error: SCORING.POLICY_REFUSED
+-- names: hostile\.sql:8:\d+: current_date
 -- bounds: default
 select trader as address, count(*) as score from trades where make_timestamp(block_time * 1000000) < current_date group by trader

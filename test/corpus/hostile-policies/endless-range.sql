@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: endless and memory-hungry
--- expect: ran past its time bound of 2 s
+-- error: SCORING.POLICY_TIMEOUT | SCORING.POLICY_TIMEOUT_KILLED
+-- names: hostile\.sql[\s\S]*\b2\b
 -- bounds: timeout=2
 select trader as address, (select count(*) from range(1000000000000)) as score from trades group by trader

@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: row-order dependence
--- expect: any_value: it returns whichever row the engine meets first
+-- error: SCORING.POLICY_REFUSED
+-- names: hostile\.sql:8:\d+: any_value\(notional\)
 -- bounds: default
 select trader as address, any_value(notional) as score from trades group by trader

@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: row-order dependence
--- expect: COLLATE nocase compares different texts as equal
+-- error: SCORING.POLICY_REFUSED
+-- names: hostile\.sql:8:\d+: max\(case when log_index % 2 = 0 then 'A' else 'a' end collat
 -- bounds: default
 select trader as address, ascii(max(case when log_index % 2 = 0 then 'A' else 'a' end collate nocase)) as score from trades group by trader

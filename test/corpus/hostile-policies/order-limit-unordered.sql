@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: row-order dependence
--- expect: LIMIT without ORDER BY keeps whichever rows come first
+-- error: SCORING.POLICY_REFUSED
+-- names: hostile\.sql:8:\d+: 100\)
 -- bounds: default
 select trader as address, sum(notional) as score from (select * from trades limit 100) group by trader

@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: row-order dependence
--- expect: row_number OVER \(…\) without ORDER BY numbers rows in the order the engine meets them
+-- error: SCORING.POLICY_REFUSED
+-- names: hostile\.sql:8:\d+: row_number\(\) over \(\)
 -- bounds: default
 select trader as address, max(n) as score from (select trader, row_number() over () as n from trades) group by trader

@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: reads beyond the sources
--- expect: store\.main\.blocks is not one of the policy's tables
+-- error: SCORING.POLICY_REFUSED
+-- names: hostile\.sql:8:\d+: "store"\."main"\."blocks"
 -- bounds: default
 select trader as address, (select max(number) from "store"."main"."blocks") as score from trades group by trader

@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: approximation
--- expect: reservoir_quantile: it is approximate
+-- error: SCORING.POLICY_REFUSED
+-- names: hostile\.sql:8:\d+: reservoir_quantile\(notional, 0\.5\)
 -- bounds: default
 select trader as address, reservoir_quantile(notional, 0.5) as score from trades group by trader

@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: row-order dependence (ties)
--- expect: depends on the order its rows arrive in[\s\S]*other scores to \d+ address[\s\S]*Where the order decides:\n  hostile\.sql:7:\d+: arg_max
+-- error: SCORING.POLICY_ORDER_DEPENDENT
+-- names: hostile\.sql:8:\d+: arg_max\(notional, leverage\)
 -- bounds: default
 select trader as address, arg_max(notional, leverage) as score from trades group by trader

@@ -2,6 +2,7 @@
 -- @from-stage 1
 -- @source trades 0x5fbdb2315678afecb367f032d93f642f64180aa3 event Trade(address indexed trader, uint256 notional, uint16 leverage)
 -- class: row-order dependence (ties)
--- expect: depends on the order its rows arrive in[\s\S]*row_number OVER \(ORDER BY …\)
+-- error: SCORING.POLICY_ORDER_DEPENDENT
+-- names: hostile\.sql:8:\d+: row_number\(\) over \(order by leverage\)
 -- bounds: default
 select trader as address, max(n) as score from (select trader, row_number() over (order by leverage) as n from trades) group by trader

@@ -29,9 +29,10 @@ import {
   type L1RestStandIn,
   startL1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
-import { rejection } from "../helpers/failure.js";
 import { DEPLOYER, DEPLOYER_KEY, OUTSIDER_KEY } from "../helpers/keys.js";
-import { defined } from "../../tasks/errors.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined, isVipError, type VipError } from "../../tasks/errors.js";
+import { caught, refusal } from "../helpers/failure.js";
 
 const SIGNER = accountAddresses(DEPLOYER, "test");
 const account = { ...SIGNER, signer: new Wallet(DEPLOYER_KEY) };
@@ -161,35 +162,47 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
         msgs: [],
       });
       expect(json).to.include('"memo":"a\\u003cb\\u003e\\u0026c"');
-      expect(() =>
-        checkMsg(
-          { msg_type_url: "/cosmos.staking.v1beta1.MsgDelegate", msg: "{}" },
-          "transaction 1, message 1",
-        ),
-      ).to.throw(
-        /transaction 1, message 1: message type \/cosmos.staking.v1beta1.MsgDelegate is not one this tool signs/,
-      );
-      expect(() => deposit({ memo: "x" })).to.throw(
-        /field memo is not a field of this message/,
-      );
-      expect(() =>
-        deposit({ amount: { denom: "uinit", amount: "-1" } }),
-      ).to.throw(/field amount\.amount must be an amount in base units/);
-      expect(() =>
-        checkMsg(
-          {
-            ...hookCall(),
-            msg: JSON.stringify({
-              sender: SIGNER.bech32,
-              contract_addr: HOOK_CONTRACT,
-              input: "0x",
-              access_list: [{ address: "0x1" }],
-            }),
-          },
-          "hook",
-        ),
-      ).to.throw(
-        /access_list is not empty: this tool signs only messages without one/,
+      expect(
+        caught(
+          () =>
+            checkMsg(
+              {
+                msg_type_url: "/cosmos.staking.v1beta1.MsgDelegate",
+                msg: "{}",
+              },
+              "transaction 1, message 1",
+            ),
+          ERRORS.NETWORK.MSG_TYPE_NOT_SIGNABLE,
+        ).params,
+      ).to.deep.include({
+        where: "transaction 1, message 1",
+        typeUrl: "/cosmos.staking.v1beta1.MsgDelegate",
+      });
+      expect(
+        caught(() => deposit({ memo: "x" }), ERRORS.NETWORK.MSG_UNKNOWN_FIELD)
+          .params.field,
+      ).to.equal("memo");
+      expect(
+        caught(
+          () => deposit({ amount: { denom: "uinit", amount: "-1" } }),
+          ERRORS.NETWORK.MSG_VALUE_KIND,
+        ).params.where,
+      ).to.match(/field amount\.amount$/);
+      caught(
+        () =>
+          checkMsg(
+            {
+              ...hookCall(),
+              msg: JSON.stringify({
+                sender: SIGNER.bech32,
+                contract_addr: HOOK_CONTRACT,
+                input: "0x",
+                access_list: [{ address: "0x1" }],
+              }),
+            },
+            "hook",
+          ),
+        ERRORS.NETWORK.MSG_LIST_NOT_EMPTY,
       );
     });
   });
@@ -298,12 +311,16 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
         account: { ...SIGNER, signer: outsider },
       }).then(
         () => "signed",
-        (error: Error) => error.message,
+        (error: unknown) => error,
       );
       expect(
-        forged,
+        isVipError(forged, ERRORS.NETWORK.SIGNATURE_WRONG_ACCOUNT),
         "the signer itself refuses a signature by another key",
-      ).to.match(/the signature is not by 0xf39F/);
+      ).to.equal(true);
+      expect(
+        (forged as VipError<typeof ERRORS.NETWORK.SIGNATURE_WRONG_ACCOUNT>)
+          .params.hex,
+      ).to.equal(SIGNER.hex);
     });
 
     it("verifies a DIRECT signature made by @initia/initia.js's own eth_secp256k1 key, an independent signer", async () => {
@@ -387,14 +404,18 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
         verifySignedOpHook(elsewhere.signedOpHook.hook, lookup),
       ).to.throw(TxRejection, "account sequence mismatch, expected 6, got 5");
       expect(
-        await rejection(
-          checkHookSequence(chain.url, SIGNER.bech32, "interwoven-1", 5n),
-        ),
-      ).to.match(
-        new RegExp(
-          `^the sequence of ${SIGNER.bech32} on interwoven-1 moved from 5 to 6 since the op hook was signed: the hook would fail when the deposit lands\\. Nothing was sent`,
-        ),
-      );
+        (
+          await refusal(
+            checkHookSequence(chain.url, SIGNER.bech32, "interwoven-1", 5n),
+            ERRORS.NETWORK.HOOK_SEQUENCE_MOVED,
+          )
+        ).params,
+      ).to.deep.equal({
+        account: SIGNER.bech32,
+        chainId: "interwoven-1",
+        from: 5n,
+        to: 6n,
+      });
     });
 
     it("refuses to sign an op hook for another account or for an account the chain does not have", async () => {
@@ -417,28 +438,32 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
         ],
       };
       expect(
-        await rejection(
-          signOpHook({
-            hook: foreign,
-            account,
-            restUrl: chain.url,
-            sourceChainId: "x",
-          }),
-        ),
-      ).to.match(
-        /the op hook is to be signed by init1\w+ \(the recipient\), but the signer is init17w0/,
-      );
+        (
+          await refusal(
+            signOpHook({
+              hook: foreign,
+              account,
+              restUrl: chain.url,
+              sourceChainId: "x",
+            }),
+            ERRORS.NETWORK.HOOK_SIGNER_MISMATCH,
+          )
+        ).params,
+      ).to.deep.equal({ expected: other, signer: SIGNER.bech32 });
       delete chain.state.chain.accounts[SIGNER.bech32];
       expect(
-        await rejection(
-          signOpHook({
-            hook: { chain_id: "interwoven-1", hook: [hookCall()] },
-            account,
-            restUrl: chain.url,
-            sourceChainId: "x",
-          }),
-        ),
-      ).to.match(/which has no account there yet .*nothing was sent$/);
+        (
+          await refusal(
+            signOpHook({
+              hook: { chain_id: "interwoven-1", hook: [hookCall()] },
+              account,
+              restUrl: chain.url,
+              sourceChainId: "x",
+            }),
+            ERRORS.NETWORK.HOOK_NO_ACCOUNT,
+          )
+        ).params,
+      ).to.deep.equal({ account: SIGNER.bech32, chainId: "interwoven-1" });
     });
   });
 });

@@ -19,6 +19,9 @@ import {
   runHardhat,
   spawnHardhat,
 } from "../helpers/hardhat-cli.js";
+import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { errorCode } from "../../tasks/errors.js";
+import { catalogEntry, failure, failureCode } from "../helpers/failure.js";
 import { parseScoreCsv } from "../helpers/score-csv.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { onlySourceId, queryIndex } from "../helpers/index-query.js";
@@ -326,7 +329,15 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
   });
 
   describe("refusals, each naming the file and line or the address and stage, with nothing written", () => {
-    const refused = async (policy: string, pattern: RegExp) => {
+    /**
+     * Runs `policy`, asserting it is refused with the error `expected`, whose
+     * message (its lines) names what `names` matches, and nothing written.
+     */
+    const refused = async (
+      policy: string,
+      expected: ErrorDescriptor,
+      names: RegExp,
+    ) => {
       const file = path.join(
         work,
         `bad-${Math.random().toString(16).slice(2)}.sql`,
@@ -334,10 +345,11 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       await writeFile(file, policy);
       const { out, data } = await dirs();
       const result = await compute(1, out, data, file);
-      expect(result.code).to.not.equal(0);
-      expect(result.output, result.output).to.match(pattern);
+      failure(result, expected);
+      // A message of several lines: its values are in the lines after the
+      // first.
+      expect(result.output, result.output).to.match(names);
       expect(existsSync(out)).to.equal(false);
-      return result.output;
     };
     const header = () => PERP(tradeLog).split("\n").slice(0, 3).join("\n");
 
@@ -357,16 +369,21 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
           path.join(PROJECT_ROOT, "test", "corpus", "hostile-policies", name),
           "utf8",
         );
-        const expected = /^-- expect: (.*)$/m.exec(corpus)?.[1] ?? "(none)";
+        // The error the corpus expects (`CATEGORY.NAME`), and the values its
+        // message must name.
+        const comment = (key: string) =>
+          new RegExp(`^-- ${key}: (.*)$`, "m").exec(corpus)?.[1] ?? "(none)";
+        const expected = comment("error").split("|").map(catalogEntry);
         const file = path.join(work, `hostile-${name}`);
         await writeFile(file, corpus.replace(/0x5fbdb\w{35}/i, tradeLog));
         const { out, data } = await dirs();
         const result = await compute(1, out, data, file, node.url, bounds);
         expect(result.code, result.output).to.equal(1);
+        expect(expected.map(errorCode)).to.include(failureCode(result));
         expect(result.output, result.output).to.match(
           new RegExp(
             // The corpus names its own file and (first) stage 7; here, stage 1.
-            expected
+            comment("names")
               .replace(/hostile\\\.sql/g, "hostile-[\\w.-]+\\.sql")
               .replace("stage 7", "stage 1"),
           ),
@@ -378,56 +395,66 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       });
 
     it("floating point anywhere in the plan: the expression's line and the exact alternative", async () => {
-      const output = await refused(
+      await refused(
         PERP(tradeLog).replace("// (5 *", "/ (5 *"),
-        /bad-\w+\.sql:4:\d+: .*\n\s+`\/` divides in floating point.*use `\/\/`/,
+        ERRORS.SCORING.POLICY_FLOATING,
+        /bad-\w+\.sql:4:\d+: \/ \(5 \*/,
       );
-      expect(output).to.match(/floating point/);
       await refused(
         `${header()}\nselect trader as address, sum(notional::UHUGEINT) // 1 as score\nfrom trades group by trader\n`,
-        /bad-\w+\.sql:4:\d+: [\s\S]*sum\(x::HUGEINT\)/,
+        ERRORS.SCORING.POLICY_FLOATING,
+        /bad-\w+\.sql:4:\d+: sum\(notional::UHUGEINT\)/,
       );
     });
 
     it("an unknown column or table, a bad source line, an unknown header: file and line", async () => {
       await refused(
         `${header()}\nselect trader as address,\n  sum(volume) as score from trades group by trader\n`,
-        /bad-\w+\.sql:5: Binder Error/,
+        ERRORS.SCORING.POLICY_SQL_ERROR,
+        /bad-\w+\.sql:5: [\s\S]*\bvolume\b/,
       );
       await refused(
         `${header()}\nselect trader as address, 1 as score from swaps\n`,
-        /bad-\w+\.sql:4:\d+: swaps\n\s+swaps is not one of the policy's tables/,
+        ERRORS.SCORING.POLICY_REFUSED,
+        /bad-\w+\.sql:4:\d+: swaps\n/,
       );
       await refused(
         `-- @policy x\n-- @from-stage 1\n-- @source trades 0x12 event Trade(address trader)\nselect 1\n`,
-        /bad-\w+\.sql:3: "0x12" is not a contract address/,
+        ERRORS.SCORING.POLICY_HEADER,
+        /bad-\w+\.sql:3: .*"0x12"/,
       );
       await refused(
         `-- @policy x\n-- @from-stage 1\n-- @source trades ${tradeLog} event Trade(address trader, uint256)\nselect 1\n`,
-        /bad-\w+\.sql:3: every parameter needs a name/,
+        ERRORS.SCORING.POLICY_HEADER,
+        /bad-\w+\.sql:3: /,
       );
       await refused(
         `-- @policy x\n-- @from-stage 1\n-- @frm-stage 2\n`,
-        /bad-\w+\.sql:3: unknown header @frm-stage/,
+        ERRORS.SCORING.POLICY_HEADER,
+        /bad-\w+\.sql:3: .*@frm-stage/,
       );
     });
 
     it("a negative score, one above 2^64 - 1, an address that is not one, an address twice: that address and the stage", async () => {
       await refused(
         `${header()}\nselect trader as address, -1 as score from trades group by trader\n`,
-        /stage 1: 0x1000000000000000000000000000000000000001: its score -1 is negative/,
+        ERRORS.SCORING.SCORES_INVALID,
+        /stage 1: 0x1000000000000000000000000000000000000001: .*-1\b/,
       );
       await refused(
         `${header()}\nselect trader as address, 18446744073709551616 as score from trades group by trader\n`,
-        /stage 1: 0x\w{40}: its score 18446744073709551616 is above the uint64 maximum/,
+        ERRORS.SCORING.SCORES_INVALID,
+        /stage 1: 0x\w{40}: .*\b18446744073709551616\b/,
       );
       await refused(
         `${header()}\nselect 'trader-' || trader as address, 1 as score from trades group by trader\n`,
-        /stage 1: trader-0x\w+: is not an address/,
+        ERRORS.SCORING.SCORES_INVALID,
+        /stage 1: trader-0x\w+: /,
       );
       await refused(
         `${header()}\nselect trader as address, 1 as score from trades\n`,
-        /stage 1: 0x\w{40}: is listed twice/,
+        ERRORS.SCORING.SCORES_INVALID,
+        /stage 1: 0x\w{40}: /,
       );
     });
 
@@ -440,8 +467,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       const { out, data } = await dirs();
       const result = await compute(1, out, data, file);
       // DECIMAL / DECIMAL is DOUBLE in DuckDB: refused, like every float.
-      expect(result.code).to.not.equal(0);
-      expect(result.output).to.match(/floating point/);
+      failure(result, ERRORS.SCORING.POLICY_FLOATING);
       await writeFile(
         file,
         `${header()}\nselect trader as address, (count(*) * 10 + 7)::DECIMAL(18,0) * 0.25 as score\nfrom trades, stage where block_time >= stage.start_time and block_time < stage.end_time group by trader\n`,
@@ -493,9 +519,8 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       proxy.rules.prunedBelow = 3;
       const { out, data } = await dirs();
       const result = await compute(2, out, data, policies, proxy.url);
-      expect(result.code).to.not.equal(0);
-      expect(result.output).to.match(
-        /block 1 is not on the rollup's node .*pruned/,
+      expect(failure(result, ERRORS.INDEXER.BLOCK_NOT_ON_NODE)).to.include(
+        "block 1 ",
       );
       expect(existsSync(out)).to.equal(false);
     });
@@ -590,7 +615,9 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     expect(result.output).to.include(
       `${A.toLowerCase()}: policy ${expected.get(A.toLowerCase())}, contract ${changed}`,
     );
-    expect(result.output).to.match(/1 difference/);
+    expect(failure(result, ERRORS.SCORING.AUDIT_DIFFERENCES)).to.include(
+      "stage 1: 1 ",
+    );
   });
 
   it("indexes again from the last block that still matches when stored blocks were replaced (a reorganization)", async () => {

@@ -22,7 +22,8 @@ import type { TransferRecord } from "../../tasks/transfer/records.js";
 import { viewStatus } from "../../tasks/transfer/status.js";
 import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
-import { defined } from "../../tasks/errors.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined, isVipError } from "../../tasks/errors.js";
 
 const CORPUS = path.join(PROJECT_ROOT, "test", "corpus", "router");
 
@@ -179,9 +180,11 @@ describe("the routing API as the published documents allow it to answer (test/co
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.200.abandoned");
     const abandoned = await status();
-    expect(failure(abandoned)).to.match(
-      /^the routing API stopped tracking 9F2E.*STATE_ABANDONED.*That is not a failure: the transfer may still land\. Check the recipient's balance on interwoven-1 \(last transaction: https:\/\/scan\.example\/1\/txs\/0xefef\w+\), and run `bridge:status --tx 9F2E\w+ --chain interwoven-1` later/,
-    );
+    expect(failure(abandoned, ERRORS.NETWORK.TRANSFER_ABANDONED))
+      .to.include(HASH)
+      .and.include(" on interwoven-1")
+      .and.include("https://scan.example/1/txs/0xefef")
+      .and.include(`bridge:status --tx ${HASH} --chain interwoven-1`);
     serve(
       "GET /v2/tx/status",
       "schema.v2-tx-status.200.success-release-without-amount",
@@ -201,8 +204,8 @@ describe("the routing API as the published documents allow it to answer (test/co
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.200.unknown");
     const unknown = await status("--timeout", "600");
-    expect(failure(unknown)).to.match(
-      /^the routing API reports STATE_UNKNOWN for 9F2E\w+: it cannot tell where this transfer is/,
+    expect(failure(unknown, ERRORS.NETWORK.TRANSFER_STATE_UNKNOWN)).to.include(
+      HASH,
     );
     expect(router.state.calls["GET /v2/tx/status"]).to.be.at.most(2);
     expect((await journalled()).some((r) => r.type === "done")).to.equal(false);
@@ -218,9 +221,11 @@ describe("the routing API as the published documents allow it to answer (test/co
     expect(failed.stdout).to.match(
       /^hop 1\s+ibc_transfer interwoven-1 → noble-1: TRANSFER_FAILURE \(error: ABCI code: 5: insufficient funds \(PACKET_ERROR_ACKNOWLEDGEMENT\)\)$/m,
     );
-    expect(failure(failed)).to.match(
-      /the transfer ended in STATE_COMPLETED_ERROR: the transfer failed on noble-1; assets: 1000000 uinit released on interwoven-1$/,
-    );
+    expect(failure(failed, ERRORS.NETWORK.TRANSFER_FAILED))
+      .to.include(HASH)
+      .and.include("STATE_COMPLETED_ERROR")
+      .and.include("noble-1")
+      .and.include("1000000 uinit released on interwoven-1");
     await journalled();
 
     router.state.tracked[HASH] = 1;
@@ -229,9 +234,11 @@ describe("the routing API as the published documents allow it to answer (test/co
       "schema.v2-tx-status.200.pending-error-amount-null",
     );
     const pending = await status();
-    expect(failure(pending)).to.match(
-      /the transfer ended in STATE_PENDING_ERROR: insufficient fee; assets: the uinit to be released on interwoven-1$/,
-    );
+    expect(failure(pending, ERRORS.NETWORK.TRANSFER_FAILED))
+      .to.include(HASH)
+      .and.include("STATE_PENDING_ERROR")
+      .and.include("insufficient fee")
+      .and.include("the uinit to be released on interwoven-1");
     await journalled();
   });
 
@@ -239,9 +246,10 @@ describe("the routing API as the published documents allow it to answer (test/co
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.404.chain-not-supported");
     const result = await status();
-    expect(failure(result)).to.match(
-      /answered HTTP 404: chain ID not supported$/,
-    );
+    expect(failure(result, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+      .to.include("/v2/tx/status")
+      .and.include(" 404")
+      .and.include("chain ID not supported");
     expect(router.state.calls["GET /v2/tx/status"]).to.equal(1);
   });
 
@@ -251,7 +259,7 @@ describe("the routing API as the published documents allow it to answer (test/co
       path.join(journalDir, "track-404.jsonl"),
     );
     const silent = { line: () => {}, warn: () => {} };
-    const message = await trackOnce(
+    const error = await trackOnce(
       client,
       journal,
       HASH,
@@ -259,11 +267,18 @@ describe("the routing API as the published documents allow it to answer (test/co
       silent,
     ).then(
       () => "tracked",
-      (e: Error) => e.message,
+      (e: unknown) => e,
     );
-    expect(message).to.match(
-      /^tracking 9F2E\w+ failed: POST http:\/\/127\.0\.0\.1:\d+\/v2\/tx\/track answered HTTP 404: chain ID not supported\. The transaction is sent/,
-    );
+    if (!isVipError(error, ERRORS.NETWORK.TRACKING_FAILED))
+      expect.fail(`expected tracking to fail, got: ${String(error)}`);
+    expect(error.params).to.deep.include({
+      hash: HASH,
+      chainId: "interwoven-1",
+    });
+    expect(error.params.reason)
+      .to.include("/v2/tx/track")
+      .and.include(" 404")
+      .and.include("chain ID not supported");
     expect(router.state.calls["POST /v2/tx/track"]).to.equal(1);
   });
 
@@ -373,10 +388,16 @@ describe("the routing API as the published documents allow it to answer (test/co
     ).to.deep.equal([]);
 
     serve("POST /v2/fungible/msgs", "initia.v2-fungible-msgs.200");
-    const empty = await client.msgs({} as never).catch((e: Error) => e.message);
-    expect(empty).to.match(
-      /POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]\.cosmos_tx\.msgs Array must contain at least 1 element\(s\)$/,
+    const empty = await client.msgs({} as never).catch((e: unknown) => e);
+    if (!isVipError(empty, ERRORS.NETWORK.UNEXPECTED_ANSWER))
+      expect.fail(`expected an unexpected answer, got: ${String(empty)}`);
+    expect(empty.params.what).to.match(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs$/,
     );
+    expect(empty.params).to.deep.include({
+      field: "txs[0].cosmos_tx.msgs",
+      problem: "Array must contain at least 1 element(s)",
+    });
   });
 
   it("chains: every documented list is read, and a chain with rest null fails only its own lookup", async () => {
@@ -432,8 +453,12 @@ describe("the routing API as the published documents allow it to answer (test/co
         (e: unknown) => e,
       );
       expect(error, name).to.be.instanceOf(RouterError);
+      expect(
+        isVipError(error, ERRORS.NETWORK.ROUTER_HTTP_STATUS),
+        name,
+      ).to.equal(true);
       expect((error as RouterError).status, name).to.equal(entry.status);
-      expect((error as RouterError).message, name).to.include(
+      expect((error as RouterError).reason, name).to.include(
         (entry.answer as { message: string }).message.slice(0, 40),
       );
     }

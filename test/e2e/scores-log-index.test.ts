@@ -19,6 +19,9 @@ import {
   TestToken__factory,
   TradeLog__factory,
 } from "../../types/ethers-contracts/index.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { errorCode } from "../../tasks/errors.js";
+import { failure } from "../helpers/failure.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";
 import {
   freePort,
@@ -354,9 +357,9 @@ describe("log_index within the transaction: the same index and scores whether th
     old.closeSync();
 
     const refused = await compute(d);
-    expect(refused.code).to.not.equal(0);
-    expect(refused.output).to.include(`${file} is an index of format 1`);
-    expect(refused.output).to.include(
+    const message = failure(refused, ERRORS.INDEXER.INDEX_FORMAT_1);
+    expect(message).to.include(file);
+    expect(message).to.include(
       `npx hardhat scores:index --network rollup --policy ${policy} --data-dir ${d.data} --rebuild`,
     );
     expect(existsSync(d.out)).to.equal(false);
@@ -424,11 +427,13 @@ describe("log_index within the transaction: the same index and scores whether th
       expect(warnings(unset.stderr)).to.deep.equal([]);
       const [warning, ...more] = warnings(unreachable.stderr);
       expect(more).to.deep.equal([]);
+      // The warning names its cause: the error, by its code, and the URL.
       expect(warning).to.match(
         new RegExp(
-          `^warning: could not check the rollup's minievm version: cannot reach http://127\\.0\\.0\\.1:${port}/abci_info`,
+          `^warning: could not check the rollup's minievm version: ${errorCode(ERRORS.NETWORK.UNREACHABLE)}: `,
         ),
       );
+      expect(warning).to.include(`http://127.0.0.1:${port}/abci_info`);
     });
   });
 });

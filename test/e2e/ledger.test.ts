@@ -11,6 +11,8 @@ import {
   type L1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { directProvider } from "../helpers/rig.js";
@@ -65,8 +67,8 @@ describe("signing with a Ledger", () => {
         LEDGER_ACCOUNT: LEDGER_ADDRESS,
       });
       expect(result.code).to.not.equal(0);
-      expect(result.output).to.include(
-        "LEDGER_ACCOUNT is set, but Ledger support is not installed: install libusb-1.0-0-dev and libudev-dev",
+      expect(failure(result, ERRORS.CONFIG.LEDGER_NOT_INSTALLED)).to.include(
+        "LEDGER_ACCOUNT",
       );
     });
     return;

@@ -7,6 +7,8 @@ import {
   swapAndTransferRoute,
   type RouterStandIn,
 } from "../../tasks/stand-ins/router.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { failure, refusal } from "../helpers/failure.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";
 
 const L2_INIT =
@@ -68,11 +70,14 @@ describe("the routing API client, against the stand-in router", () => {
     expect(router.state.calls["POST /v2/fungible/route"]).to.equal(4);
 
     router.state.faults = ["500", "500", "500", "500", "500"];
-    let message = "";
-    await client
-      .route(ROUTE)
-      .catch((error: Error) => (message = error.message));
-    expect(message).to.match(/answered HTTP 500: internal error/);
+    const failed = await refusal(
+      client.route(ROUTE),
+      ERRORS.NETWORK.ROUTER_HTTP_STATUS,
+    );
+    expect(failed.params).to.deep.include({
+      status: 500,
+      reason: "internal error",
+    });
     expect(router.state.calls["POST /v2/fungible/route"]).to.equal(4 + 4);
   });
 
@@ -97,10 +102,12 @@ describe("the routing API client, against the stand-in router", () => {
     router.state.canned["GET /v2/info/chains"] = [
       { status: 200, answer: { chains: "none" } },
     ];
-    const malformed = await client.chains().catch((e: Error) => e);
-    expect((malformed as Error).message).to.match(
-      /\/v2\/info\/chains: chains /,
+    const malformed = await refusal(
+      client.chains(),
+      ERRORS.NETWORK.UNEXPECTED_ANSWER,
     );
+    expect(malformed.params.what).to.match(/\/v2\/info\/chains$/);
+    expect(malformed.params.field).to.equal("chains");
     router.state.canned = {};
     router.state.chainList = [];
   });
@@ -114,21 +121,35 @@ describe("the routing API client, against the stand-in router", () => {
   });
 
   it("turns an error body into its status, message and Initia's info, and names a malformed field by path", async () => {
-    const unknown = await client
-      .route({ ...ROUTE, dest_asset_denom: "unknown" })
-      .catch((e: Error) => e);
-    expect((unknown as Error).message).to.match(
-      /^POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/route answered HTTP 400: no routes found for uinit on interwoven-1 to unknown on rehearsal-1 \(check the denoms and chain ids\)$/,
+    const unknown = await refusal(
+      client.route({ ...ROUTE, dest_asset_denom: "unknown" }),
+      ERRORS.NETWORK.ROUTER_HTTP_STATUS,
     );
+    expect(unknown).to.be.instanceOf(RouterError);
+    const { endpoint, status, reason, info } = unknown as RouterError;
+    expect(endpoint).to.match(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/route$/,
+    );
+    expect({ status, reason, info }).to.deep.equal({
+      status: 400,
+      reason:
+        "no routes found for uinit on interwoven-1 to unknown on rehearsal-1",
+      info: "check the denoms and chain ids",
+    });
     expect(
       router.state.calls["POST /v2/fungible/route"],
       "a 400 is not retried",
     ).to.equal(1);
     router.state.faults = ["malformed"];
-    const malformed = await client.route(ROUTE).catch((e: Error) => e);
-    expect((malformed as Error).message).to.match(
-      /\/v2\/fungible\/route: operations is missing$/,
+    const malformed = await refusal(
+      client.route(ROUTE),
+      ERRORS.NETWORK.UNEXPECTED_ANSWER,
     );
+    expect(malformed.params.what).to.match(/\/v2\/fungible\/route$/);
+    expect(malformed.params).to.deep.include({
+      field: "operations",
+      problem: "is missing",
+    });
   });
 });
 
@@ -269,16 +290,18 @@ describe("bridge:route", () => {
       [...args.slice(0, -4), "--to-denom", "nope", "--amount", "1000000"],
       env,
     );
-    expect(unknown.code).to.not.equal(0);
-    expect(unknown.output).to.match(
-      /answered HTTP 400: no routes found for uinit on interwoven-1 to nope on rehearsal-1/,
-    );
+    expect(failure(unknown, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+      .to.include(" 400")
+      .and.include(
+        "no routes found for uinit on interwoven-1 to nope on rehearsal-1",
+      );
     const missing = await runHardhat(args.slice(0, -2), env);
-    expect(missing.code).to.not.equal(0);
-    expect(missing.output).to.include("--amount is required");
-    const noRouter = await runHardhat(args, {});
-    expect(noRouter.output).to.match(
-      /vip\.routerUrl of network "rollup" is not set: set ROUTER_URL to the routing API/,
+    expect(failure(missing, ERRORS.CONFIG.OPTION_REQUIRED)).to.include(
+      "--amount",
     );
+    const noRouter = await runHardhat(args, {});
+    expect(failure(noRouter, ERRORS.CONFIG.SETTING_NOT_SET))
+      .to.include('vip.routerUrl of network "rollup"')
+      .and.include("ROUTER_URL");
   });
 });

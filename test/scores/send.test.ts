@@ -24,7 +24,8 @@ import { SAME } from "../../tasks/scores/gas-model.js";
 import { readScoreFile } from "../../tasks/scores/read.js";
 import { compareWithChain } from "../../tasks/scores/read-back.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { defined } from "../../tasks/errors.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined, isVipError } from "../../tasks/errors.js";
 
 // A node that mines failing transactions instead of refusing them, as a rollup
 // node does.
@@ -120,8 +121,8 @@ describe("sending contract calls", () => {
         },
         { stage: 5n, limits, maxInFlight: 1, pollMs: 20 },
       ).then(
-        () => "",
-        (error: Error) => error.message,
+        () => undefined,
+        (error: unknown) => error,
       );
       while (!journal.records.some((r) => r.type === "sent"))
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -135,11 +136,16 @@ describe("sending contract calls", () => {
       await ethers.provider.send("evm_mine", []);
       await ethers.provider.send("evm_setAutomine", [true]);
 
-      const message = await push;
+      const error = await push;
       const sent = journal.records.find((r) => r.type === "sent") as {
         hash: string;
       };
-      expect(message).to.equal(`Tx failed ${sent.hash} (batch 1, lines 2–21)`);
+      if (!isVipError(error, ERRORS.SCORES.BATCH_REVERTED))
+        expect.fail(`expected BATCH_REVERTED, got: ${String(error)}`);
+      expect(error.params).to.deep.equal({
+        hash: sent.hash,
+        batch: "batch 1, lines 2–21",
+      });
       expect(
         journal.records.find((r) => r.type === "confirmed"),
       ).to.deep.include({ hash: sent.hash, status: 0 });
@@ -318,14 +324,14 @@ describe("sending contract calls", () => {
 
   it("reports a receipt whose status is not success as `Tx failed <hash>`", async () => {
     const score = await deployVipScore(ethers, 5n);
-    let message = "";
+    let error: unknown;
     try {
       // An explicit gas limit skips the estimate, so the failing call is mined.
       await sendAndConfirm("finalizeStage(9)", () =>
         score.finalizeStage(9n, { gasLimit: 100_000n }),
       );
-    } catch (error) {
-      message = (error as Error).message;
+    } catch (caught) {
+      error = caught;
     }
     const block = await ethers.provider.getBlock("latest");
     const hash = defined(
@@ -338,13 +344,15 @@ describe("sending contract calls", () => {
         "(await ethers.provider.getTransactionReceipt(hash))",
       ).status,
     ).to.equal(0);
-    expect(message).to.match(new RegExp(`^Tx failed ${hash}`));
+    if (!isVipError(error, ERRORS.CONTRACT.TX_FAILED))
+      expect.fail(`expected TX_FAILED, got: ${String(error)}`);
+    expect(error.params.hash).to.equal(hash);
   });
 
   it("names the contract's reason when the estimate refuses a call, and sends nothing", async () => {
     const score = await deployVipScore(ethers, 5n);
     const before = await ethers.provider.getBlockNumber();
-    let message = "";
+    let error: unknown;
     try {
       await estimateSendAndConfirm(
         "finalizeStage(9)",
@@ -353,12 +361,16 @@ describe("sending contract calls", () => {
         () => score.finalizeStage.estimateGas(9n),
         (overrides) => score.finalizeStage(9n, overrides),
       );
-    } catch (error) {
-      message = (error as Error).message;
+    } catch (caught) {
+      error = caught;
     }
-    expect(message).to.equal(
-      "finalizeStage(9) was refused by the node, nothing was sent: StageNotFound(9)",
-    );
+    if (!isVipError(error, ERRORS.CONTRACT.REFUSED_REVERT))
+      expect.fail(`expected REFUSED_REVERT, got: ${String(error)}`);
+    expect(error.params).to.deep.equal({
+      what: "finalizeStage(9)",
+      revert: "StageNotFound",
+      args: "9",
+    });
     expect(await ethers.provider.getBlockNumber()).to.equal(before);
   });
 });

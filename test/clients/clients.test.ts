@@ -21,7 +21,8 @@ import {
   type L1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
 import { startServer } from "../../tasks/stand-ins/server.js";
-import { rejection as failure } from "../helpers/failure.js";
+import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { refusal } from "../helpers/failure.js";
 
 /**
  * A URL on which nothing listens: a server is started for a free port, then
@@ -86,40 +87,68 @@ describe("CometBFT client", () => {
 
   it("names the endpoint when it is unreachable", async () => {
     const url = await unreachableUrl();
-    expect(await failure(fetchAbciInfo(url))).to.equal(
-      `cannot reach ${url}/abci_info: ECONNREFUSED`,
-    );
+    expect(
+      (await refusal(fetchAbciInfo(url), ERRORS.NETWORK.UNREACHABLE)).params,
+    ).to.deep.equal({ url: `${url}/abci_info`, reason: "ECONNREFUSED" });
   });
 
   it("reports an answer that is not JSON", async () => {
     node.state.mode = "not-json";
-    expect(await failure(fetchAbciInfo(node.url))).to.equal(
-      `${node.url}/abci_info did not answer JSON: <html>gateway</html>`,
-    );
+    expect(
+      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.NOT_JSON)).params,
+    ).to.deep.equal({
+      url: `${node.url}/abci_info`,
+      body: "<html>gateway</html>",
+    });
   });
 
   it("reports a JSON-RPC error with its code and message", async () => {
     node.state.mode = "rpc-error";
-    expect(await failure(fetchAbciInfo(node.url))).to.equal(
-      `abci_info at ${node.url}/abci_info answered JSON-RPC error -32603: Internal error`,
-    );
+    expect(
+      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.JSON_RPC_ERROR))
+        .params,
+    ).to.deep.equal({
+      method: "abci_info",
+      url: `${node.url}/abci_info`,
+      code: -32603,
+      reason: "Internal error",
+    });
   });
 
   it("names a missing field", async () => {
     node.state.mode = "missing-field";
-    expect(await failure(fetchAbciInfo(node.url))).to.equal(
-      `abci_info at ${node.url}/abci_info: result.response.version is missing`,
-    );
-    expect(await failure(fetchCosmosChainId(node.url))).to.equal(
-      `status at ${node.url}/status: result.node_info.network is missing`,
-    );
+    expect(
+      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.UNEXPECTED_ANSWER))
+        .params,
+    ).to.deep.equal({
+      what: `abci_info at ${node.url}/abci_info`,
+      field: "result.response.version",
+      problem: "is missing",
+    });
+    expect(
+      (
+        await refusal(
+          fetchCosmosChainId(node.url),
+          ERRORS.NETWORK.UNEXPECTED_ANSWER,
+        )
+      ).params,
+    ).to.deep.equal({
+      what: `status at ${node.url}/status`,
+      field: "result.node_info.network",
+      problem: "is missing",
+    });
   });
 
   it("reports an HTTP error status", async () => {
     node.state.mode = "http-error";
-    expect(await failure(fetchAbciInfo(node.url))).to.equal(
-      `${node.url}/abci_info answered HTTP 500: internal error`,
-    );
+    expect(
+      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.HTTP_STATUS))
+        .params,
+    ).to.deep.equal({
+      url: `${node.url}/abci_info`,
+      status: 500,
+      reason: "internal error",
+    });
   });
 
   it("never names more of a URL than its origin, which may carry an API key", () => {
@@ -171,17 +200,21 @@ describe("base-chain REST client", () => {
       start: window.stageStartTime,
       end: window.stageEndTime,
     });
-    const refused = async (stage: bigint) =>
-      fetchStageWindow(rest.url, MAINNET_VIP_MODULE_ADDRESS, stage).then(
-        () => "read",
-        (error: unknown) => (error instanceof Error ? error.message : ""),
+    const refused = async <D extends ErrorDescriptor>(
+      stage: bigint,
+      expected: D,
+    ) =>
+      refusal(
+        fetchStageWindow(rest.url, MAINNET_VIP_MODULE_ADDRESS, stage),
+        expected,
       );
-    expect(await refused(22n)).to.match(
-      /^stage 22 has not started on the base chain \(its program is at stage 21\)/,
-    );
-    expect(await refused(0n)).to.match(
-      /stage 0's entry in stage_data at .*: not found \(the program holds no window for stage 0\)/,
-    );
+    expect(
+      (await refused(22n, ERRORS.NETWORK.STAGE_NOT_STARTED)).params,
+    ).to.deep.equal({ stage: 22n, current: 21n });
+    const notFound = (await refused(0n, ERRORS.NETWORK.STAGE_WINDOW_NOT_FOUND))
+      .params;
+    expect(notFound.stage).to.equal(0n);
+    expect(notFound.what).to.match(/^stage 0's entry in stage_data at /);
   });
 
   it("reads the program's clock, and the stage advances by fund_reward_script's rule once its end passes", async () => {
@@ -210,9 +243,17 @@ describe("base-chain REST client", () => {
       body: JSON.stringify({ block: { header: { time: "yesterday" } } }),
     }));
     try {
-      expect(await failure(fetchChainTime(server.url))).to.equal(
-        `the latest block at ${server.url}/cosmos/base/tendermint/v1beta1/blocks/latest: block.header.time "yesterday" is not an RFC 3339 time`,
-      );
+      expect(
+        (
+          await refusal(
+            fetchChainTime(server.url),
+            ERRORS.NETWORK.CHAIN_TIME_INVALID,
+          )
+        ).params,
+      ).to.deep.equal({
+        what: `the latest block at ${server.url}/cosmos/base/tendermint/v1beta1/blocks/latest`,
+        time: '"yesterday"',
+      });
     } finally {
       await server.close();
     }
@@ -231,10 +272,13 @@ describe("base-chain REST client", () => {
     }));
     try {
       expect(
-        await failure(fetchVipProgram(server.url, MAINNET_VIP_MODULE_ADDRESS)),
-      ).to.match(
-        /\(resource\.move_resource\): data\.stage_start_time, data\.stage_interval is missing: is this the VIP module/,
-      );
+        (
+          await refusal(
+            fetchVipProgram(server.url, MAINNET_VIP_MODULE_ADDRESS),
+            ERRORS.NETWORK.VIP_PROGRAM_INCOMPLETE,
+          )
+        ).params.fields,
+      ).to.equal("stage_start_time, data.stage_interval");
     } finally {
       await server.close();
     }
@@ -243,40 +287,66 @@ describe("base-chain REST client", () => {
   it("says which module address was not found and what to check", async () => {
     const other =
       "0x1e90c1e45682a1b877035b8443879a0332651a8cc965e9417d5091b25906bf77";
-    expect(await failure(fetchVipStage(rest.url, other))).to.equal(
-      `the VIP module store was not found at ${other} on ${rest.url}: check VIP_MODULE_ADDRESS (vip.vipModuleAddress) against the base chain you query`,
-    );
+    expect(
+      (
+        await refusal(
+          fetchVipStage(rest.url, other),
+          ERRORS.NETWORK.VIP_MODULE_STORE_NOT_FOUND,
+        )
+      ).params,
+    ).to.deep.equal({ address: other, node: rest.url });
   });
 
   it("reports an answer that is not JSON", async () => {
     rest.state.mode = "not-json";
     expect(
-      await failure(fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS)),
-    ).to.match(/did not answer JSON: upstream timeout$/);
+      (
+        await refusal(
+          fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS),
+          ERRORS.NETWORK.NOT_JSON,
+        )
+      ).params.body,
+    ).to.equal("upstream timeout");
   });
 
   it("names a missing stage inside move_resource", async () => {
     rest.state.mode = "missing-field";
-    expect(
-      await failure(fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS)),
-    ).to.match(/\(resource\.move_resource\): data\.stage is missing$/);
+    const missing = (
+      await refusal(
+        fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS),
+        ERRORS.NETWORK.UNEXPECTED_ANSWER,
+      )
+    ).params;
+    expect(missing.what).to.match(/\(resource\.move_resource\)$/);
+    expect(missing).to.deep.include({
+      field: "data.stage",
+      problem: "is missing",
+    });
   });
 
   it("reports a move_resource that is not a JSON string", async () => {
     rest.state.mode = "bad-move-resource";
     expect(
-      await failure(fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS)),
-    ).to.match(/resource\.move_resource is not a JSON string$/);
+      (
+        await refusal(
+          fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS),
+          ERRORS.NETWORK.NOT_A_JSON_STRING,
+        )
+      ).params.field,
+    ).to.equal("resource.move_resource");
   });
 
   it("names the endpoint when it is unreachable", async () => {
     const url = await unreachableUrl();
-    expect(
-      await failure(fetchVipStage(url, MAINNET_VIP_MODULE_ADDRESS)),
-    ).to.match(
-      new RegExp(
-        `^cannot reach ${url}/initia/move/v1/accounts/0x3a88.*: ECONNREFUSED$`,
-      ),
+    const unreachable = (
+      await refusal(
+        fetchVipStage(url, MAINNET_VIP_MODULE_ADDRESS),
+        ERRORS.NETWORK.UNREACHABLE,
+      )
+    ).params;
+    expect(unreachable.url).to.match(
+      new RegExp(`^${url}/initia/move/v1/accounts/0x3a88`),
     );
+    expect(unreachable.reason).to.equal("ECONNREFUSED");
   });
 });

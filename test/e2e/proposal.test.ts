@@ -19,6 +19,8 @@ import {
   startRollupRestStandIn,
   type RollupRestStandIn,
 } from "../../tasks/stand-ins/rollup-rest.js";
+import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";
 import { failure } from "../helpers/failure.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
@@ -70,16 +72,38 @@ describe("BCS encoding of vip::register's arguments", () => {
   it("parses rates as the chain does, and refuses what it refuses", () => {
     expect(parseRate("0.05", "r").scaled).to.equal(5n * 10n ** 16n);
     expect(parseRate("1", "r").scaled).to.equal(10n ** 18n);
-    for (const [raw, message] of [
-      ["1.0000001", /is above 1/],
-      ["5%", /is not a decimal/],
-      [".5", /is not a decimal/],
-      ["1e-2", /is not a decimal/],
-      ["-0.1", /is not a decimal/],
-      ["0.0000000000000000001", /more than 18 decimal places/],
+    for (const [raw, expected] of [
+      ["1.0000001", ERRORS.REGISTRY.RATE_ABOVE_ONE],
+      ["5%", ERRORS.REGISTRY.RATE_NOT_DECIMAL],
+      [".5", ERRORS.REGISTRY.RATE_NOT_DECIMAL],
+      ["1e-2", ERRORS.REGISTRY.RATE_NOT_DECIMAL],
+      ["-0.1", ERRORS.REGISTRY.RATE_NOT_DECIMAL],
+      ["0.0000000000000000001", ERRORS.REGISTRY.RATE_TOO_PRECISE],
     ] as const) {
-      expect(() => parseRate(raw, "--commission-rate"), raw).to.throw(message);
+      let error: unknown;
+      try {
+        parseRate(raw, "--commission-rate");
+      } catch (caught) {
+        error = caught;
+      }
+      if (!isVipError(error, expected))
+        expect.fail(
+          `${raw}: expected ${expected.number}, got ${String(error)}`,
+        );
+      expect(error.params, raw).to.deep.include({
+        option: "--commission-rate",
+        value: raw,
+      });
     }
+    let precise: unknown;
+    try {
+      parseRate("0.0000000000000000001", "--commission-rate");
+    } catch (caught) {
+      precise = caught;
+    }
+    if (!isVipError(precise, ERRORS.REGISTRY.RATE_TOO_PRECISE))
+      expect.fail(String(precise));
+    expect(precise.params.decimals).to.equal(18);
   });
 });
 
@@ -179,6 +203,7 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
   const refusal = async (
     out: string,
     overrides: Record<string, string | undefined>,
+    expected: ErrorDescriptor,
     extra: string[] = [],
   ) => {
     const result = await propose(out, overrides, extra);
@@ -189,7 +214,7 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
       ),
       "no file written",
     ).to.equal(false);
-    return failure(result);
+    return failure(result, expected);
   };
 
   before(async () => {
@@ -250,59 +275,92 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     );
     await writeFile(policy, "-- @policy perp-volume\n-- @from-stage x\n");
     const bad = path.join(dir, "bad-policy.json");
-    expect(await refusal(bad, { policy })).to.match(
-      /perp\.sql:2: @from-stage "x" must be a stage number/,
-    );
+    const header = await refusal(bad, { policy }, ERRORS.SCORING.POLICY_HEADER);
+    expect(header).to.include(`${policy}:2:`);
+    expect(header).to.include("@from-stage");
+    expect(header).to.include('"x"');
   });
 
   it("refuses what the chain would refuse, before anything is written", async () => {
     const out = path.join(dir, "refused.json");
-    expect(await refusal(out, { "commission-rate": "1.5" })).to.match(
-      /^--commission-rate 1\.5 is above 1/,
-    );
     expect(
-      await refusal(out, { "commission-max-rate": "ten percent" }),
-    ).to.match(/^--commission-max-rate ten percent is not a decimal/);
-    expect(await refusal(out, { "commission-rate": "0.6" })).to.match(
-      /^--commission-rate 0\.6 is above --commission-max-rate 0\.5/,
-    );
-    expect(await refusal(out, { metadata: undefined })).to.match(
-      /^--metadata is required/,
-    );
+      await refusal(
+        out,
+        { "commission-rate": "1.5" },
+        ERRORS.REGISTRY.RATE_ABOVE_ONE,
+      ),
+    ).to.include("--commission-rate 1.5");
     expect(
-      await refusal(out, { metadata: "http://forum.initia.xyz/t/1" }),
-    ).to.match(/is not an https URL/);
-    expect(await refusal(out, { operator: "init1notanaddress" })).to.match(
-      /^--operator: "init1notanaddress" is not a valid init1… address/,
+      await refusal(
+        out,
+        { "commission-max-rate": "ten percent" },
+        ERRORS.REGISTRY.RATE_NOT_DECIMAL,
+      ),
+    ).to.include("--commission-max-rate ten percent");
+    const aboveMax = await refusal(
+      out,
+      { "commission-rate": "0.6" },
+      ERRORS.REGISTRY.RATE_ABOVE_MAX,
     );
+    expect(aboveMax).to.include("--commission-rate 0.6");
+    expect(aboveMax).to.include("--commission-max-rate 0.5");
+    expect(
+      await refusal(
+        out,
+        { metadata: undefined },
+        ERRORS.CONFIG.OPTION_REQUIRED,
+      ),
+    ).to.include("--metadata");
+    expect(
+      await refusal(
+        out,
+        { metadata: "http://forum.initia.xyz/t/1" },
+        ERRORS.REGISTRY.METADATA_NOT_HTTPS,
+      ),
+    ).to.include("--metadata http://forum.initia.xyz/t/1");
+    const operator = await refusal(
+      out,
+      { operator: "init1notanaddress" },
+      ERRORS.CONTRACT.ADDRESS_BAD_BECH32,
+    );
+    expect(operator).to.include("--operator");
+    expect(operator).to.include('"init1notanaddress"');
   });
 
   it("refuses a registered bridge, a stage that lags the program, a missing VIP module, a wrong bridge address", async () => {
     const out = path.join(dir, "refused.json");
     baseChain.state.registeredBridges = [3n, 16n];
-    expect(await refusal(out, {})).to.match(
-      /^bridge 16 is already registered in the VIP program/,
+    expect(await refusal(out, {}, ERRORS.REGISTRY.BRIDGE_REGISTERED)).to.match(
+      /\b16\b/,
     );
     baseChain.state.registeredBridges = [1n];
     baseChain.state.stage = 17n;
-    expect(await refusal(out, {})).to.match(
-      /^the contract's open stage is 15, but the VIP program is at stage 17: finalize stage 15 through 16, one at a time, first \(npx hardhat stage:finalize --stage 15 --network rollup\)/,
-    );
+    const behind = await refusal(out, {}, ERRORS.REGISTRY.STAGE_BEHIND_PROGRAM);
+    expect(behind).to.match(/\b15\b/);
+    expect(behind).to.match(/\b17\b/);
+    expect(behind).to.include("--stage 15 --network rollup");
     baseChain.state.stage = 15n;
     baseChain.state.vipModule = false;
-    expect(await refusal(out, {})).to.match(
-      /^no VIP module at 0x3a886b32.* check VIP_MODULE_ADDRESS/,
-    );
+    const noModule = await refusal(out, {}, ERRORS.NETWORK.NO_VIP_MODULE);
+    expect(noModule).to.include("0x3a886b32");
+    expect(noModule).to.include("VIP_MODULE_ADDRESS");
     baseChain.state.vipModule = true;
     rollupRest.state.bridgeAddress = deriveBridgeAddress(17n);
-    expect(await refusal(out, {})).to.match(
-      /^the rollup reports bridge 16 at init1\w+, but that bridge's address is init1y3avrs\w+270ht/,
+    const mismatch = await refusal(
+      out,
+      {},
+      ERRORS.REGISTRY.BRIDGE_ADDRESS_MISMATCH,
     );
+    expect(mismatch).to.match(/\b16\b/);
+    expect(mismatch).to.include(deriveBridgeAddress(17n));
+    expect(mismatch).to.include(deriveBridgeAddress(16n));
     rollupRest.state.bridgeAddress = undefined;
     rollupRest.state.mode = "missing-field";
-    expect(await refusal(out, {})).to.match(
-      /^bridge info at http:\/\/127\.0\.0\.1:\d+\/opinit\/opchild\/v1\/bridge_info: bridge_info\.bridge_id is missing/,
+    const missing = await refusal(out, {}, ERRORS.NETWORK.UNEXPECTED_ANSWER);
+    expect(missing).to.include(
+      `${rollupRest.url}/opinit/opchild/v1/bridge_info`,
     );
+    expect(missing).to.include("bridge_info.bridge_id");
     rollupRest.state.mode = "ok";
   });
 
@@ -316,22 +374,30 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
       /the gov params could not be read \(.*\/initia\/gov\/v1\/params answered HTTP 501.*\); the deposit is 100000000uinit/,
     );
     baseChain.state.view = "http-error";
-    expect(await refusal(path.join(dir, "view.json"), {})).to.match(
-      /^http:\/\/127\.0\.0\.1:\d+\/initia\/move\/v1\/view\/json answered HTTP 500/,
+    const status = await refusal(
+      path.join(dir, "view.json"),
+      {},
+      ERRORS.NETWORK.HTTP_STATUS,
     );
+    expect(status).to.include(`${baseChain.url}/initia/move/v1/view/json`);
+    expect(status).to.match(/\b500\b/);
     baseChain.state.view = "bad-data";
-    expect(await refusal(path.join(dir, "view.json"), {})).to.match(
-      /vip::get_bridge_infos at .*: data is not a JSON string$/,
+    const notString = await refusal(
+      path.join(dir, "view.json"),
+      {},
+      ERRORS.NETWORK.NOT_A_JSON_STRING,
     );
+    expect(notString).to.include("vip::get_bridge_infos");
+    expect(notString).to.match(/: data /);
     baseChain.state.view = "ok";
   });
 
   it("on a testnet, says how testnets are onboarded and writes only with --force", async () => {
     rollupRest.state.l1ChainId = "initiation-2";
     const out = path.join(dir, "testnet.json");
-    expect(await refusal(out, {})).to.match(
-      /^not written: the base chain initiation-2 is a testnet; pass --force/,
-    );
+    const testnet = await refusal(out, {}, ERRORS.REGISTRY.TESTNET_BASE_CHAIN);
+    expect(testnet).to.include("initiation-2");
+    expect(testnet).to.include("--force");
     const forced = await propose(out, {}, ["--force"]);
     expect(forced.code, forced.output).to.equal(0);
     expect(forced.stderr).to.include(

@@ -4,6 +4,8 @@ import path from "node:path";
 
 import { expect } from "chai";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
 import { readScoreFile, ScoreFileError } from "../../tasks/scores/read.js";
 
 const dir = await mkdtemp(path.join(tmpdir(), "vip-scores-"));
@@ -19,9 +21,13 @@ async function problems(name: string, text: string): Promise<string[]> {
   try {
     await readScoreFile(full);
   } catch (error) {
-    if (error instanceof ScoreFileError)
-      return error.problems.map((p) => `${p.line}: ${p.message}`);
-    throw error;
+    if (!(error instanceof ScoreFileError)) throw error;
+    expect(isVipError(error, ERRORS.SCORES.INVALID_FILE)).to.equal(true);
+    expect(error.params.file).to.equal(full);
+    expect(error.params.count).to.equal(error.problemCount);
+    // Each problem's line and what is wrong there: the values the error
+    // lists, not its wording.
+    return error.problems.map((p) => `${p.line}: ${p.message}`);
   }
   throw new Error("expected problems");
 }
@@ -125,14 +131,14 @@ describe("score files", () => {
 
   it("names a file that does not exist", async () => {
     const missing = path.join(dir, "missing.csv");
-    let message = "";
+    let error: unknown;
     try {
       await readScoreFile(missing);
-    } catch (error) {
-      message = (error as Error).message;
+    } catch (caught) {
+      error = caught;
     }
-    expect(message).to.equal(
-      `cannot read the score file ${missing}: it does not exist or is not readable`,
-    );
+    if (!isVipError(error, ERRORS.SCORES.FILE_UNREADABLE))
+      expect.fail(`expected FILE_UNREADABLE, got: ${String(error)}`);
+    expect(error.params.file).to.equal(missing);
   });
 });

@@ -5,6 +5,7 @@ import path from "node:path";
 
 import { expect } from "chai";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
 import { accountAddresses } from "../../tasks/signer/addresses.js";
 import {
   type L1RestStandIn,
@@ -426,9 +427,11 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       ),
       "Object.keys(rollup.state.chain.included).find( (h) => h !...",
     );
-    expect(failure(failed)).to.equal(
-      `Tx failed ${failedHash}: out of gas in location: WriteFlat; gasWanted: 168000, gasUsed: 170000: out of gas (code 11)`,
-    );
+    expect(failure(failed, ERRORS.NETWORK.COSMOS_TX_FAILED))
+      .to.include(failedHash)
+      .and.include(
+        "out of gas in location: WriteFlat; gasWanted: 168000, gasUsed: 170000: out of gas (code 11)",
+      );
     expect(
       router.state.tracked,
       "a failed transaction is not tracked",
@@ -438,18 +441,19 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
   it("takes a chain's REST endpoint from the router's chain list when configuration has none, only if the endpoint serves that chain", async () => {
     const { ROLLUP_REST_URL: _configured, ...withoutRollupRest } = env;
     const none = await runHardhat(backArgs(DEPLOYER), withoutRollupRest);
-    expect(failure(none)).to.equal(
-      `there is no REST endpoint for chain ${ROLLUP} to sign on (L1_REST_URL serves ${BASE}, and the router's chain list gives none for it): set L1_REST_URL or ROLLUP_REST_URL to its REST API; nothing was sent`,
-    );
+    expect(failure(none, ERRORS.NETWORK.NO_REST_ENDPOINT))
+      .to.include(ROLLUP)
+      .and.include(`L1_REST_URL serves ${BASE}`);
     expect(router.state.calls["GET /v2/info/chains"]).to.equal(1);
 
     router.state.chainList = [
       { chain_id: ROLLUP, chain_name: "rehearsal", rest: base.url },
     ];
     const mismatched = await runHardhat(backArgs(DEPLOYER), withoutRollupRest);
-    expect(failure(mismatched)).to.equal(
-      `the router's chain list gives ${base.url} as the REST endpoint of ${ROLLUP}, but it serves ${BASE}: set L1_REST_URL or ROLLUP_REST_URL to its REST API; nothing was sent`,
-    );
+    expect(failure(mismatched, ERRORS.NETWORK.ROUTER_REST_WRONG_CHAIN))
+      .to.include(base.url)
+      .and.include(ROLLUP)
+      .and.include(BASE);
     expect(
       rollup.state.chain.broadcasts + base.state.chain.broadcasts,
       "nothing signed or sent",
@@ -531,15 +535,19 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
           fundArgs().map((a) => (a === DEPLOYER ? LEDGER_ADDRESS : a)),
           env,
         ),
+        ERRORS.NETWORK.HOOK_RECIPIENT_NOT_SIGNER,
       ),
-    ).to.match(
-      /^this route requires an op hook, which the recipient's key signs: --to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 is not the signer's account .*nothing was sent$/,
-    );
+    ).to.include("--to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
     delete rollup.state.chain.accounts[OPERATOR.bech32];
     await rm(journalDir, { recursive: true, force: true });
-    expect(failure(await runHardhat(backArgs(DEPLOYER), env))).to.equal(
-      `${OPERATOR.bech32} has no account on ${ROLLUP} (it has never received tokens there): nothing was signed`,
-    );
+    expect(
+      failure(
+        await runHardhat(backArgs(DEPLOYER), env),
+        ERRORS.NETWORK.NO_COSMOS_ACCOUNT,
+      ),
+    )
+      .to.include(OPERATOR.bech32)
+      .and.include(ROLLUP);
     rollup.state.chain.accounts[OPERATOR.bech32] = {
       accountNumber: 3n,
       sequence: 0n,
@@ -547,9 +555,18 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     base.state.balances[OPERATOR.bech32] = [
       { denom: "uinit", amount: "1000000" },
     ];
-    expect(failure(await runHardhat(fundArgs(), env))).to.equal(
-      `${OPERATOR.bech32} has 1000000 uinit on ${BASE}, but the transaction needs 1002520 (fee 2520 for 168000 gas and 1000000 moved): nothing was signed`,
-    );
+    expect(
+      failure(
+        await runHardhat(fundArgs(), env),
+        ERRORS.NETWORK.INSUFFICIENT_FUNDS,
+      ),
+    )
+      .to.include(OPERATOR.bech32)
+      .and.include("1000000 uinit")
+      .and.include(BASE)
+      .and.include("1002520")
+      .and.include("fee 2520")
+      .and.include("168000 gas");
     expect(
       base.state.chain.broadcasts + rollup.state.chain.broadcasts,
       "nothing was broadcast",
@@ -560,7 +577,9 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     // The first run signs and journals the hook, then msgs fails once.
     router.state.faults = ["none", "none", "500"];
     const first = await runHardhat(fundArgs(), env);
-    expect(failure(first)).to.match(/\/v2\/fungible\/msgs answered HTTP 500/);
+    expect(failure(first, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+      .to.include("/v2/fungible/msgs")
+      .and.include(" 500");
     // Meanwhile the rollup account sends a transaction: the journalled hook is
     // stale.
     defined(
@@ -568,9 +587,11 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       "rollup.state.chain.accounts[OPERATOR.bech32]",
     ).sequence = 1n;
     const stale = await runHardhat(fundArgs(), env);
-    expect(failure(stale)).to.match(
-      /answered HTTP 400: invalid op hook: account sequence mismatch, expected 1, got 0: incorrect account sequence/,
-    );
+    expect(failure(stale, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+      .to.include(" 400")
+      .and.include(
+        "invalid op hook: account sequence mismatch, expected 1, got 0: incorrect account sequence",
+      );
     expect(router.state.hooks.map((h) => h.accepted)).to.deep.equal([false]);
 
     const fresh = await runHardhat(fundArgs(["--new"]), env);
@@ -587,7 +608,9 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     // is broadcast: nothing is sent.
     delete base.state.chain.accounts[OPERATOR.bech32];
     const noAccount = await runHardhat(fundArgs(["--new"]), env);
-    expect(failure(noAccount)).to.match(/has no account on interwoven-1/);
+    expect(failure(noAccount, ERRORS.NETWORK.NO_COSMOS_ACCOUNT))
+      .to.include(OPERATOR.bech32)
+      .and.include(BASE);
     base.state.chain.accounts[OPERATOR.bech32] = {
       accountNumber: 12n,
       sequence: 6n,
@@ -597,9 +620,10 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       "rollup.state.chain.accounts[OPERATOR.bech32]",
     ).sequence = 2n;
     const moved = await runHardhat(fundArgs(), env);
-    expect(failure(moved)).to.equal(
-      `the sequence of ${OPERATOR.bech32} on ${ROLLUP} moved from 1 to 2 since the op hook was signed: the hook would fail when the deposit lands. Nothing was sent; run again with --new to sign a new hook`,
-    );
+    expect(failure(moved, ERRORS.NETWORK.HOOK_SEQUENCE_MOVED))
+      .to.include(OPERATOR.bech32)
+      .and.include(ROLLUP)
+      .and.include("from 1 to 2");
     expect(
       Object.keys(base.state.chain.included),
       "still only the first deposit",
@@ -692,9 +716,10 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       "rollup.state.chain.accounts[OPERATOR.bech32]",
     ).sequence = 2n;
     const lost = await runHardhat(fundArgs(), env);
-    expect(failure(lost)).to.equal(
-      `the sequence of ${OPERATOR.bech32} on ${ROLLUP} moved from 1 to 2 since the op hook was signed: the hook would fail when the deposit lands. Nothing was sent; run again with --new to sign a new hook`,
-    );
+    expect(failure(lost, ERRORS.NETWORK.HOOK_SEQUENCE_MOVED))
+      .to.include(OPERATOR.bech32)
+      .and.include(ROLLUP)
+      .and.include("from 1 to 2");
     expect(
       base.state.chain.broadcasts,
       "the lost deposit is not sent again",
@@ -723,9 +748,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
         PRIVATE_KEY: undefined,
         LEDGER_ACCOUNT: LEDGER_ADDRESS,
       });
-      expect(result.output).to.include(
-        "LEDGER_ACCOUNT is set, but Ledger support is not installed",
-      );
+      failure(result, ERRORS.CONFIG.LEDGER_NOT_INSTALLED);
       expect(rollup.state.chain.broadcasts).to.equal(0);
     });
     return;

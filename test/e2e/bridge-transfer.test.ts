@@ -25,7 +25,9 @@ import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import { directProvider } from "../helpers/rig.js";
 import { waitFor } from "../helpers/wait.js";
-import { defined } from "../../tasks/errors.js";
+import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { defined, isVipError } from "../../tasks/errors.js";
+import { failure } from "../helpers/failure.js";
 
 const L2_DENOM =
   "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";
@@ -244,27 +246,39 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
   it("refuses a wrong chain, a wrong signer, an op-hook route, a Cosmos transaction and an unknown denom, sending nothing", async () => {
     const tokenAddress = await token.getAddress();
     const nonceBefore = await sentBy();
-    const refused = async (args: string[], pattern: RegExp) => {
-      const result = await runHardhat(args, env);
-      expect(result.code, result.output).to.not.equal(0);
-      expect(result.output).to.match(pattern);
+    /** The run fails with `expected`, its message naming each of `values`. */
+    const refused = async (
+      args: string[],
+      expected: ErrorDescriptor,
+      ...values: string[]
+    ) => {
+      const message = failure(await runHardhat(args, env), expected);
+      for (const value of values) expect(message).to.include(value);
     };
     router.state.msgsFault = "wrong-chain";
     await refused(
       transferArgs(tokenAddress),
-      /transaction 1 is for chain 1, but the network is chain \d+: .*nothing was sent/,
+      ERRORS.NETWORK.TX_WRONG_CHAIN,
+      "transaction 1 ",
+      "chain 1,",
+      `chain ${node.chainId}:`,
     );
     router.state.msgsFault = "wrong-signer";
     await journalReset();
     await refused(
       transferArgs(tokenAddress),
-      /transaction 1 is to be signed by 0x000000000000000000000000000000000000dEaD, but the signer is 0xf39F.*nothing was sent/,
+      ERRORS.NETWORK.EVM_TX_SIGNER_MISMATCH,
+      "transaction 1 ",
+      "0x000000000000000000000000000000000000dEaD",
+      DEPLOYER,
     );
     router.state.msgsFault = "none";
     await journalReset();
     await refused(
       transferArgs("unknown-denom"),
-      /answered HTTP 400: no routes found for unknown-denom/,
+      ERRORS.NETWORK.ROUTER_HTTP_STATUS,
+      " 400",
+      "no routes found for unknown-denom",
     );
 
     const hooked: StandInRoute = {
@@ -282,18 +296,26 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     // nor the router's chain list gives.
     await refused(
       transferArgs("hooked"),
-      /there is no REST endpoint for chain rehearsal-1 to sign on \(neither L1_REST_URL nor ROLLUP_REST_URL is set, and the router's chain list gives none for it\).*nothing was sent/,
+      ERRORS.NETWORK.NO_REST_ENDPOINT,
+      "rehearsal-1",
+      "neither L1_REST_URL nor ROLLUP_REST_URL is set",
     );
     await refused(
       transferArgs("cosmos"),
-      /transaction 1 on interwoven-1 is to be signed by 0xf39F\w+, but the signer is init17w0\w+: nothing was sent/,
+      ERRORS.NETWORK.COSMOS_TX_SIGNER_MISMATCH,
+      "transaction 1 ",
+      "interwoven-1",
+      DEPLOYER,
+      "init17w0",
     );
     router.state.routes.splice(1);
 
     router.state.faults = ["none", "malformed"];
     await refused(
       transferArgs(tokenAddress),
-      /POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs: txs\[0\]\.evm_tx\.to is missing/,
+      ERRORS.NETWORK.UNEXPECTED_ANSWER,
+      "/v2/fungible/msgs",
+      "txs[0].evm_tx.to",
     );
     router.state.faults = [];
 
@@ -301,27 +323,24 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       transferArgs(tokenAddress).map((a) => (a === "0.05" ? "soon" : a)),
       env,
     );
-    expect(badPoll.output).to.include(
-      "--poll-interval soon is not a number of seconds above 0",
-    );
+    expect(failure(badPoll, ERRORS.CONFIG.SECONDS_INVALID))
+      .to.include("--poll-interval")
+      .and.include("soon");
     const missingTo = await runHardhat(
       transferArgs(tokenAddress).filter(
         (a, i, all) => a !== "--to" && all[i - 1] !== "--to",
       ),
       env,
     );
-    expect(missingTo.output).to.include(
-      "--to is required: the recipient on the destination chain (0x… or init1…)",
+    expect(failure(missingTo, ERRORS.CONFIG.OPTION_REQUIRED)).to.include(
+      "--to",
     );
 
     const unconfirmed = await runHardhat(
       transferArgs(tokenAddress).filter((a) => a !== "--yes"),
       env,
     );
-    expect(unconfirmed.code).to.not.equal(0);
-    expect(unconfirmed.output).to.include(
-      "not confirmed: standard input is not a terminal, so pass --yes",
-    );
+    failure(unconfirmed, ERRORS.NETWORK.NOT_CONFIRMED_NO_TERMINAL);
     expect(await sentBy(), "nothing was sent").to.equal(nonceBefore);
     expect(router.state.tracked).to.deep.equal({});
   });
@@ -379,10 +398,7 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       transferArgs(await token.getAddress()),
       env,
     );
-    expect(result.code).to.not.equal(0);
-    expect(result.output).to.match(
-      /the routing API stopped tracking 0x\w+ \(STATE_ABANDONED: .*That is not a failure: the transfer may still land\. Check the recipient's balance/,
-    );
+    const abandoned = failure(result, ERRORS.NETWORK.TRANSFER_ABANDONED);
     const hash = defined(
       defined(
         /tracked\s+(0x[0-9a-f]{64})/.exec(result.stdout),
@@ -390,6 +406,7 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       )[1],
       "defined(/tracked\\s+(0x[0-9a-f]{64})/.exec(result.stdout),...",
     );
+    expect(abandoned).to.include(hash);
     router.state.states = ["STATE_COMPLETED_SUCCESS"];
     router.state.polls = {};
     const later = await runHardhat(
@@ -481,12 +498,16 @@ describe("following a transfer", () => {
         },
         out,
       );
-      expect(
-        await stale.then(
-          () => "ended",
-          (e: Error) => e.message,
-        ),
-      ).to.match(/answered HTTP 404: tx not found/);
+      const error = await stale.then(
+        () => "ended",
+        (e: unknown) => e,
+      );
+      if (!isVipError(error, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+        expect.fail(`expected a 404 from the router, got: ${String(error)}`);
+      expect(error.params).to.deep.include({
+        status: 404,
+        reason: "tx not found",
+      });
     } finally {
       await router.close();
       await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,8 @@
 import { expect } from "chai";
 
 import { parseListen } from "../../tasks/autopilot/service.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
 
 describe("stage:autopilot --listen", () => {
   it("binds 127.0.0.1 for a port alone, and the host it is told otherwise", () => {
@@ -23,9 +25,22 @@ describe("stage:autopilot --listen", () => {
   });
 
   it("refuses what is not a port, naming the option and an example", () => {
-    for (const bad of ["", "http://127.0.0.1:9464", "9464x", "70000", "host:"])
-      expect(() => parseListen(bad)).to.throw(
-        /^--listen .* is not a port or host:port \(e\.g\. --listen 9464/,
-      );
+    for (const bad of [
+      "",
+      "http://127.0.0.1:9464",
+      "9464x",
+      "70000",
+      "host:",
+    ]) {
+      let error: unknown;
+      try {
+        parseListen(bad);
+      } catch (caught) {
+        error = caught;
+      }
+      if (!isVipError(error, ERRORS.AUTOPILOT.LISTEN_INVALID))
+        expect.fail(`--listen "${bad}": ${String(error)}`);
+      expect(error.params.value).to.equal(bad);
+    }
   });
 });

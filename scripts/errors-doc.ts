@@ -1,0 +1,70 @@
+// Writes docs/errors.md from the error catalog (tasks/error-catalog.ts);
+// `--check` exits non-zero when the file is not what the catalog makes.
+// Run as `npm run errors:doc`.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import {
+  ERROR_CATEGORIES,
+  ERRORS,
+  type ErrorDescriptor,
+} from "../tasks/error-catalog.js";
+import { errorCode } from "../tasks/errors.js";
+
+export const ERRORS_DOC = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "docs",
+  "errors.md",
+);
+
+function entry(name: string, descriptor: ErrorDescriptor): string {
+  const message = descriptor.message.replace(/\n/g, " ");
+  return [
+    `### ${errorCode(descriptor)}: ${name}`,
+    "",
+    `> ${message}`,
+    "",
+    `**Cause.** ${descriptor.cause}`,
+    "",
+    `**What to do.** ${descriptor.fix}`,
+    "",
+  ].join("\n");
+}
+
+/** docs/errors.md as the catalog makes it. */
+export function renderErrorsDoc(): string {
+  const parts = [
+    "# Errors",
+    "",
+    "Every error the plugin reports starts with its code, `VIP-E<number>`.",
+    "This page is generated from `tasks/error-catalog.ts` by",
+    "`npm run errors:doc`; a test fails when it is out of date. Words in",
+    "braces are filled in by the error (a file, an address, a status).",
+    "",
+  ];
+  for (const [key, category] of Object.entries(ERROR_CATEGORIES)) {
+    const descriptors = Object.entries(
+      ERRORS[key as keyof typeof ERRORS] as Record<string, ErrorDescriptor>,
+    ).sort(([, a], [, b]) => a.number - b.number);
+    parts.push(
+      `## ${category.title} (VIP-E${category.min}–VIP-E${category.max})`,
+      "",
+    );
+    if (descriptors.length === 0) parts.push("None yet.", "");
+    for (const [name, descriptor] of descriptors)
+      parts.push(entry(name, descriptor));
+  }
+  return parts.join("\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const text = renderErrorsDoc();
+  if (process.argv.includes("--check")) {
+    if (readFileSync(ERRORS_DOC, "utf8") !== text) {
+      console.error("docs/errors.md is out of date: run npm run errors:doc");
+      process.exit(1);
+    }
+  } else writeFileSync(ERRORS_DOC, text);
+}
