@@ -32,6 +32,11 @@ export const ERROR_CATEGORIES = {
   },
   REGISTRY: { title: "Registry entry and proposal", min: 8000, max: 8999 },
   REHEARSE: { title: "Rehearsal and stand-ins", min: 9000, max: 9999 },
+  REPORT: {
+    title: "What users and challengers see: explain and report",
+    min: 10000,
+    max: 10999,
+  },
 } as const;
 
 /** The parts of a template, joined, as one literal type. */
@@ -2451,6 +2456,89 @@ export const ERRORS = {
         "In the rehearsal, the sample policy's stage was scored after both the stand-in " +
         "base chain's clock and the in-process rollup's passed its end, yet not as final.",
       fix: "Report it: the rehearsal's clocks and the scoring of a closed window disagree.",
+    },
+  },
+  REPORT: {
+    SCORES_DIR_UNREADABLE: {
+      number: 10001,
+      message: "--scores-dir {dir}: no such folder, or it cannot be read",
+      cause:
+        "The folder given to scores:report does not exist or is not a readable folder.",
+      fix:
+        "Pass the folder the score files are written to (stage:autopilot's or scores:compute's " +
+        "--scores-dir / --out).",
+    },
+    NO_SCORE_FILES: {
+      number: 10002,
+      message:
+        "{dir} holds no score files (stage-N.csv or stage-N.final.csv): there is nothing to report",
+      cause:
+        "scores:report builds one page per stage from the score files it finds in the folder.",
+      fix: "Pass the folder scores:compute or stage:autopilot writes the stages' files to.",
+    },
+    MANIFEST_UNREADABLE: {
+      number: 10003,
+      message: "{file} is not a stage manifest: {problem}",
+      cause:
+        "The stage's manifest (stage-N.manifest.json) is not JSON, or lacks a field the " +
+        "report shows, or names its policy file with a path.",
+      fix:
+        "Write the stage's files again with scores:compute (or let stage:autopilot --policy " +
+        "rewrite them); a manifest is never edited by hand.",
+    },
+    MANIFEST_MISMATCH: {
+      number: 10004,
+      message: "{manifest} does not describe {file}: {problem}",
+      cause:
+        "The manifest beside a score file names another file, another stage, another sha256, " +
+        "address count or total than the file holds: the file or the manifest was changed " +
+        "after they were written together.",
+      fix:
+        "Compute the stage again with scores:compute, which writes the file and its manifest " +
+        "together, then build the report again.",
+    },
+    POLICY_NOT_FOUND: {
+      number: 10005,
+      message:
+        "{manifest} names the policy file {policy}, which is not in {dir}",
+      cause:
+        "A stage page shows its policy's full SQL, read from the file the manifest names; " +
+        "the report looks for it in --policy (default: --scores-dir).",
+      fix: "Pass --policy <the policy file or its folder>, as given to scores:compute.",
+    },
+    POLICY_MISMATCH: {
+      number: 10006,
+      message:
+        "{file} has sha256 {actual}, but {manifest} was computed under sha256 {expected}",
+      cause:
+        "The policy file found under the manifest's name is not the one the stage was " +
+        "computed with: it was edited after the stage was scored.",
+      fix:
+        "Point --policy at the policy the stage was computed with (a policy in force is " +
+        "never edited: a new one starts at a later stage with its own @from-stage).",
+    },
+    OUT_IS_FILE: {
+      number: 10007,
+      message: "--out {out} is a file: the report is a folder of pages",
+      cause: "The path given to --out exists and is not a folder.",
+      fix: "Pass a folder that does not exist yet, or one an earlier scores:report wrote.",
+    },
+    OUT_NOT_A_REPORT: {
+      number: 10008,
+      message:
+        "--out {out} is a folder that holds other files and no earlier report: nothing was written",
+      cause:
+        "scores:report replaces its folder whole; it refuses a folder it did not write " +
+        "(it has no .vip-report file), so no one's files are deleted.",
+      fix: "Pass a new folder, an empty one, or one an earlier scores:report wrote.",
+    },
+    OUT_UNWRITABLE: {
+      number: 10009,
+      message: "cannot write the report to {out}: {reason}",
+      cause:
+        "Creating the report beside --out, or renaming it into place, failed (permissions, " +
+        "a full disk).",
+      fix: "Check that the folder holding --out is writable and has room, then run again.",
     },
   },
 } as const satisfies {

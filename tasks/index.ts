@@ -22,6 +22,8 @@ import scoresIndexTask from "./commands/scores-index/task.js";
 import scoresComputeTask from "./commands/scores-compute/task.js";
 import scoresAuditTask from "./commands/scores-audit/task.js";
 import scoresVerifyTask from "./commands/scores-verify/task.js";
+import scoresReportTask from "./commands/scores-report/task.js";
+import scoresExplainTask from "./commands/scores-explain/task.js";
 import stageFinalizeTask from "./commands/stage-finalize/task.js";
 import stageAutopilotTask from "./commands/stage-autopilot/task.js";
 import rehearseTask from "./commands/rehearse/task.js";
@@ -65,6 +67,8 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
     scoresComputeTask,
     scoresAuditTask,
     scoresVerifyTask,
+    scoresReportTask,
+    scoresExplainTask,
     stageFinalizeTask,
     stageAutopilotTask,
     rehearseTask,

@@ -31,6 +31,7 @@ import {
   type OpenStageTiming,
 } from "../program/stage-timing.js";
 import { backoffSeconds, nextPollSeconds } from "./schedule.js";
+import type { ReportKeeper } from "../report/keeper.js";
 import { computeStageFiles, type PolicyScoring } from "./policy-scores.js";
 import { type AutopilotStatus, writeStatus } from "./status.js";
 
@@ -48,6 +49,8 @@ export interface AutopilotOptions {
   network: string;
   /** With `--policy`: the autopilot computes the score files itself. */
   scoring?: PolicyScoring;
+  /** With `--report-dir`: the stages' report, rebuilt after a pass that changed it. */
+  report?: ReportKeeper;
 }
 
 export interface AutopilotContext {
@@ -109,6 +112,8 @@ export async function runAutopilot(
     finalized.push(...pass.finalized);
     failures = pass.failed === undefined ? 0 : failures + 1;
     autopilot.polled(pass);
+    if (options.report !== undefined)
+      await refreshReport(options.report, pass, ctx.out);
     const sleepSeconds =
       pass.failed !== undefined
         ? backoffSeconds(failures, options.pollSeconds)
@@ -121,6 +126,26 @@ export async function runAutopilot(
     // Until stopped: SIGINT and SIGTERM end the process (the action gives the
     // lock back first).
     await sleep(sleepSeconds);
+  }
+}
+
+/**
+ * Rebuilds the report when the pass changed a score file or finalized a
+ * stage. A report that cannot be built is a warning: finalizing never waits
+ * on it.
+ */
+async function refreshReport(
+  report: ReportKeeper,
+  pass: PassResult,
+  out: Output,
+): Promise<void> {
+  try {
+    if (await report.refresh(pass.finalized.length > 0))
+      out.line(field("report", `${report.options.out} (index.html) rebuilt`));
+  } catch (error) {
+    out.warn(
+      `the report in ${report.options.out} was not rebuilt: ${firstLine(error)}`,
+    );
   }
 }
 

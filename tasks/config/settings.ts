@@ -143,12 +143,16 @@ export async function baseChain(
  * The folders the tasks keep their files in, in the project unless an option
  * names another.
  */
-const FOLDERS = { data: "vip-data", journal: "vip-journal" } as const;
+const FOLDERS = {
+  data: "vip-data",
+  journal: "vip-journal",
+  report: "vip-report",
+} as const;
 
 /**
  * A task's folder: `given` (its option) when there is one, else `vip-data/`
- * (the activity index) or `vip-journal/` (journals, the autopilot's lock and
- * status) in the project `root`.
+ * (the activity index), `vip-journal/` (journals, the autopilot's lock and
+ * status) or `vip-report/` (the rehearsal's report) in the project `root`.
  */
 export function taskFolder(
   root: string,

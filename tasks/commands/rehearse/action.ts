@@ -18,7 +18,9 @@ import { runChainId } from "../chain-id/run.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
 import { runDeploy } from "../contract-deploy/run.js";
 import { type OperatorSigner, operatorSigner } from "../../signer/signer.js";
-import { consoleOutput, type Output } from "../../output.js";
+import { consoleOutput, field, type Output } from "../../output.js";
+import { buildReport } from "../../report/build.js";
+import { taskFolder } from "../../config/settings.js";
 import { runScoresUpdate } from "../../scores/update.js";
 import { readScoreFile } from "../../scores/read.js";
 import { runStage } from "../stage/run.js";
@@ -41,7 +43,7 @@ import { rehearseAutopilot } from "./autopilot.js";
 import { rehearseFunding, rehearseTransfer } from "./bridge.js";
 import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
 import { rehearsePolicy } from "./policy.js";
-import { deploySamplePolicy } from "./sample-policy.js";
+import { deploySamplePolicy, type PolicyRehearsal } from "./sample-policy.js";
 
 interface RehearseArgs {
   file?: string;
@@ -78,7 +80,12 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
     const { score, programStage } = await rehearseOnboarding(rehearsal);
     await rehearseScores(rehearsal, score, programStage, file);
     await rehearseBridge(rehearsal);
-    await rehearseScoring(rehearsal, score, programStage);
+    await rehearseScoring(
+      rehearsal,
+      score,
+      programStage,
+      taskFolder(hre.config.paths.root, "report"),
+    );
     out.line(
       `\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`,
     );
@@ -343,9 +350,11 @@ async function rehearseScoring(
   { connection, operator, standIns, journalDir, out, step }: Rehearsal,
   score: VipScore,
   programStage: bigint,
+  reportDir: string,
 ): Promise<void> {
   const { signer } = operator;
   const sample = await deploySamplePolicy(signer, journalDir);
+  const scoresDir = path.join(journalDir, "scores");
   const rehearsal = {
     connection,
     score,
@@ -357,6 +366,7 @@ async function rehearseScoring(
       moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
     },
     journalDir,
+    scoresDir,
     out,
   };
   step(
@@ -371,6 +381,30 @@ async function rehearseScoring(
       `scores:update, stage:finalize for stage ${programStage + 2n}`,
   );
   await rehearsePolicy(rehearsal);
+  await writeRehearsalReport(rehearsal, reportDir);
+}
+
+/**
+ * The report of the stages the rehearsal scored, as `scores:report` writes
+ * it, kept in the project (the rest of the rehearsal is thrown away).
+ */
+async function writeRehearsalReport(
+  { scoresDir, sample, score, out }: PolicyRehearsal,
+  reportDir: string,
+): Promise<void> {
+  const { stages } = await buildReport({
+    scoresDir,
+    out: reportDir,
+    policy: sample.policyPath,
+    finalizedOnChain: async (stage) => (await score.stages(stage)).isFinalized,
+  });
+  out.line(
+    field(
+      "report",
+      `stages ${stages.join(", ")}: ${path.join(reportDir, "index.html")} ` +
+        "(scores:report; open it in a browser)",
+    ),
+  );
 }
 
 export default action;

@@ -26,6 +26,7 @@ export async function rehearseAutopilot({
   sample,
   baseChain,
   journalDir,
+  scoresDir,
   out,
 }: PolicyRehearsal): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-autopilot-"));
@@ -39,7 +40,6 @@ export async function rehearseAutopilot({
         "the rehearsal's signer is connected",
       ).getNetwork()
     ).chainId;
-    const scoresDir = path.join(work, "scores");
     const pass = () =>
       runAutopilot(
         {

@@ -32,6 +32,7 @@ export async function rehearsePolicy({
   sample,
   baseChain,
   journalDir,
+  scoresDir,
   out,
 }: PolicyRehearsal): Promise<void> {
   const work = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-policy-"));
@@ -81,7 +82,7 @@ export async function rehearsePolicy({
     if (!scores.final)
       throw new VipError(ERRORS.REHEARSE.SCORES_NOT_FINAL, { stage });
     const written = await writeStageFiles(
-      path.join(work, "scores"),
+      scoresDir,
       scores.manifest,
       scores.csv,
     );

@@ -29,6 +29,8 @@ export interface PolicyRehearsal {
   sample: SamplePolicy;
   baseChain: { url: string; state: L1RestState; moduleAddress: string };
   journalDir: string;
+  /** Where both scoring steps write their score files, for the report. */
+  scoresDir: string;
   out: Output;
 }
 

@@ -42,6 +42,8 @@ import {
   type Output,
 } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
+import { ReportKeeper } from "../../report/keeper.js";
+import { checkOut } from "../../report/write-site.js";
 import type { Policy } from "../../policy/parse.js";
 import type { PolicyScoring } from "../../autopilot/policy-scores.js";
 import { announceSigner } from "../../signer/signer.js";
@@ -60,6 +62,7 @@ interface AutopilotArgs extends PolicyBoundOptions {
   journalDir?: string;
   contract?: string;
   deploymentId?: string;
+  reportDir?: string;
 }
 
 /** What the options say, read and checked before anything is reached. */
@@ -73,6 +76,8 @@ interface AutopilotSettings {
   webhookUrl?: string;
   journalDir: string;
   statusFile: string;
+  /** With --report-dir: checked to be a report's folder (or new) before anything is reached. */
+  reportDir?: string;
 }
 
 /** Where the autopilot reports: its log, its alerts, and `--listen`'s service. */
@@ -144,6 +149,9 @@ async function readSettings(
   const statusFile = path.resolve(
     args.statusFile ?? path.join(journalDir, "autopilot", "status.json"),
   );
+  const reportDir =
+    args.reportDir === undefined ? undefined : path.resolve(args.reportDir);
+  if (reportDir !== undefined) await checkOut(reportDir);
   return {
     scoresDir,
     pollSeconds,
@@ -153,6 +161,7 @@ async function readSettings(
     webhookUrl,
     journalDir,
     statusFile,
+    ...(reportDir === undefined ? {} : { reportDir }),
   };
 }
 
@@ -290,6 +299,7 @@ async function runUnderLock(
       moduleAddress,
       network: connection.networkName,
       scoring,
+      report: reportKeeper(settings, score, scoring),
     },
   );
   await alerts.drain(15_000);
@@ -307,6 +317,21 @@ async function runUnderLock(
         : `finalized stage(s) ${report.finalized.join(", ")}`,
     ),
   );
+}
+
+/** With --report-dir: the report of the stages, kept current by the passes. */
+function reportKeeper(
+  { reportDir, scoresDir }: AutopilotSettings,
+  score: ContractContext["score"],
+  scoring: PolicyScoring | undefined,
+): ReportKeeper | undefined {
+  if (reportDir === undefined) return undefined;
+  return new ReportKeeper({
+    scoresDir,
+    out: reportDir,
+    policy: scoring?.policyPath ?? scoresDir,
+    finalizedOnChain: async (stage) => (await score.stages(stage)).isFinalized,
+  });
 }
 
 /** With --policy: how the autopilot computes the score files, announced. */

@@ -75,6 +75,13 @@ export default task(
       "Serve /healthz and /metrics (Prometheus) on a port, or host:port (a port alone binds 127.0.0.1)",
     ),
   )
+  .addOption(
+    textOption(
+      "reportDir",
+      "Keep the stages' static report (as scores:report writes it) in this folder, " +
+        "rebuilt whenever a score file changes or a stage is finalized",
+    ),
+  )
   .addOption(journalDirOption(" and the autopilot's lock"))
   .addOption(contractOption)
   .addOption(deploymentIdOption)

@@ -1,0 +1,57 @@
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { ignitionPath } from "../../config/package-files.js";
+import { parseStage } from "../../contract/preflight.js";
+import { findScoreContract } from "../../contract/locate.js";
+import { explanationJson } from "../../explain/explain.js";
+import { explanationLines } from "../../explain/render.js";
+import { explainAddress, parseExplainAddress } from "../../explain/run.js";
+import { consoleOutput, type Output } from "../../output.js";
+import { loadPolicies } from "../../policy/load.js";
+import { activityContext } from "../../scoring/context.js";
+import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
+
+interface ScoresExplainArgs extends PolicyBoundOptions {
+  policy: string;
+  stage: string;
+  address: string;
+  dataDir?: string;
+  contract?: string;
+  deploymentId?: string;
+  json: boolean;
+  all: boolean;
+}
+
+/** With --json, only the document goes to stdout; warnings still go to stderr. */
+const quiet: Output = {
+  line: () => undefined,
+  warn: (text) => consoleOutput.warn(text),
+};
+
+const action: NewTaskActionFunction<ScoresExplainArgs> = async (args, hre) => {
+  // Everything the user typed is checked before anything is read.
+  const address = parseExplainAddress(args.address);
+  const stage = parseStage(args.stage);
+  await loadPolicies(args.policy);
+  const { ctx, connection } = await activityContext(hre, {
+    dataDir: args.dataDir,
+    bounds: args,
+  });
+  ctx.out = args.json ? quiet : consoleOutput;
+  const contract = await findScoreContract(
+    connection,
+    { ...args, ignitionPath: ignitionPath(hre) },
+    connection.ethers.provider,
+  );
+  const explained = await explainAddress(
+    ctx,
+    { policyPath: args.policy, stage, address },
+    contract,
+  );
+  if (args.json) console.log(explanationJson(explained));
+  else
+    for (const line of explanationLines(explained, args.all))
+      consoleOutput.line(line);
+};
+
+export default action;

@@ -1,0 +1,97 @@
+import { formatUnixTime } from "../output.js";
+import type { Policy } from "../policy/parse.js";
+import { rankOf, sharePercent } from "../report/model.js";
+import type { ScoreRow } from "../scoring/compute.js";
+import type { StageScores } from "../scoring/score-stage.js";
+import type { SourceEvidence } from "./evidence.js";
+
+/** What the contract holds for the address, where it is deployed. */
+export interface OnChainScore {
+  contract: string;
+  score: bigint;
+  /** The address has a score entry in the stage (even 0). */
+  indexed: boolean;
+  finalized: boolean;
+}
+
+/** One address's score in a stage, where it stands, and where it came from. */
+export interface Explanation {
+  stage: bigint;
+  address: string;
+  policy: Pick<Policy, "name" | "file" | "sha256">;
+  window: { start: bigint; end: bigint };
+  blocks: { first: bigint; last: bigint; closed: boolean };
+  /** The window has closed on both clocks: the scores can no longer change. */
+  final: boolean;
+  /** The policy scores the address (a row of its answer, even 0). */
+  scored: boolean;
+  score: bigint;
+  rank: number;
+  addresses: number;
+  total: bigint;
+  /** Percent of the total, to four decimals (as the report shows it). */
+  share: string;
+  onChain?: OnChainScore;
+  evidence: SourceEvidence[];
+}
+
+/** The address's row of the stage's scores, or undefined. */
+function rowOf(rows: ScoreRow[], address: string): ScoreRow | undefined {
+  const lower = address.toLowerCase();
+  return rows.find((row) => row.address === lower);
+}
+
+/** The explanation of `address` from a stage's scores and its evidence. */
+export function explanation(
+  address: string,
+  scores: StageScores,
+  evidence: SourceEvidence[],
+  onChain: OnChainScore | undefined,
+): Explanation {
+  const rows = scores.computation.rows;
+  const row = rowOf(rows, address);
+  const score = row?.score ?? 0n;
+  const total = rows.reduce((sum, r) => sum + r.score, 0n);
+  return {
+    stage: scores.window.stage,
+    address,
+    policy: {
+      name: scores.policy.name,
+      file: scores.policy.file,
+      sha256: scores.policy.sha256,
+    },
+    window: { start: scores.window.start, end: scores.window.end },
+    blocks: {
+      first: scores.blocks.firstNumber,
+      last: scores.blocks.last.number,
+      closed: scores.blocks.closed,
+    },
+    final: scores.final,
+    scored: row !== undefined,
+    score,
+    rank: rankOf(
+      score,
+      rows.map((r) => r.score),
+    ),
+    addresses: rows.length,
+    total,
+    share: sharePercent(score, total),
+    ...(onChain === undefined ? {} : { onChain }),
+    evidence,
+  };
+}
+
+/** The explanation as one JSON document: integers as decimal strings. */
+export function explanationJson(explained: Explanation): string {
+  return JSON.stringify(
+    explained,
+    (_key, value: unknown) =>
+      typeof value === "bigint" ? value.toString() : value,
+    2,
+  );
+}
+
+/** A window's ends as UTC times. */
+export function windowText(window: { start: bigint; end: bigint }): string {
+  return `${formatUnixTime(window.start)} to ${formatUnixTime(window.end)}`;
+}

@@ -1,0 +1,120 @@
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
+import { readScoreFile, type ScoreFile } from "../scores/read.js";
+import { finalScoreFile, liveScoreFile } from "../scores/score-files.js";
+import { readManifest, type ReportManifest } from "./manifest.js";
+import { readPolicyText, type PolicyText } from "./policy-file.js";
+
+/** One stage's files, read and checked against each other. */
+export interface StageInputs {
+  stage: bigint;
+  /** Whether the stage's file is its final one (`stage-N.final.csv`). */
+  final: boolean;
+  scores: ScoreFile;
+  /** Absent when no `stage-N.manifest.json` lies beside the file. */
+  manifest?: { path: string; value: ReportManifest };
+  /** The policy the manifest names; present whenever the manifest is. */
+  policy?: PolicyText;
+}
+
+const SCORE_FILE = /^stage-(0|[1-9]\d*)(\.final)?\.csv$/;
+
+/** The stages that have a score file in `dir`, in order. */
+async function stagesIn(dir: string): Promise<bigint[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    throw new VipError(ERRORS.REPORT.SCORES_DIR_UNREADABLE, { dir });
+  }
+  const stages = new Set<bigint>();
+  for (const name of names) {
+    const match = SCORE_FILE.exec(name);
+    if (match?.[1] !== undefined) stages.add(BigInt(match[1]));
+  }
+  if (stages.size === 0)
+    throw new VipError(ERRORS.REPORT.NO_SCORE_FILES, { dir });
+  return [...stages].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * A stage's score file (the final one once there is one, else the live
+ * one), its manifest and the policy the manifest names, each checked: a
+ * malformed file is refused with the reader's own error (every problem with
+ * its line), a manifest that does not describe the file by name, stage,
+ * sha256, count and total is refused naming both.
+ */
+async function readStageInputs(
+  scoresDir: string,
+  policyPath: string,
+  stage: bigint,
+): Promise<StageInputs> {
+  const finalPath = finalScoreFile(scoresDir, stage);
+  const final = await exists(finalPath);
+  const scores = await readScoreFile(
+    final ? finalPath : liveScoreFile(scoresDir, stage),
+    { allowEmpty: true },
+  );
+  const manifestPath = path.join(scoresDir, `stage-${stage}.manifest.json`);
+  const manifest = await readManifest(manifestPath);
+  if (manifest === undefined) return { stage, final, scores };
+  checkManifest(manifest, manifestPath, scores, stage);
+  const policy = await readPolicyText(policyPath, manifest, manifestPath);
+  return {
+    stage,
+    final,
+    scores,
+    manifest: { path: manifestPath, value: manifest },
+    policy,
+  };
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+function checkManifest(
+  manifest: ReportManifest,
+  manifestPath: string,
+  scores: ScoreFile,
+  stage: bigint,
+): void {
+  const name = path.basename(scores.path);
+  const total = scores.table.totalScore().toString();
+  const problem =
+    manifest.stage !== stage.toString()
+      ? `it is the manifest of stage ${manifest.stage}`
+      : manifest.output.file !== name
+        ? `it names the file ${manifest.output.file}`
+        : manifest.output.sha256 !== scores.sha256
+          ? `the file's sha256 is ${scores.sha256}, the manifest's ${manifest.output.sha256}`
+          : manifest.output.addresses !== scores.table.length
+            ? `the file holds ${scores.table.length} addresses, ` +
+              `the manifest says ${manifest.output.addresses}`
+            : manifest.output.total !== total
+              ? `the file's total is ${total}, the manifest's ${manifest.output.total}`
+              : undefined;
+  if (problem !== undefined)
+    throw new VipError(ERRORS.REPORT.MANIFEST_MISMATCH, {
+      manifest: manifestPath,
+      file: scores.path,
+      problem,
+    });
+}
+
+/** Every stage's inputs in `scoresDir`, in stage order, each checked. */
+export async function inputsOf(
+  scoresDir: string,
+  policyPath: string,
+): Promise<StageInputs[]> {
+  const inputs: StageInputs[] = [];
+  for (const stage of await stagesIn(scoresDir))
+    inputs.push(await readStageInputs(scoresDir, policyPath, stage));
+  return inputs;
+}

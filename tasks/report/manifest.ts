@@ -1,0 +1,80 @@
+import { readFile } from "node:fs/promises";
+
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
+import { z } from "zod";
+
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
+import type { StageManifest } from "../scoring/publish.js";
+
+const DECIMAL = z.string().regex(/^\d+$/, "a decimal number");
+const SHA256 = z.string().regex(/^[0-9a-f]{64}$/, "64 lowercase hex digits");
+/** A file's own name: no folder, nothing hidden, so nothing outside is read. */
+const FILE_NAME = z
+  .string()
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]*$/, "a file name without a folder");
+
+/** What the report reads of a manifest; the rest is copied as it is. */
+const MANIFEST = z.object({
+  stage: DECIMAL,
+  final: z.boolean(),
+  policy: z.object({
+    name: z.string(),
+    file: FILE_NAME,
+    fromStage: DECIMAL,
+    sha256: SHA256,
+  }),
+  window: z.object({ start: DECIMAL, end: DECIMAL }),
+  output: z.object({
+    file: FILE_NAME,
+    sha256: SHA256,
+    addresses: z.number().int().nonnegative(),
+    total: DECIMAL,
+  }),
+});
+
+/** The part of a stage's manifest the report shows and checks. */
+export type ReportManifest = Pick<
+  StageManifest,
+  "stage" | "final" | "policy" | "window" | "output"
+>;
+
+/**
+ * The manifest at `file`, or undefined when there is none; refused, naming
+ * the file and the field, when it is not JSON or lacks what the report shows.
+ */
+export async function readManifest(
+  file: string,
+): Promise<ReportManifest | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    ensureError(error);
+    if ("code" in error && error.code === "ENOENT") return undefined;
+    throw new VipError(ERRORS.REPORT.MANIFEST_UNREADABLE, {
+      file,
+      problem: error.message,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    ensureError(error);
+    throw new VipError(ERRORS.REPORT.MANIFEST_UNREADABLE, {
+      file,
+      problem: `not JSON (${error.message})`,
+    });
+  }
+  const parsed = MANIFEST.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined ? "" : issue.path.join(".");
+    throw new VipError(ERRORS.REPORT.MANIFEST_UNREADABLE, {
+      file,
+      problem: `${where === "" ? "the document" : where}: ${issue?.message ?? "invalid"}`,
+    });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,234 @@
+import {
+  readdir,
+  readFile,
+  writeFile,
+  mkdir,
+  appendFile,
+} from "node:fs/promises";
+import path from "node:path";
+
+import { expect } from "chai";
+
+import { reportAction } from "../../tasks/commands/scores-report/action.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { buildReport } from "../../tasks/report/build.js";
+import { refusal } from "../helpers/failure.js";
+import {
+  address,
+  BIG_SCORE,
+  tempDir,
+  writePolicy,
+  writeStage,
+} from "./fixture.js";
+
+/** Two stages: the first final, the second live, with changes between them. */
+async function scoresDir(): Promise<string> {
+  const dir = await tempDir();
+  const policy = await writePolicy(dir);
+  await writeStage(dir, policy, 1n, {
+    [address(1)]: 100n,
+    [address(2)]: 50n,
+    [address(3)]: 7n,
+  });
+  await writeStage(
+    dir,
+    policy,
+    2n,
+    { [address(1)]: BIG_SCORE, [address(2)]: 50n, [address(4)]: 9n },
+    false,
+  );
+  return dir;
+}
+
+async function filesOf(dir: string): Promise<Map<string, Buffer>> {
+  const names = (await readdir(dir)).sort();
+  return new Map(
+    await Promise.all(
+      names.map(
+        async (name) => [name, await readFile(path.join(dir, name))] as const,
+      ),
+    ),
+  );
+}
+
+async function exists(file: string): Promise<boolean> {
+  return readdir(path.dirname(file)).then((names) =>
+    names.includes(path.basename(file)),
+  );
+}
+
+describe("scores:report's site", () => {
+  it("writes the index, a page per stage and the files beside them", async () => {
+    const dir = await scoresDir();
+    const out = path.join(await tempDir(), "site");
+    const built = await buildReport({ scoresDir: dir, out });
+    expect(built.stages).to.deep.equal([1n, 2n]);
+    const files = await filesOf(out);
+    expect([...files.keys()]).to.include.members([
+      ".vip-report",
+      "index.html",
+      "stage-1.html",
+      "stage-2.html",
+      "stage-1.final.csv",
+      "stage-2.csv",
+      "stage-1.manifest.json",
+      "stage-2.manifest.json",
+    ]);
+    for (const name of [
+      "stage-1.final.csv",
+      "stage-2.csv",
+      "stage-2.manifest.json",
+    ])
+      expect(files.get(name)).to.deep.equal(
+        await readFile(path.join(dir, name)),
+      );
+    const policyCopy = [...files.keys()].find((name) =>
+      name.startsWith("policy-"),
+    );
+    expect(files.get(policyCopy ?? "")).to.deep.equal(
+      await readFile(path.join(dir, "perp-volume.sql")),
+    );
+    const index = files.get("index.html")?.toString() ?? "";
+    expect(index).to.include(
+      "2026-01-01 00:00:00 UTC – 2026-01-02 00:00:00 UTC",
+    );
+    expect(index).to.match(/stage-2\.html[^]*live[^]*stage-1\.html[^]*final/);
+    const stage2 = files.get("stage-2.html")?.toString() ?? "";
+    expect(stage2).to.include(`${BIG_SCORE + 59n}`); // the total, exact
+    expect(stage2).to.include("Changes from stage 1");
+    expect(stage2).to.include("1 new, 1 gone, 1 with another score.");
+  });
+
+  it("gives the same bytes for the same inputs, so a challenger can rebuild and diff", async () => {
+    const dir = await scoresDir();
+    const [a, b] = [
+      path.join(await tempDir(), "a"),
+      path.join(await tempDir(), "b"),
+    ];
+    await buildReport({ scoresDir: dir, out: a });
+    await buildReport({ scoresDir: dir, out: b });
+    expect(await filesOf(a)).to.deep.equal(await filesOf(b));
+    // And again into the same folder, replacing the earlier report whole.
+    await buildReport({ scoresDir: dir, out: a });
+    expect(await filesOf(a)).to.deep.equal(await filesOf(b));
+  });
+
+  it("shows what the contract says of each stage when asked", async () => {
+    const out = path.join(await tempDir(), "site");
+    await buildReport({
+      scoresDir: await scoresDir(),
+      out,
+      finalizedOnChain: async (stage) => stage === 1n,
+    });
+    const index = await readFile(path.join(out, "index.html"), "utf8");
+    expect(index).to.include("final, finalized on chain");
+    expect(index).to.include("live, not finalized on chain");
+  });
+
+  it("runs as the task's action, printing where the site is", async () => {
+    const out = path.join(await tempDir(), "site");
+    const lines: string[] = [];
+    const hre = (await import("hardhat")).default;
+    await reportAction({ scoresDir: await scoresDir(), out }, hre, {
+      line: (text) => lines.push(text),
+      warn: (text) => lines.push(text),
+    });
+    expect(lines.join("\n")).to.match(/stages\s+1, 2/);
+    expect(await exists(path.join(out, "index.html"))).to.equal(true);
+  });
+
+  describe("refuses bad input, naming the file, and writes nothing", () => {
+    async function refused(
+      dir: string,
+      expected:
+        | (typeof ERRORS.REPORT)[keyof typeof ERRORS.REPORT]
+        | typeof ERRORS.SCORES.INVALID_FILE,
+      out?: string,
+      policy?: string,
+    ): Promise<string> {
+      const target = out ?? path.join(await tempDir(), "site");
+      const { message } = await refusal(
+        buildReport({
+          scoresDir: dir,
+          out: target,
+          ...(policy === undefined ? {} : { policy }),
+        }),
+        expected,
+      );
+      if (out === undefined) expect(await exists(target)).to.equal(false);
+      expect(await readdir(path.dirname(target))).to.not.satisfy(
+        (names: string[]) => names.some((name) => name.includes(".new-")),
+      );
+      return message;
+    }
+
+    it("a folder with no score files", async () => {
+      const dir = await tempDir();
+      expect(await refused(dir, ERRORS.REPORT.NO_SCORE_FILES)).to.include(dir);
+      expect(
+        await refused(
+          path.join(dir, "nope"),
+          ERRORS.REPORT.SCORES_DIR_UNREADABLE,
+        ),
+      ).to.include("nope");
+    });
+
+    it("a manifest whose sha256 is not its file's", async () => {
+      const dir = await scoresDir();
+      await appendFile(path.join(dir, "stage-2.csv"), `${address(9)},1\n`);
+      const message = await refused(dir, ERRORS.REPORT.MANIFEST_MISMATCH);
+      expect(message)
+        .to.include("stage-2.manifest.json")
+        .and.include("stage-2.csv");
+      expect(message).to.include("sha256");
+    });
+
+    it("a malformed CSV, with the reader's own error and line", async () => {
+      const dir = await scoresDir();
+      await writeFile(
+        path.join(dir, "stage-3.csv"),
+        "address,score\n0x12,abc\n",
+      );
+      const message = await refused(dir, ERRORS.SCORES.INVALID_FILE);
+      expect(message).to.include(`${path.join(dir, "stage-3.csv")}:2:`);
+    });
+
+    it("a manifest that is not one", async () => {
+      const dir = await scoresDir();
+      await writeFile(path.join(dir, "stage-1.manifest.json"), `{"stage":"1"}`);
+      expect(await refused(dir, ERRORS.REPORT.MANIFEST_UNREADABLE)).to.include(
+        "stage-1.manifest.json",
+      );
+    });
+
+    it("a policy that is missing, or not the one the stage was computed with", async () => {
+      const dir = await scoresDir();
+      const elsewhere = await tempDir();
+      expect(
+        await refused(
+          dir,
+          ERRORS.REPORT.POLICY_NOT_FOUND,
+          undefined,
+          elsewhere,
+        ),
+      ).to.include("perp-volume.sql");
+      await appendFile(path.join(dir, "perp-volume.sql"), "-- edited\n");
+      expect(await refused(dir, ERRORS.REPORT.POLICY_MISMATCH)).to.include(
+        "perp-volume.sql",
+      );
+    });
+
+    it("an --out that is a file, or a folder of other files", async () => {
+      const dir = await scoresDir();
+      const file = path.join(await tempDir(), "site");
+      await writeFile(file, "mine");
+      await refused(dir, ERRORS.REPORT.OUT_IS_FILE, file);
+      expect(await readFile(file, "utf8")).to.equal("mine");
+      const folder = path.join(await tempDir(), "docs");
+      await mkdir(folder);
+      await writeFile(path.join(folder, "notes.txt"), "mine");
+      await refused(dir, ERRORS.REPORT.OUT_NOT_A_REPORT, folder);
+      expect(await readdir(folder)).to.deep.equal(["notes.txt"]);
+    });
+  });
+});
