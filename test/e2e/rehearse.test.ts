@@ -1,6 +1,9 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
 import { expect } from "chai";
 
-import { runHardhat } from "../helpers/hardhat-cli.js";
+import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 
 describe("rehearse", () => {
   it("runs the whole operator flow with no configuration and reports each step", async () => {
@@ -69,6 +72,19 @@ describe("rehearse", () => {
     expect(result.stdout).to.match(
       /^finalized\s+stage 17 in tx 0x[0-9a-f]{64}, block \d+/m,
     );
+    // The report of the two stages it scored, kept in the project.
+    const report = /^report\s+stages 16, 17: (.*index\.html) /m.exec(
+      result.stdout,
+    )?.[1];
+    expect(report, result.stdout).to.equal(
+      path.join(PROJECT_ROOT, "vip-report", "index.html"),
+    );
+    const stage17 = await readFile(
+      path.join(PROJECT_ROOT, "vip-report", "stage-17.html"),
+      "utf8",
+    );
+    expect(stage17).to.include("final, finalized on chain");
+    expect(stage17).to.include("perp-volume");
     expect(result.stdout).to.include("Rehearsal complete.");
     // The one warning is the op hook's, which an operator must heed.
     const warnings = result.stderr
