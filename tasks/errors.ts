@@ -29,8 +29,8 @@ export type ErrorParams<D extends ErrorDescriptor> = {
 type ErrorArgs<D extends ErrorDescriptor> = [
   TemplateNames<D["message"]>,
 ] extends [never]
-  ? [params?: Record<string, never>, cause?: Error]
-  : [params: ErrorParams<D>, cause?: Error];
+  ? [params?: Record<string, never>, cause?: unknown]
+  : [params: ErrorParams<D>, cause?: unknown];
 
 /** The template with each `{name}` replaced by its value. */
 function formatMessage(
@@ -64,7 +64,12 @@ export class VipError<
     // Parts of a message may come from elsewhere (a node, a policy, an
     // API): whatever was missed where they were put in prints as text.
     const message = printable(formatMessage(descriptor.message, values));
-    super(PLUGIN_ID, `${errorCode(descriptor)}: ${message}`, cause);
+    // A catch block holds `unknown`: what is not an Error is no cause.
+    super(
+      PLUGIN_ID,
+      `${errorCode(descriptor)}: ${message}`,
+      cause instanceof Error ? cause : undefined,
+    );
     this.descriptor = descriptor;
     this.code = errorCode(descriptor);
     this.params = values;

@@ -271,7 +271,7 @@ class Autopilot {
         new VipError(
           ERRORS.AUTOPILOT.CLOCKS_UNREACHABLE,
           { reason: firstLine(messageOf(error)) },
-          asCause(error),
+          error,
         ),
       );
       return { failed };
@@ -315,7 +315,7 @@ class Autopilot {
     } catch (error) {
       const reason =
         error instanceof ScoreFileError
-          ? oneLine(messageOf(error))
+          ? reasonOnOneLine(error)
           : firstLine(messageOf(error));
       return this.#blocked(
         stage,
@@ -324,7 +324,7 @@ class Autopilot {
         new VipError(
           ERRORS.AUTOPILOT.FINAL_FILE_INVALID,
           { ...ended, reason, file },
-          asCause(error),
+          error,
         ),
       );
     }
@@ -356,8 +356,8 @@ class Autopilot {
         "failed",
         new VipError(
           ERRORS.AUTOPILOT.FINALIZE_FAILED,
-          { ...ended, reason: reasonOf(error), risk },
-          asCause(error),
+          { ...ended, reason: reasonOnOneLine(error), risk },
+          error,
         ),
       );
     }
@@ -449,8 +449,8 @@ class Autopilot {
         "compute",
         new VipError(
           ERRORS.AUTOPILOT.LIVE_COMPUTE_FAILED,
-          { stage, policy: scoring.policyPath, reason: reasonOf(error) },
-          asCause(error),
+          { stage, policy: scoring.policyPath, reason: reasonOnOneLine(error) },
+          error,
         ),
       );
     }
@@ -485,8 +485,12 @@ class Autopilot {
         "final-compute",
         new VipError(
           ERRORS.AUTOPILOT.FINAL_COMPUTE_FAILED,
-          { ...ended, policy: scoring.policyPath, reason: reasonOf(error) },
-          asCause(error),
+          {
+            ...ended,
+            policy: scoring.policyPath,
+            reason: reasonOnOneLine(error),
+          },
+          error,
         ),
       );
     }
@@ -546,8 +550,8 @@ class Autopilot {
         "live",
         new VipError(
           ERRORS.AUTOPILOT.LIVE_PUSH_FAILED,
-          { file, reason: reasonOf(error) },
-          asCause(error),
+          { file, reason: reasonOnOneLine(error) },
+          error,
         ),
       );
     }
@@ -708,11 +712,6 @@ function oneLine(message: string): string {
 }
 
 /** What went wrong, on one line. */
-function reasonOf(error: unknown): string {
+function reasonOnOneLine(error: unknown): string {
   return oneLine(messageOf(error));
-}
-
-/** The error as a cause of the one that reports it, when it is an Error. */
-function asCause(error: unknown): Error | undefined {
-  return error instanceof Error ? error : undefined;
 }

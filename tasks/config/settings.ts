@@ -181,11 +181,7 @@ async function readVariable(
       : isUrl
         ? ERRORS.CONFIG.SETTING_NOT_URL
         : ERRORS.CONFIG.SETTING_INVALID;
-    throw new VipError(
-      descriptor,
-      { what, advice },
-      error instanceof Error ? error : undefined,
-    );
+    throw new VipError(descriptor, { what, advice }, error);
   }
 }
 

@@ -84,27 +84,25 @@ export async function sendAndConfirm(
     // Unlike a refused estimate, a failed send may have reached the node: do
     // not claim nothing was sent.
     const revert = decodeRevert(error);
-    const cause = error instanceof Error ? error : undefined;
     throw revert === undefined
       ? new VipError(
           ERRORS.CONTRACT.SEND_FAILED,
           { what, reason: firstLine(error) },
-          cause,
+          error,
         )
-      : new VipError(ERRORS.CONTRACT.SEND_REVERTED, { what, ...revert }, cause);
+      : new VipError(ERRORS.CONTRACT.SEND_REVERTED, { what, ...revert }, error);
   }
   let receipt: ContractTransactionReceipt | null;
   try {
     receipt = await tx.wait();
   } catch (error) {
     const revert = decodeRevert(error);
-    const cause = error instanceof Error ? error : undefined;
     throw revert === undefined
-      ? new VipError(ERRORS.CONTRACT.TX_FAILED, { hash: tx.hash }, cause)
+      ? new VipError(ERRORS.CONTRACT.TX_FAILED, { hash: tx.hash }, error)
       : new VipError(
           ERRORS.CONTRACT.TX_REVERTED,
           { hash: tx.hash, ...revert },
-          cause,
+          error,
         );
   }
   if (receipt === null || receipt.status !== 1)
@@ -119,12 +117,11 @@ export async function sendAndConfirm(
  */
 export function refused(what: string, error: unknown): VipError {
   const revert = decodeRevert(error);
-  const cause = error instanceof Error ? error : undefined;
   return revert === undefined
     ? new VipError(
         ERRORS.CONTRACT.REFUSED,
         { what, reason: firstLine(error) },
-        cause,
+        error,
       )
-    : new VipError(ERRORS.CONTRACT.REFUSED_REVERT, { what, ...revert }, cause);
+    : new VipError(ERRORS.CONTRACT.REFUSED_REVERT, { what, ...revert }, error);
 }

@@ -225,17 +225,16 @@ async function findSending(
  */
 function sendFailed(stage: bigint, journal: string, error: unknown): VipError {
   const revert = decodeRevert(error);
-  const cause = error instanceof Error ? error : undefined;
   return revert === undefined
     ? new VipError(
         ERRORS.CONTRACT.FINALIZE_SEND_FAILED,
         { stage, journal, reason: firstLine(error) },
-        cause,
+        error,
       )
     : new VipError(
         ERRORS.CONTRACT.FINALIZE_SEND_REVERTED,
         { stage, journal, ...revert },
-        cause,
+        error,
       );
 }
 

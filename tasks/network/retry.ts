@@ -116,7 +116,7 @@ export async function withRetry<T>(
     throw new VipError(
       ERRORS.NETWORK.RETRIES_EXHAUSTED,
       { what, attempts, reason: reasonOf(error) },
-      error instanceof Error ? error : undefined,
+      error,
     );
   }
 }

@@ -106,11 +106,7 @@ async function readJson(file: string): Promise<unknown> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new VipError(
-      ERRORS.REGISTRY.ENTRY_FILE_UNREADABLE,
-      { file },
-      error instanceof Error ? error : undefined,
-    );
+    throw new VipError(ERRORS.REGISTRY.ENTRY_FILE_UNREADABLE, { file }, error);
   }
   try {
     return JSON.parse(text);

@@ -1,10 +1,13 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
+
+import { exists } from "@nomicfoundation/hardhat-utils/fs";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { readScoreFile, type ScoreFile } from "../scores/read.js";
 import { finalScoreFile, liveScoreFile } from "../scores/score-files.js";
+import { manifestFile } from "../scoring/publish.js";
 import { readManifest, type ReportManifest } from "./manifest.js";
 import { readPolicyText, type PolicyText } from "./policy-file.js";
 
@@ -53,12 +56,12 @@ async function readStageInputs(
   stage: bigint,
 ): Promise<StageInputs> {
   const finalPath = finalScoreFile(scoresDir, stage);
-  const final = await exists(finalPath);
+  const final = await exists(path.resolve(finalPath));
   const scores = await readScoreFile(
     final ? finalPath : liveScoreFile(scoresDir, stage),
     { allowEmpty: true },
   );
-  const manifestPath = path.join(scoresDir, `stage-${stage}.manifest.json`);
+  const manifestPath = manifestFile(scoresDir, stage);
   const manifest = await readManifest(manifestPath);
   if (manifest === undefined) return { stage, final, scores };
   checkManifest(manifest, manifestPath, scores, stage);
@@ -70,13 +73,6 @@ async function readStageInputs(
     manifest: { path: manifestPath, value: manifest },
     policy,
   };
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
 }
 
 function checkManifest(

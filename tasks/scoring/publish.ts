@@ -83,7 +83,7 @@ export interface StageManifest {
 }
 
 /** The manifest's path beside the stage's files. */
-function manifestFile(dir: string, stage: bigint): string {
+export function manifestFile(dir: string, stage: bigint): string {
   return path.join(dir, `stage-${stage}.manifest.json`);
 }
 

@@ -80,7 +80,7 @@ export async function runDeploy(
     throw new VipError(
       ERRORS.CONTRACT.DEPLOY_FAILED,
       { reason: error instanceof Error ? error.message : String(error) },
-      error instanceof Error ? error : undefined,
+      error,
     );
   }
 

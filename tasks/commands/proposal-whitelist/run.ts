@@ -1,5 +1,6 @@
-import { access } from "node:fs/promises";
 import path from "node:path";
+
+import { exists } from "@nomicfoundation/hardhat-utils/fs";
 
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import {
@@ -130,7 +131,7 @@ async function checkOptions(
       deposit: options.deposit,
     });
   }
-  if (!options.force && (await exists(options.out)))
+  if (!options.force && (await exists(path.resolve(options.out))))
     throw new VipError(ERRORS.REGISTRY.PROPOSAL_EXISTS, { file: options.out });
   return { operator, maxRate, maxChangeRate, rate, metadata, summary };
 }
@@ -165,7 +166,7 @@ async function checkRollup(context: WhitelistContext): Promise<RollupAnswers> {
     throw new VipError(
       ERRORS.REGISTRY.NOT_A_VIPSCORE,
       { address: scoreContract, reason: firstLine(error) },
-      error instanceof Error ? error : undefined,
+      error,
     );
   }
   return { bridge, scoreContract, openStage };
@@ -294,13 +295,6 @@ function forumUrl(value: string): string {
   if (url.protocol !== "https:")
     throw new VipError(ERRORS.REGISTRY.METADATA_NOT_HTTPS, { value });
   return value;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /**

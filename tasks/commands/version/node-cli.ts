@@ -41,7 +41,7 @@ export async function cliVersion(executable: string): Promise<string> {
         executable,
         reason: error instanceof Error ? error.message : String(error),
       },
-      error instanceof Error ? error : undefined,
+      error,
     );
   }
   const line = printed
