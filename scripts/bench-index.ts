@@ -32,6 +32,7 @@ import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../test/helpers/keys.js";
 import { TradeLog__factory } from "../types/ethers-contracts/index.js";
+import { watchTreeRss } from "./bench/tree-rss.js";
 
 const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
 const TRADERS = Number(process.env.BENCH_TRADERS ?? 100_000);
@@ -69,7 +70,9 @@ const fmt = (n: number, digits = 0) =>
 /** Runs the Hardhat CLI as an operator would; its peak memory comes back too. */
 async function hardhat(args: string[]): Promise<{
   seconds: number;
-  /** The processes' peaks added. */
+  /** The most the command's processes held at once (sampled). */
+  peakMb: number;
+  /** The processes' peaks added: an upper bound of `peakMb`. */
   maxRssMb: number;
   processMaxRssMb: number[];
   cpuSeconds: number;
@@ -88,6 +91,7 @@ async function hardhat(args: string[]): Promise<{
       NODE_OPTIONS: `${process.env.BENCH_NODE_OPTIONS ?? ""} --import ${RSS_REPORTER}`,
     },
   });
+  const memory = watchTreeRss(child.pid ?? 0);
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -95,6 +99,7 @@ async function hardhat(args: string[]): Promise<{
     child.on("exit", resolve),
   );
   const seconds = (performance.now() - started) / 1000;
+  const peakMb = memory.stop();
   if (code !== 0)
     throw new Error(`hardhat ${args.join(" ")} exited ${code}:\n${output}`);
   // A line per process of the command (the policy's engine runs in a child
@@ -108,6 +113,7 @@ async function hardhat(args: string[]): Promise<{
     processes.reduce((sum, p) => sum + p[key], 0);
   return {
     seconds,
+    peakMb,
     maxRssMb: total("maxRssKb") / 1024,
     processMaxRssMb: processes.map((p) => p.maxRssKb / 1024),
     cpuSeconds: total("cpuMicros") / 1e6,
@@ -173,7 +179,10 @@ group by trader
     plain: number;
     ratio: number;
     compute: number;
+    /** scores:compute's processes at once (sampled), and their peaks added. */
+    peak: number;
     rss: number;
+    indexPeak: number;
   }[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const data = path.join(dir, `data-${run}`);
@@ -251,34 +260,44 @@ group by trader
       plain: LOGS / plain,
       ratio: plain / index.seconds,
       compute: compute.seconds,
+      peak: compute.peakMb,
       rss: compute.maxRssMb,
+      indexPeak: index.peakMb,
     };
     rows.push(row);
     console.log(
       `run ${run}: scores:index ${fmt(index.seconds, 2)} s (${fmt(row.index)} logs/s, ` +
-        `${requests} eth_getLogs, CPU ${fmt(index.cpuSeconds, 2)} s, peak ${fmt(index.maxRssMb)} MB); ` +
+        `${requests} eth_getLogs, CPU ${fmt(index.cpuSeconds, 2)} s, peak ${fmt(index.peakMb)} MB); ` +
         `plain client ${fmt(plain, 2)} s (${fmt(row.plain)} logs/s); ratio ${fmt(row.ratio, 2)}; ` +
         `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), ` +
-        `peak ${fmt(compute.maxRssMb)} MB (${compute.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")}: ` +
-        `the command, the policy's engine), ${fmt(addresses)} addresses`,
+        `peak ${fmt(compute.peakMb)} MB at once (each process's own peak: ` +
+        `${compute.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")} = ${fmt(compute.maxRssMb)} MB, ` +
+        `the command and the policy's engine), ${fmt(addresses)} addresses`,
     );
     await rm(data, { recursive: true, force: true });
   }
   const ratios = rows.map((r) => r.ratio);
   const computes = rows.map((r) => r.compute);
+  const peaks = rows.map((r) => r.peak);
   const rss = rows.map((r) => r.rss);
   console.log(
     `\nscores:index / plain client throughput: median ${fmt(median(ratios), 2)}, ` +
-      `lowest ${fmt(Math.min(...ratios), 2)} (goal >= 0.80)`,
+      `lowest ${fmt(Math.min(...ratios), 2)} (goal: median >= 0.90, lowest >= 0.85)`,
   );
   console.log(
-    `scores:index: median ${fmt(median(rows.map((r) => r.index)))} logs/s; ` +
+    `scores:index: median ${fmt(median(rows.map((r) => r.index)))} logs/s, ` +
+      `peak memory median ${fmt(median(rows.map((r) => r.indexPeak)))} MB; ` +
       `plain client median ${fmt(median(rows.map((r) => r.plain)))} logs/s`,
   );
   console.log(
     `scores:compute (${fmt(LOGS)} logs, ${fmt(TRADERS)} addresses, Hardhat's start-up included): ` +
       `median ${fmt(median(computes), 2)} s, worst ${fmt(Math.max(...computes), 2)} s; ` +
-      `peak memory median ${fmt(median(rss))} MB, worst ${fmt(Math.max(...rss))} MB (goal < 5 s, < 1,024 MB)`,
+      `peak memory at once median ${fmt(median(peaks))} MB, worst ${fmt(Math.max(...peaks))} MB ` +
+      `(each process's own peak added: median ${fmt(median(rss))} MB, worst ${fmt(Math.max(...rss))} MB)`,
+  );
+  console.log(
+    "goals: 1,000,000 logs: scores:compute < 5 s, < 1,024 MB; " +
+      "10,000,000 logs and 1,000,000 addresses: <= 25 s, <= 1,536 MB",
   );
 } finally {
   await baseChain.close();

@@ -1,4 +1,7 @@
-import { move, writeUtf8File } from "@nomicfoundation/hardhat-utils/fs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+
+import { mkdir, move, writeUtf8File } from "@nomicfoundation/hardhat-utils/fs";
 
 /**
  * Writes `value` as indented JSON to a temporary file beside `file`, then
@@ -12,12 +15,16 @@ export async function writeJsonFileAtomically(
   await writeFileAtomically(file, JSON.stringify(value, null, 2) + "\n");
 }
 
-/** Writes `text` the same way: the old file or the new one, never half. */
+/** Writes `text` (or bytes) the same way: the old file or the new one, never half. */
 export async function writeFileAtomically(
   file: string,
-  text: string,
+  text: string | Uint8Array,
 ): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeUtf8File(temporary, text);
+  if (typeof text === "string") await writeUtf8File(temporary, text);
+  else {
+    await mkdir(path.dirname(temporary));
+    await writeFile(temporary, text);
+  }
   await move(temporary, file);
 }

@@ -9,14 +9,11 @@ import {
   sourceColumns,
 } from "../policy/engine-policy.js";
 import { listConstructs, textOf } from "../policy/place.js";
-import {
-  type AdmittedPolicy,
-  admitPolicy,
-  placingErrors,
-} from "./admit-policy.js";
-import { digestSource, type SourceDigest } from "./digest.js";
+import { type AdmittedPolicy, admitPolicy } from "./admit-policy.js";
+import { digestSources, type SourceDigest } from "./digest.js";
 import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
-import { checkedRows, type RawAnswer, type ScoreRow } from "./score-rows.js";
+import { checkedAnswer } from "./policy-answer.js";
+import { type PackedRows, type ScoreRow, unpackRows } from "./score-rows.js";
 import type { StageBlocks } from "./stage-blocks.js";
 import { logTable } from "../indexer/store.js";
 
@@ -37,6 +34,11 @@ export interface StageComputation {
   engine: string;
 }
 
+/** A stage's computation as the engine's process answers it: its rows packed. */
+export interface EngineComputation extends Omit<StageComputation, "rows"> {
+  rows: PackedRows;
+}
+
 /** Differing addresses listed in full when two runs disagree; the rest are counted. */
 const MAX_DIFFERENCES_SHOWN = 20;
 
@@ -47,11 +49,12 @@ const MAX_DIFFERENCES_SHOWN = 20;
  * last block and `stage` a one-row table; the policy is admitted, run within
  * its deadline, its rows checked, and, where its answer could depend on ties
  * in an order, run a second time over its rows in reverse chain order with
- * another thread count: two answers that differ refuse it.
+ * another thread count: two answers that differ refuse it. Then each
+ * source's digest.
  */
 export async function computeInEngine(
   job: StageJob,
-): Promise<StageComputation> {
+): Promise<EngineComputation> {
   const { policy } = job;
   const deadline = new Deadline(job.bounds.timeoutSeconds, policy.file);
   // Not closed: the engine's process ends with its one job, and closing
@@ -68,19 +71,22 @@ export async function computeInEngine(
     deadline,
   );
   // Bad rows are named first: they are wrong in any order.
-  const rows = checkedRows(
-    policy.file,
-    job.window.stage,
-    await runPolicy(sandbox, policy, admitted.sql, deadline),
-  );
+  const rows = await checkedAnswer(sandbox, policy, {
+    sql: admitted.sql,
+    stage: job.window.stage,
+    deadline,
+  });
   if (admitted.undecided.length > 0)
     await checkOrderFree(job, admitted, rows, {
       deadline,
       threads: await sandbox.threads(),
     });
-  const sources: SourceDigest[] = [];
-  for (const source of policy.sources)
-    sources.push(await digestSource(sandbox, source));
+  // Last, in an engine of its own, once the policy's has let go of the
+  // index: the two never hold it at once.
+  const sources = await digestSources(job.indexFile, policy.sources, {
+    last: job.blocks.last.number,
+    tempDir: job.tempDir,
+  });
   const version = (
     await sandbox.connection.runAndReadAll("select version()")
   ).getRowsJson()[0]?.[0];
@@ -166,19 +172,6 @@ function readsOf(
     allowed.has(`${catalog}.${schema}.${table}`);
 }
 
-async function runPolicy(
-  sandbox: PolicySandbox,
-  policy: EnginePolicy,
-  sql: string,
-  deadline: Deadline,
-): Promise<RawAnswer> {
-  const reader = await placingErrors(policy, () =>
-    sandbox.runBounded(sql, deadline),
-  );
-  const [addresses = [], scores = []] = reader.getColumnsJson();
-  return { addresses, scores };
-}
-
 /**
  * Runs an admitted policy whose answer may depend on ties a second time, in
  * a fresh sandbox over its rows in reverse chain order with another thread
@@ -188,7 +181,7 @@ async function runPolicy(
 async function checkOrderFree(
   job: StageJob,
   admitted: AdmittedPolicy,
-  first: ScoreRow[],
+  first: PackedRows,
   { deadline, threads }: { deadline: Deadline; threads: number },
 ): Promise<void> {
   const { policy } = job;
@@ -196,19 +189,20 @@ async function checkOrderFree(
     tempDir: job.tempDir,
     threads: threads > 1 ? 1 : 2,
   });
-  let second: ScoreRow[];
+  let second: PackedRows;
   try {
     await defineTables(sandbox, job, "reversed", deadline);
     await admitPolicy(sandbox, policy, readsOf(policy, "memory"), deadline);
-    second = checkedRows(
-      policy.file,
-      job.window.stage,
-      await runPolicy(sandbox, policy, admitted.sql, deadline),
-    );
+    second = await checkedAnswer(sandbox, policy, {
+      sql: admitted.sql,
+      stage: job.window.stage,
+      deadline,
+    });
   } finally {
     sandbox.close();
   }
-  const differences = differingScores(first, second);
+  if (samePacked(first, second)) return;
+  const differences = differingScores(unpackRows(first), unpackRows(second));
   if (differences.length === 0) return;
   throw new VipError(ERRORS.SCORING.POLICY_ORDER_DEPENDENT, {
     file: policy.file,
@@ -216,6 +210,15 @@ async function checkOrderFree(
     differences: indentedList(differences, MAX_DIFFERENCES_SHOWN),
     constructs: listConstructs(policy.file, admitted.undecided),
   });
+}
+
+/** Two packed answers hold the same rows (both are in address order). */
+function samePacked(a: PackedRows, b: PackedRows): boolean {
+  return (
+    Buffer.compare(a.addresses, b.addresses) === 0 &&
+    a.scores.length === b.scores.length &&
+    a.scores.every((score, i) => score === b.scores[i])
+  );
 }
 
 /** Each address whose score differs between two checked answers, with both, in address order. */

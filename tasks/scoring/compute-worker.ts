@@ -1,10 +1,9 @@
 import { type ErrorParam, isVipError } from "../errors.js";
 import {
   computeInEngine,
-  type StageComputation,
+  type EngineComputation,
   type StageJob,
 } from "./compute-engine.js";
-import { packRows, type PackedRows } from "./score-rows.js";
 
 /**
  * The process a policy runs in (see `computeStage`): takes one stage job,
@@ -15,7 +14,7 @@ import { packRows, type PackedRows } from "./score-rows.js";
 export type WorkerAnswer =
   | {
       ok: true;
-      computation: Omit<StageComputation, "rows"> & { rows: PackedRows };
+      computation: EngineComputation;
     }
   | {
       ok: false;
@@ -29,8 +28,7 @@ export type WorkerAnswer =
 
 process.once("message", (job: StageJob) => {
   void computeInEngine(job).then(
-    ({ rows, ...rest }) =>
-      answer({ ok: true, computation: { ...rest, rows: packRows(rows) } }),
+    (computation) => answer({ ok: true, computation }),
     (error: unknown) =>
       answer({
         ok: false,

@@ -22,44 +22,33 @@ export interface RawAnswer {
   scores: unknown[];
 }
 
-/** One row of an answer: its address as given and trimmed, and its key of order. */
-interface RawRow {
-  address: string | null;
-  /** The address lowercased: the order rows are checked in. */
-  key: string;
-  score: string | null;
-}
-
 /**
  * The policy's answer as scores, every row checked, in address order so the
  * same policy names the same problems whatever order the engine answered in.
  * Any problem refuses the whole answer, naming each bad row (its values
- * printed safe: they are the policy's, not the tool's).
+ * printed safe: they are the policy's, not the tool's). A row per address:
+ * rows are visited in order of their lowercased address, so the same address
+ * twice is two rows in a row.
  */
 export function checkedRows(
   file: string,
   stage: bigint,
   answer: RawAnswer,
 ): ScoreRow[] {
-  const sorted = answer.addresses
-    .map((value, i): RawRow => {
-      const address = typeof value === "string" ? value.trim() : null;
-      const score = answer.scores[i];
-      return {
-        address,
-        key: address?.toLowerCase() ?? "",
-        score:
-          typeof score === "string" || typeof score === "number"
-            ? String(score)
-            : null,
-      };
-    })
-    .sort((a, b) => compareText(a.key, b.key));
+  const given = answer.addresses.map((value) =>
+    typeof value === "string" ? value.trim() : null,
+  );
+  const keys = given.map((address) => address?.toLowerCase() ?? "");
+  const order = keys
+    .map((_, i) => i)
+    .sort((a, b) => compareText(keys[a] ?? "", keys[b] ?? ""));
   const problems: string[] = [];
   const rows: ScoreRow[] = [];
-  const seen = new Set<string>();
-  for (const { address, score } of sorted) {
-    const checked = checkRow(address, score, seen);
+  let previous: string | undefined;
+  for (const i of order) {
+    const address = given[i] ?? null;
+    const checked = checkRow(address, scoreText(answer.scores[i]), previous);
+    if (address !== null && isAddress(address)) previous = keys[i];
     if (typeof checked === "string")
       problems.push(
         `stage ${stage}: ${address === null ? "(NULL)" : safeText(address, 80)}: ${checked}`,
@@ -75,23 +64,37 @@ export function checkedRows(
   return rows;
 }
 
+/** A score as the engine gives it: text, or a JSON number for small integer types. */
+function scoreText(score: unknown): string | null {
+  return typeof score === "string" || typeof score === "number"
+    ? String(score)
+    : null;
+}
+
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** One row of the policy's answer, as a score, or what is wrong with it. */
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+function isAddress(text: string): boolean {
+  return ADDRESS.test(text);
+}
+
+/**
+ * One row of the policy's answer, as a score, or what is wrong with it;
+ * `previous` is the last well-formed address before it in address order.
+ */
 function checkRow(
   address: string | null,
   rawScore: string | null,
-  seen: Set<string>,
+  previous: string | undefined,
 ): ScoreRow | string {
   if (address === null) return "an address is NULL";
-  if (!/^0x[0-9a-fA-F]{40}$/.test(address))
-    return "is not an address (0x and 40 hex digits)";
+  if (!isAddress(address)) return "is not an address (0x and 40 hex digits)";
   const lower = address.toLowerCase();
   if (/^0x0{40}$/.test(lower)) return "is the zero address";
-  if (seen.has(lower)) return "is listed twice (group by address)";
-  seen.add(lower);
+  if (lower === previous) return "is listed twice (group by address)";
   if (rawScore === null) return "its score is NULL";
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(rawScore);
   if (match === null)

@@ -22,7 +22,7 @@ export interface StageScores {
   /** The window has closed on both clocks: the scores can no longer change. */
   final: boolean;
   computation: StageComputation;
-  csv: string;
+  csv: Buffer;
   manifest: StageManifest;
   /** What indexing before the computation found and stored. */
   indexed: IndexReport;

@@ -1,0 +1,128 @@
+import { JsonDuckDBValueConverter } from "@duckdb/node-api";
+
+import { isVipError } from "../errors.js";
+import type { EnginePolicy } from "../policy/engine-policy.js";
+import { placingErrors } from "./admit-policy.js";
+import type { Deadline, PolicySandbox } from "./sandbox.js";
+import {
+  checkedRows,
+  packRows,
+  type PackedRows,
+  type RawAnswer,
+} from "./score-rows.js";
+
+const ADDRESS_BYTES = 20;
+/** A row packed by the engine: the address, then the score's 8 bytes. */
+const ROW_BYTES = ADDRESS_BYTES + 8;
+/** The zero address, which no score file may hold. */
+const ZERO_ADDRESS = `0x${"0".repeat(40)}`;
+
+/**
+ * Runs an admitted policy and answers its rows checked, in address order,
+ * packed (`PackedRows`). The answer is kept in the engine: when every row is
+ * plainly good (an address of 0x and 40 hex digits, not zero, given once; a
+ * score from 0 up), the engine orders the rows and hands them over as two
+ * strings of hex, and this process never holds a row of its own. Otherwise,
+ * or when a score does not fit a uint64, the rows are read and checked one by
+ * one (`checkedRows`): the same scores, and the refusal that names each bad
+ * row.
+ */
+export async function checkedAnswer(
+  sandbox: PolicySandbox,
+  policy: EnginePolicy,
+  { sql, stage, deadline }: { sql: string; stage: bigint; deadline: Deadline },
+): Promise<PackedRows> {
+  await placingErrors(policy, () =>
+    sandbox.runBounded(`create temp table answer as ${sql}`, deadline),
+  );
+  // What the engine holds of the index is not needed past this point:
+  // let go, it is memory that grows with the logs.
+  await sandbox.connection.run("detach store");
+  if (await plainlyGood(sandbox, deadline)) {
+    const packed = await packedInEngine(sandbox, deadline);
+    if (packed !== undefined) return packed;
+  }
+  return packRows(
+    checkedRows(policy.file, stage, await answerRows(sandbox, deadline)),
+  );
+}
+
+/** Every row of the answer is plainly good (see `checkedAnswer`). */
+async function plainlyGood(
+  sandbox: PolicySandbox,
+  deadline: Deadline,
+): Promise<boolean> {
+  const reader = await sandbox.runBounded(
+    `select count(*)::BIGINT, count(distinct lower(address))::BIGINT, count(*) filter (where ` +
+      `address is null or score is null or score < 0 or ` +
+      `not regexp_full_match(address, '0x[0-9a-fA-F]{40}') or lower(address) = '${ZERO_ADDRESS}')::BIGINT ` +
+      `from answer`,
+    deadline,
+  );
+  const [rows, distinct, bad] = reader.getRowsJson()[0] ?? [];
+  return bad === "0" && rows === distinct;
+}
+
+/**
+ * The answer's rows ordered by address in the engine, packed: one string of
+ * hex, 56 digits a row (the address's 40, then the score's 16), so one sort
+ * serves both. Undefined if a score does not fit a uint64 (the engine's cast
+ * refuses it).
+ */
+async function packedInEngine(
+  sandbox: PolicySandbox,
+  deadline: Deadline,
+): Promise<PackedRows | undefined> {
+  let row: unknown[];
+  try {
+    const reader = await sandbox.runBounded(
+      `select count(*)::BIGINT, coalesce(string_agg(substr(lower(address), 3) || ` +
+        `printf('%016x', trunc(score)::UBIGINT), '' order by lower(address)), '') from answer`,
+      deadline,
+    );
+    row = reader.getRowsJson()[0] ?? [];
+  } catch (error) {
+    if (isVipError(error)) throw error;
+    return undefined;
+  }
+  const [count, hex] = row;
+  return typeof hex === "string" ? unpackHex(Number(count), hex) : undefined;
+}
+
+/** Rows of 20 address bytes and a big-endian uint64 score, written in hex. */
+function unpackHex(count: number, hex: string): PackedRows {
+  const bytes = Buffer.from(hex, "hex");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const addresses = Buffer.alloc(count * ADDRESS_BYTES);
+  const scores = new BigUint64Array(count);
+  for (let i = 0; i < count; i++) {
+    const at = i * ROW_BYTES;
+    bytes.copy(addresses, i * ADDRESS_BYTES, at, at + ADDRESS_BYTES);
+    scores[i] = view.getBigUint64(at + ADDRESS_BYTES);
+  }
+  return { addresses, scores };
+}
+
+/** The answer's rows as the engine gives them, read a chunk at a time. */
+async function answerRows(
+  sandbox: PolicySandbox,
+  deadline: Deadline,
+): Promise<RawAnswer> {
+  return sandbox.bounded(deadline, async () => {
+    const result = await sandbox.connection.stream(
+      "select address, score from answer",
+    );
+    const answer: RawAnswer = { addresses: [], scores: [] };
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (chunk === null || chunk.rowCount === 0) return answer;
+      const [addresses = [], scores = []] = chunk.convertColumns(
+        JsonDuckDBValueConverter,
+      );
+      for (let i = 0; i < addresses.length; i++) {
+        answer.addresses.push(addresses[i]);
+        answer.scores.push(scores[i]);
+      }
+    }
+  });
+}

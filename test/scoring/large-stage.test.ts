@@ -1,0 +1,239 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { DuckDBInstance } from "@duckdb/node-api";
+import { expect } from "chai";
+
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { LogColumns } from "../../tasks/indexer/decode.js";
+import { ActivityStore, logTable } from "../../tasks/indexer/store.js";
+import { enginePolicy, parsePolicy } from "../../tasks/policy/parse.js";
+import { digestSources } from "../../tasks/scoring/digest.js";
+import { checkedAnswer } from "../../tasks/scoring/policy-answer.js";
+import { Deadline, PolicySandbox } from "../../tasks/scoring/sandbox.js";
+import {
+  checkedRows,
+  packRows,
+  type PackedRows,
+  unpackRows,
+} from "../../tasks/scoring/score-rows.js";
+import { refusal } from "../helpers/failure.js";
+
+// What keeps a large stage's cost from growing with its logs (the digest a
+// slice of blocks at a time, the answer checked and ordered in the engine,
+// the index's integers stored unpacked) must give exactly what the plain way
+// gives: these tests compute both and compare.
+const CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+const POLICY = parsePolicy(
+  "large.sql",
+  `-- @policy large-test
+-- @from-stage 1
+-- @source trades ${CONTRACT} event Trade(address indexed trader, uint256 notional, uint16 leverage)
+select trader as address, sum(notional) as score from trades group by trader
+`,
+);
+const [SOURCE] = POLICY.sources;
+const BOUNDS = { timeoutSeconds: 60, memoryMb: 256 };
+
+/** Logs per block, uneven: empty blocks, one log, and blocks above a slice. */
+const LOGS_PER_BLOCK = [3, 0, 1, 17, 2, 0, 9, 40, 1, 5, 12, 0, 7];
+
+describe("a large stage's cost, and the same answer as the plain way", () => {
+  let dir: string;
+  let file: string;
+
+  before(async () => {
+    if (SOURCE === undefined) throw new Error("no source parsed");
+    dir = await mkdtemp(path.join(tmpdir(), "vip-large-"));
+    file = path.join(dir, "chain-1.duckdb");
+    const store = await ActivityStore.open(file);
+    await store.ensureSource(SOURCE);
+    const logs = new LogColumns(3);
+    LOGS_PER_BLOCK.forEach((count, block) => {
+      for (let log = 0; log < count; log++)
+        logs.push({
+          blockNumber: BigInt(block),
+          blockTime: 1_000n + BigInt(block),
+          txHash: `0x${(block * 100 + (log >> 2)).toString(16).padStart(64, "0")}`,
+          txIndex: log >> 2,
+          logIndex: log & 3,
+          values: [
+            `0x${(1 + (log % 5)).toString(16).padStart(40, "0")}`,
+            10n ** 30n + BigInt(block * log),
+            BigInt(log % 50),
+          ],
+        });
+    });
+    await store.begin();
+    await store.storeRange([SOURCE], 20n, new Map([[SOURCE.id, logs]]), []);
+    await store.commit();
+    await store.checkpoint();
+    store.close();
+  });
+  after(async () => rm(dir, { recursive: true, force: true }));
+
+  it("stores every integer parameter unpacked (HUGEINT bit-packing reads some 60 times slower)", async () => {
+    const instance = await DuckDBInstance.create(file, {
+      access_mode: "READ_ONLY",
+    });
+    const connection = await instance.connect();
+    try {
+      const reader = await connection.runAndReadAll(
+        `select column_name, list(distinct compression order by compression) ` +
+          `from pragma_storage_info('${logTable(SOURCE ?? { id: "" })}') ` +
+          `where column_name in ('notional', 'leverage') and compression <> 'Constant' ` +
+          `group by column_name order by column_name`,
+      );
+      expect(reader.getRowsJson()).to.deep.equal([
+        ["leverage", ["Uncompressed"]],
+        ["notional", ["Uncompressed"]],
+      ]);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  it("digests a slice of blocks at a time into the README's one concatenation, whatever the slice", async () => {
+    const expected = await oneConcatenation(file, 12n);
+    expect(expected.logs).to.equal(97);
+    for (const sliceRows of [1, 4, 10, 41, 1_000]) {
+      const [digest] = await digestSources(file, [engineSource()], {
+        last: 12n,
+        tempDir: dir,
+        sliceRows,
+      });
+      expect(digest, `slices of ${sliceRows} rows`).to.include(expected);
+    }
+    const [short] = await digestSources(file, [engineSource()], {
+      last: 6n,
+      tempDir: dir,
+      sliceRows: 4,
+    });
+    expect(short).to.include(await oneConcatenation(file, 6n));
+  });
+
+  it("checks and orders a plainly good answer in the engine: the rows the row-by-row check gives", async () => {
+    const upper = `0x${"AbCdEf0123".repeat(4)}`;
+    const rows = [
+      `('0x${"9".repeat(40)}', 18446744073709551615::UBIGINT)`,
+      `('${upper}', 0)`,
+      `('0x${"0".repeat(39)}1', 7)`,
+      `('0x${"5".repeat(40)}', 42)`,
+    ];
+    const sql = `select address, score from (values ${rows.join(", ")}) t(address, score)`;
+    const { engine, plain } = await bothWays(sql);
+    expect(unpackRows(engine)).to.deep.equal(unpackRows(plain));
+    expect(unpackRows(engine).map((row) => row.address)).to.deep.equal([
+      `0x${"0".repeat(39)}1`,
+      `0x${"5".repeat(40)}`,
+      `0x${"9".repeat(40)}`,
+      upper.toLowerCase(),
+    ]);
+    const decimals = await bothWays(
+      `select address, score from (values ('0x${"1".repeat(40)}', 12.75::DECIMAL(10,2)), ` +
+        `('0x${"2".repeat(40)}', -0.00::DECIMAL(10,2)), ('0x${"3".repeat(40)}', 0.99::DECIMAL(10,2))) t(address, score)`,
+    );
+    expect(unpackRows(decimals.engine).map((row) => row.score)).to.deep.equal([
+      12n,
+      0n,
+      0n,
+    ]);
+    expect(unpackRows(decimals.engine)).to.deep.equal(
+      unpackRows(decimals.plain),
+    );
+  });
+
+  it("checks row by row what is not plainly good: a padded address is taken, a score past uint64 named", async () => {
+    const padded = await bothWays(
+      `select address, score from (values (' 0x${"7".repeat(40)}\t', 3), ('0x${"1".repeat(40)}', 4)) t(address, score)`,
+    );
+    expect(unpackRows(padded.engine)).to.deep.equal([
+      { address: `0x${"1".repeat(40)}`, score: 4n },
+      { address: `0x${"7".repeat(40)}`, score: 3n },
+    ]);
+    const tooLarge = await refusal(
+      bothWays(
+        `select address, score from (values ('0x${"1".repeat(40)}', 18446744073709551616::HUGEINT)) t(address, score)`,
+      ),
+      ERRORS.SCORING.SCORES_INVALID,
+    );
+    expect(tooLarge.params.problems).to.include(
+      "above the uint64 maximum 18446744073709551615",
+    );
+    const twice = await refusal(
+      bothWays(
+        `select address, score from (values ('0x${"A".repeat(40)}', 1), ('0x${"a".repeat(40)}', 2)) t(address, score)`,
+      ),
+      ERRORS.SCORING.SCORES_INVALID,
+    );
+    expect(twice.params.problems).to.include("is listed twice");
+  });
+
+  /** The answer to `sql` checked in the engine, and row by row in this process. */
+  async function bothWays(
+    sql: string,
+  ): Promise<{ engine: PackedRows; plain: PackedRows }> {
+    const sandbox = await PolicySandbox.open(file, BOUNDS, { tempDir: dir });
+    try {
+      const [addresses = [], scores = []] = (
+        await sandbox.connection.runAndReadAll(sql)
+      ).getColumnsJson();
+      const engine = await checkedAnswer(sandbox, enginePolicy(POLICY), {
+        sql,
+        stage: 1n,
+        deadline: new Deadline(60, POLICY.file),
+      });
+      const plain = packRows(
+        checkedRows(POLICY.file, 1n, { addresses, scores }),
+      );
+      return { engine, plain };
+    } finally {
+      sandbox.close();
+    }
+  }
+});
+
+function engineSource() {
+  const [source] = enginePolicy(POLICY).sources;
+  if (source === undefined) throw new Error("no source");
+  return source;
+}
+
+/** The README's definition in one query: every row's hash, concatenated in chain order, hashed. */
+async function oneConcatenation(
+  file: string,
+  last: bigint,
+): Promise<{ logs: number; sha256: string }> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    await connection.run(`attach '${file}' as store (read_only)`);
+    const columns = [
+      "block_number",
+      "block_time",
+      "tx_hash",
+      "tx_index",
+      "log_index",
+      "trader",
+      "notional",
+      "leverage",
+    ]
+      .map((c) => `"${c}"::VARCHAR`)
+      .join(", ");
+    const reader = await connection.runAndReadAll(
+      `select count(*)::INTEGER, sha256(coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' ` +
+        `order by block_number, tx_index, log_index), '')) ` +
+        `from store.main.${logTable(SOURCE ?? { id: "" })} where block_number <= ${last}`,
+    );
+    const [logs, sha256] = reader.getRowsJson()[0] ?? [];
+    return {
+      logs: Number(logs),
+      sha256: typeof sha256 === "string" ? sha256 : "",
+    };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
