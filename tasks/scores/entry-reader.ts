@@ -32,6 +32,7 @@ export type EntryVisitor = (
  * READER_BATCH) in one `eth_call`: `ScoreReader`'s creation code
  * (contracts/read/ScoreReader.sol) runs with no `to`, reads each address's
  * storage slot through `scores(stage, addr)` and returns 9 bytes per address.
+ * `blockTag`: the state after that block (default: the latest).
  */
 export async function readEntries(
   score: VipScore,
@@ -39,6 +40,7 @@ export async function readEntries(
   table: ScoreTable,
   indexes: readonly number[],
   visit: EntryVisitor,
+  blockTag?: number,
 ): Promise<void> {
   const provider = score.runner?.provider;
   if (provider === undefined || provider === null)
@@ -55,7 +57,7 @@ export async function readEntries(
   ];
   for (const i of indexes) parts.push(table.addressHex(i).slice(2));
   parts.push("0".repeat((64 - ((indexes.length * 40) % 64)) % 64));
-  const result = await provider.call({ data: parts.join("") });
+  const result = await provider.call({ data: parts.join(""), blockTag });
   const hex = result.startsWith("0x") ? result.slice(2) : result;
   if (hex.length !== indexes.length * 18)
     throw new VipError(ERRORS.SCORES.READER_SHORT_ANSWER, {

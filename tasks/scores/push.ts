@@ -22,7 +22,12 @@ import {
 import { type EntryKind, NEW } from "./gas-model.js";
 import { InFlightWindow, isPoolFull } from "./in-flight.js";
 import type { Progress } from "./progress.js";
-import { type MinedReceipt, type Outcome, ReceiptWatcher } from "./receipts.js";
+import {
+  type MinedReceipt,
+  type Outcome,
+  ReceiptWatcher,
+  type WatchedBlock,
+} from "./receipts.js";
 import type { ScoreTable } from "./table.js";
 
 export interface PushOptions {
@@ -72,6 +77,13 @@ export interface PushContext {
    */
   onConfirmed?: (start: number, end: number) => void;
   /**
+   * Told of the receipt of each batch this run saw mined with success, before
+   * `onConfirmed`: its logs prove what the batch wrote.
+   */
+  onReceipt?: (start: number, end: number, receipt: MinedReceipt) => void;
+  /** Told of every block the receipt watcher reads (`WatcherOptions.onBlock`). */
+  onBlock?: (block: WatchedBlock) => void;
+  /**
    * Told once, when every batch has been sent and only receipts are awaited:
    * the node's pool then holds the rest of the push, so reads no longer delay
    * a send.
@@ -119,7 +131,10 @@ export async function pushScores(
   const watcher = await ReceiptWatcher.start(ctx.provider, {
     pollMs: options.pollMs,
     timeoutMs: options.receiptTimeoutMs,
-    onBlock: (block) => pacing.observe(block),
+    onBlock: (block) => {
+      pacing.observe(block);
+      ctx.onBlock?.(block);
+    },
   });
   const push = new ScorePush(ctx, options, {
     from,
@@ -678,6 +693,7 @@ class ScorePush {
       this.#planner.observe(expected, receipt.gasUsed);
     this.#count(batch, receipt.gasUsed);
     this.#showProgress();
+    this.ctx.onReceipt?.(batch.start, batch.end, receipt);
     this.ctx.onConfirmed?.(batch.start, batch.end);
   }
 

@@ -1,4 +1,4 @@
-import type { Provider } from "ethers";
+import type { Log, Provider } from "ethers";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
@@ -9,6 +9,16 @@ export interface MinedReceipt {
   blockNumber: number;
   gasUsed: bigint;
   status: number;
+  /** The receipt's logs: the push proves its entries by their events. */
+  logs: readonly Log[];
+}
+
+/** A block the watcher read: its gas, and the hashes of its transactions. */
+export interface WatchedBlock {
+  number: number;
+  gasUsed: bigint;
+  gasLimit: bigint;
+  transactions: readonly string[];
 }
 
 export type Outcome = { mined: MinedReceipt } | { dropped: string };
@@ -32,8 +42,11 @@ export interface WatcherOptions {
    * later), in ms.
    */
   timeoutMs?: number;
-  /** Told of every new block the watcher reads, in order. */
-  onBlock?: (block: { gasUsed: bigint; gasLimit: bigint }) => void;
+  /**
+   * Told of every new block the watcher reads, in order, from the block after
+   * the one current at its start: a contiguous range with no gap.
+   */
+  onBlock?: (block: WatchedBlock) => void;
 }
 
 /**
@@ -145,7 +158,12 @@ export class ReceiptWatcher {
     for (let number = this.#lastBlock + 1; number <= latest; number++) {
       const block = await this.provider.getBlock(number);
       if (block === null) break; // not served yet: read on the next poll
-      this.#onBlock?.({ gasUsed: block.gasUsed, gasLimit: block.gasLimit });
+      this.#onBlock?.({
+        number,
+        gasUsed: block.gasUsed,
+        gasLimit: block.gasLimit,
+        transactions: block.transactions,
+      });
       const ours: Waiter[] = [];
       for (const hash of block.transactions) {
         const waiter = this.#waiters.get(hash.toLowerCase());
@@ -205,6 +223,7 @@ export class ReceiptWatcher {
         blockNumber: receipt.blockNumber,
         gasUsed: receipt.gasUsed,
         status: receipt.status ?? 0,
+        logs: receipt.logs,
       },
     });
   }

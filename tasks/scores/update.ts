@@ -18,11 +18,12 @@ import {
 } from "./batches.js";
 import { type EntryKind, NEW, SAME } from "./gas-model.js";
 import { createProgress } from "./progress.js";
-import { pushScores, type PushReport } from "./push.js";
+import { type PushContext, pushScores, type PushReport } from "./push.js";
 import { entryKinds } from "./entry-reader.js";
-import { ChainComparison } from "./read-back.js";
+import { EventProof } from "./event-proof.js";
+import { ChainComparison, type Difference } from "./read-back.js";
 import type { ScoreFile } from "./read.js";
-import { verifyScores } from "./verify.js";
+import { announceVerified, verifyScores } from "./verify.js";
 
 export interface ScoresUpdateOptions {
   stage: bigint;
@@ -41,6 +42,11 @@ export interface ScoresUpdateOptions {
   maxBatchSize?: number;
   /** A progress bar (terminal) instead of plain lines. */
   interactive?: boolean;
+  /**
+   * Read every score back after the push (`--full-read-back`) instead of
+   * proving the push by its events (`EventProof`).
+   */
+  fullReadBack?: boolean;
 }
 
 export interface ScoresUpdateReport {
@@ -54,8 +60,9 @@ export interface ScoresUpdateReport {
 /**
  * Pushes a validated score file to the open stage: checks the stage and the
  * allow list by call, then sends gas-sized batches, pipelined and journalled so
- * that a run stopped at any moment resumes where it was, and finally reads
- * every score back and compares it with the file.
+ * that a run stopped at any moment resumes where it was, and finally proves
+ * that the stage holds exactly the file: by the push's own events, or by
+ * reading every score back (`fullReadBack`).
  */
 export async function runScoresUpdate(
   score: VipScore,
@@ -77,15 +84,9 @@ export async function runScoresUpdate(
   if (options.dryRun) return dryRun(target, file, plan, options, out);
 
   const journal = await openJournal(target, file, options, out);
-  const { report, comparison } = await push(
-    target,
-    file,
-    plan,
-    journal,
-    options,
-    out,
-  );
-  await verify(target, file, journal, comparison, options.stage, out);
+  const check = verification(target, file, options);
+  const report = await push(target, file, plan, journal, check, options, out);
+  await verify(journal, check, out);
   return {
     addresses: table.length,
     batches: report.batches,
@@ -297,24 +298,114 @@ async function checkEarlierInput(
 }
 
 /**
- * Sends the file's batches. The read-back starts once every batch is sent: its
- * eth_calls run on the node that mines the push's blocks, and measured while
- * batches were still going out they cost the chain more than they saved the
- * command (docs/benchmarks.md). From then on, the pool holds the rest of the
- * push and confirmed batches are read while the last blocks are mined.
+ * How the push is proved: what it is told during the push, and the proof
+ * after it.
  */
+interface Verification {
+  during: Pick<
+    PushContext,
+    "onConfirmed" | "onAllSent" | "onReceipt" | "onBlock"
+  >;
+  /** The differences; throws CHAIN_DIFFERS when there are any. */
+  prove(out: Output): Promise<Difference[]>;
+}
+
+/** The proof by events, unless the full read-back was asked for. */
+function verification(
+  { score, contract }: PushTarget,
+  file: ScoreFile,
+  options: ScoresUpdateOptions,
+): Verification {
+  return options.fullReadBack === true
+    ? fullReadBack(score, file, options.stage)
+    : eventProof(score, contract, file, options.stage);
+}
+
+/**
+ * Every score read back (`ChainComparison`). The read-back starts once every
+ * batch is sent: its eth_calls run on the node that mines the push's blocks,
+ * and measured while batches were still going out they cost the chain more
+ * than they saved the command (docs/benchmarks.md). From then on, the pool
+ * holds the rest of the push and confirmed batches are read while the last
+ * blocks are mined.
+ */
+function fullReadBack(
+  score: VipScore,
+  file: ScoreFile,
+  stage: bigint,
+): Verification {
+  const comparison = new ChainComparison(score, stage, file.table);
+  const confirmed: [number, number][] = [];
+  let reading = false;
+  return {
+    during: {
+      onConfirmed: (start, end) => {
+        if (reading) comparison.check(start, end);
+        else confirmed.push([start, end]);
+      },
+      onAllSent: () => {
+        reading = true;
+        for (const [start, end] of confirmed.splice(0))
+          comparison.check(start, end);
+      },
+    },
+    prove: (out) => verifyScores(score, stage, file, out, comparison),
+  };
+}
+
+/**
+ * The push proved by its own receipts' events (`EventProof`), which costs the
+ * node two calls when nobody else writes; where they do not prove the file,
+ * every score is read back to name the differences.
+ */
+function eventProof(
+  score: VipScore,
+  contract: string,
+  file: ScoreFile,
+  stage: bigint,
+): Verification {
+  const proof = new EventProof(score, contract, stage, file.table);
+  return {
+    during: {
+      onBlock: (block) => proof.block(block),
+      onReceipt: (start, end, receipt) => proof.receipt(start, end, receipt),
+    },
+    prove: async (out) => {
+      const outcome = await proof.settle();
+      if (!outcome.proved) {
+        out.line(
+          field(
+            "proof",
+            `the push's events do not prove the file (${outcome.reason}): reading every score back`,
+          ),
+        );
+        return verifyScores(score, stage, file, out);
+      }
+      out.line(
+        field(
+          "proof",
+          `${formatNumber(outcome.byEvents)} score(s) by this run's UpdateScore events, ` +
+            `${formatNumber(outcome.readBack)} read back; the stage's count and total ` +
+            `equal the file's at block ${outcome.block}`,
+        ),
+      );
+      announceVerified(file, out);
+      return [];
+    },
+  };
+}
+
+/** Sends the file's batches, telling `check` what it needs to prove them. */
 async function push(
   { score, signer, provider }: PushTarget,
   { table }: ScoreFile,
   { limits, kinds, unchanged }: EntryPlan,
   journal: Journal,
+  check: Verification,
   options: ScoresUpdateOptions,
   out: Output,
-): Promise<{ report: PushReport; comparison: ChainComparison }> {
+): Promise<PushReport> {
   const progress = createProgress(table.length, out, options.interactive);
-  const comparison = new ChainComparison(score, options.stage, table);
-  const confirmed: [number, number][] = [];
-  let reading = false;
   let report;
   try {
     report = await pushScores(
@@ -326,15 +417,7 @@ async function push(
         journal,
         out,
         progress,
-        onConfirmed: (start, end) => {
-          if (reading) comparison.check(start, end);
-          else confirmed.push([start, end]);
-        },
-        onAllSent: () => {
-          reading = true;
-          for (const [start, end] of confirmed.splice(0))
-            comparison.check(start, end);
-        },
+        ...check.during,
       },
       {
         stage: options.stage,
@@ -356,7 +439,7 @@ async function push(
     progress.stop();
   }
   reportPush(report, out);
-  return { report, comparison };
+  return report;
 }
 
 function reportPush(report: PushReport, out: Output): void {
@@ -376,19 +459,16 @@ function reportPush(report: PushReport, out: Output): void {
 }
 
 /**
- * Reads every score back (finishing the comparison the push started) and
- * journals how many differ (-1: the read-back failed).
+ * Proves the push (`Verification`) and journals how many scores differ (-1:
+ * the proof failed).
  */
 async function verify(
-  { score }: PushTarget,
-  file: ScoreFile,
   journal: Journal,
-  comparison: ChainComparison,
-  stage: bigint,
+  check: Verification,
   out: Output,
 ): Promise<void> {
   try {
-    const differences = await verifyScores(score, stage, file, out, comparison);
+    const differences = await check.prove(out);
     await journal.append({
       type: "verified",
       differences: differences.length,

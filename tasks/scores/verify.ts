@@ -27,12 +27,7 @@ export async function verifyScores(
   const differences = await (started?.finish() ??
     compareWithChain(score, stage, file.table));
   if (differences.length === 0) {
-    out.line(
-      field(
-        "verified",
-        `${formatNumber(file.table.length)} scores on chain equal ${file.path}`,
-      ),
-    );
+    announceVerified(file, out);
     return differences;
   }
   const shown = differences
@@ -48,4 +43,14 @@ export async function verifyScores(
     count: differences.length,
     differences: [...shown, ...more].join("\n"),
   });
+}
+
+/** The line that says the chain holds exactly the file. */
+export function announceVerified(file: ScoreFile, out: Output): void {
+  out.line(
+    field(
+      "verified",
+      `${formatNumber(file.table.length)} scores on chain equal ${file.path}`,
+    ),
+  );
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 
+import { defined } from "../../tasks/errors.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import type { FaultProxy } from "../helpers/fault-proxy.js";
 import {
@@ -123,6 +124,11 @@ describe("scores:update killed (SIGKILL) and run again", () => {
     expect(resumed.stdout).to.match(
       /^verified\s+1,000 scores on chain equal /m,
     );
+    // Proved without the full read-back: the entries no event of this run
+    // proved (an earlier run confirmed them) are read back, the rest by events.
+    expect(resumed.stdout).to.match(
+      /^proof\s+[\d,]+ score\(s\) by this run's UpdateScore events, [\d,]+ read back; the stage's count and total equal the file's at block \d+$/m,
+    );
     expect(await score.scoreCount(stage)).to.equal(1000n);
     expect(
       (await provider.getTransactionCount(DEPLOYER)) - nonceBefore,
@@ -160,6 +166,11 @@ describe("scores:update killed (SIGKILL) and run again", () => {
     ).length;
     const resumed = await resume(score, nonceBefore);
     expect(resumed.stdout).to.include(`resuming, ${confirmedBefore} of`);
+    // The batches the killed run confirmed are proved by reading them back.
+    const readBack = /events, ([\d,]+) read back/.exec(resumed.stdout);
+    expect(
+      Number(defined(readBack?.[1], "the proof line").replace(/,/g, "")),
+    ).to.be.at.least(confirmedBefore * 100);
   });
 
   it("after a transaction reached the node but before its answer: it is found by nonce, not sent again", async () => {

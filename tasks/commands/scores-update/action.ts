@@ -17,6 +17,7 @@ interface ScoresUpdateArgs {
   dryRun: boolean;
   replace: boolean;
   skipUnchanged: boolean;
+  fullReadBack: boolean;
   maxInFlight: number;
   batchSize: number;
   journalDir?: string;
@@ -52,6 +53,7 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
       dryRun: args.dryRun,
       replace: args.replace,
       skipUnchanged: args.skipUnchanged,
+      fullReadBack: args.fullReadBack,
       maxInFlight: args.maxInFlight,
       maxBatchSize: args.batchSize === 0 ? undefined : args.batchSize,
       journalDir: taskFolder(hre.config.paths.root, "journal", args.journalDir),

@@ -17,7 +17,7 @@ const file = required(
 
 export default task(
   "scores:update",
-  "Write a score file to the open stage: validated, batched, pipelined, journalled, read back",
+  "Write a score file to the open stage: validated, batched, pipelined, journalled, proved on chain",
 )
   .addOption(requiredStage.option)
   .addOption(file.option)
@@ -28,6 +28,13 @@ export default task(
   .addFlag({
     name: "skipUnchanged",
     description: "Read the stage first and send only the scores that differ",
+  })
+  .addFlag({
+    name: "fullReadBack",
+    description:
+      "After the push, read every score back from the contract (default: prove the push by " +
+      "its receipts' UpdateScore events and the stage's count and total, reading back only " +
+      "the scores no event of this run proved)",
   })
   .addFlag({
     name: "replace",

@@ -1,0 +1,258 @@
+/**
+ * Kill-and-rerun benchmark, as an operator lives it: BENCH_ADDRESSES (100,000)
+ * fresh addresses pushed with `hardhat scores:update` to a new contract on a
+ * local `hardhat node` (a block every BENCH_BLOCK_MS, 500; BENCH_BLOCK_GAS,
+ * 150,000,000), killed with SIGKILL once BENCH_KILL_AT (0.5) of the addresses
+ * are confirmed in its journal, then the same command run again to its end.
+ * Then the contract is read directly (every score by the reader, the stage's
+ * count and total) and must equal the file, and each batch must have gone out
+ * once. Prints both runs' times and peak memory, the rerun's proof line and
+ * the check. Run with `npm run bench:resume`.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { JsonRpcProvider, Wallet } from "ethers";
+
+import { defined } from "../tasks/errors.js";
+import { compareWithChain } from "../tasks/scores/read-back.js";
+import { readScoreFile } from "../tasks/scores/read.js";
+import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
+import { startHardhatNode } from "../test/helpers/hardhat-node.js";
+import { DEPLOYER, DEPLOYER_KEY } from "../test/helpers/keys.js";
+import { VipScore__factory } from "../types/ethers-contracts/index.js";
+import { peakRss, RSS_REPORTER } from "./bench/rss.js";
+import { sampleAddresses, sampleScores } from "./gas/scenarios.js";
+
+const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 100_000);
+const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 500);
+const BLOCK_GAS = BigInt(process.env.BENCH_BLOCK_GAS ?? 150_000_000);
+const KILL_AT = Number(process.env.BENCH_KILL_AT ?? 0.5);
+const STAGE = 1n;
+
+const dir = await mkdtemp(path.join(tmpdir(), "vip-bench-resume-"));
+const node = await startHardhatNode();
+
+interface JournalLine {
+  type: string;
+  batch?: number;
+  start?: number;
+  end?: number;
+  status?: number;
+}
+
+try {
+  await rpc("evm_setBlockGasLimit", [`0x${BLOCK_GAS.toString(16)}`]);
+  await rpc("evm_setAutomine", [false]);
+  await rpc("evm_setIntervalMining", [BLOCK_MS]);
+  const provider = new JsonRpcProvider(node.url, undefined, {
+    cacheTimeout: -1,
+  });
+  const score = await new VipScore__factory(
+    new Wallet(DEPLOYER_KEY, provider), // Hardhat's public test key, on a throwaway local node
+  ).deploy(STAGE);
+  await score.waitForDeployment();
+  const contract = await score.getAddress();
+
+  const file = path.join(dir, "scores.csv");
+  const rows: string[] = [];
+  for (let from = 0; from < ADDRESSES; from += 10_000) {
+    const n = Math.min(10_000, ADDRESSES - from);
+    const addresses = sampleAddresses(n, "resume", from);
+    const scores = sampleScores(n, "resume", from);
+    for (let i = 0; i < n; i++) rows.push(`${addresses[i]},${scores[i]}`);
+  }
+  await writeFile(file, `address,score\n${rows.join("\n")}\n`);
+  rows.length = 0;
+
+  const journalDir = path.join(dir, "journal");
+  const journalFile = path.join(
+    journalDir,
+    `chain-${node.chainId}`,
+    contract.toLowerCase(),
+    `stage-${STAGE}.jsonl`,
+  );
+  const nonceBefore = await provider.getTransactionCount(DEPLOYER);
+
+  console.log(
+    `\nbench:resume: ${ADDRESSES.toLocaleString("en-US")} fresh addresses, block every ` +
+      `${BLOCK_MS} ms, block gas limit ${BLOCK_GAS.toLocaleString("en-US")}; killed (SIGKILL) ` +
+      `once ${KILL_AT * 100}% are confirmed, then run again\n`,
+  );
+  const first = command(file, contract, journalDir, "first");
+  const killAt = await killWhenConfirmed(first.child, journalFile);
+  const killed = await first.done;
+  console.log(
+    `first run: killed after ${killed.seconds.toFixed(1)} s with ` +
+      `${killAt.addresses.toLocaleString("en-US")} addresses in ${killAt.batches} batch(es) confirmed ` +
+      "(killed: no peak memory reported)",
+  );
+
+  const second = await command(file, contract, journalDir, "second").done;
+  if (second.code !== 0)
+    throw new Error(`the rerun exited with ${second.code}:\n${second.output}`);
+  for (const label of ["journal", "sent", "proof", "verified"]) {
+    const line = new RegExp(`^${label}\\s.*$`, "m").exec(second.output);
+    console.log(`rerun ${line?.[0] ?? `(no ${label} line)`}`);
+  }
+  console.log(
+    `rerun: ${second.seconds.toFixed(1)} s, peak ${second.peakMb.toFixed(0)} MB ` +
+      `(its processes added: ${second.allMb.toFixed(0)} MB)`,
+  );
+
+  // The check, independent of the command: every score read back from the
+  // contract, its count and total, and the transactions sent.
+  const table = (await readScoreFile(file)).table;
+  const differences = await compareWithChain(score, STAGE, table);
+  const count = await score.scoreCount(STAGE);
+  const [, total] = await score.stages(STAGE);
+  const journal = await readJournal(journalFile);
+  const batches = journal.filter((r) => r.type === "batch").length;
+  const confirmed = new Set(
+    journal
+      .filter((r) => r.type === "confirmed" && r.status === 1)
+      .map((r) => r.batch),
+  ).size;
+  const sent = (await provider.getTransactionCount(DEPLOYER)) - nonceBefore;
+  const exact =
+    differences.length === 0 &&
+    count === BigInt(table.length) &&
+    total === table.totalScore() &&
+    confirmed === batches &&
+    sent === batches;
+  console.log(
+    `check: ${differences.length} score(s) differ from the file (read back), ` +
+      `count ${count} (file ${table.length}), total ${total === table.totalScore() ? "equal" : "differs"}; ` +
+      `${batches} batches, ${confirmed} confirmed, ${sent} transactions sent: ` +
+      (exact ? "EXACT" : "NOT EXACT"),
+  );
+  if (!exact) process.exitCode = 1;
+} finally {
+  await node.close();
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** `hardhat scores:update` in its own process (Hardhat's CLI, so a kill reaches it). */
+function command(
+  file: string,
+  contract: string,
+  journalDir: string,
+  run: string,
+): {
+  child: ChildProcess;
+  done: Promise<{
+    code: number | null;
+    seconds: number;
+    peakMb: number;
+    allMb: number;
+    output: string;
+  }>;
+} {
+  const rssFile = path.join(dir, `rss-${run}.jsonl`);
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      HARDHAT_CLI,
+      "scores:update",
+      "--network",
+      "rollup",
+      "--stage",
+      String(STAGE),
+      "--file",
+      file,
+      "--contract",
+      contract,
+      "--journal-dir",
+      journalDir,
+      "--no-typechain",
+    ],
+    {
+      cwd: PROJECT_ROOT,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        JSON_RPC_URL: node.url,
+        PRIVATE_KEY: DEPLOYER_KEY, // Hardhat's public test key, on a throwaway local node
+        BENCH_RSS_FILE: rssFile,
+        NODE_OPTIONS: `--import ${RSS_REPORTER}`,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const done = new Promise<number | null>((resolve) =>
+    child.on("close", resolve),
+  ).then(async (code) => ({
+    code,
+    seconds: (performance.now() - started) / 1000,
+    // A killed process reports nothing at its exit.
+    ...(existsSync(rssFile)
+      ? (({ peak, all }) => ({ peakMb: peak, allMb: all }))(
+          await peakRss(rssFile),
+        )
+      : { peakMb: Number.NaN, allMb: Number.NaN }),
+    output,
+  }));
+  return { child, done };
+}
+
+/**
+ * Kills `child` with SIGKILL once the journal records KILL_AT of the addresses
+ * confirmed; what was confirmed then.
+ */
+async function killWhenConfirmed(
+  child: ChildProcess,
+  journalFile: string,
+): Promise<{ addresses: number; batches: number }> {
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error("the first run ended before the kill point");
+    const journal = existsSync(journalFile)
+      ? await readJournal(journalFile)
+      : [];
+    const ranges = new Map<number, number>();
+    for (const r of journal)
+      if (r.type === "batch" && r.start !== undefined && r.end !== undefined)
+        ranges.set(
+          defined(r.batch, "a batch record's number"),
+          r.end - r.start,
+        );
+    let addresses = 0;
+    let batches = 0;
+    for (const r of journal) {
+      if (r.type !== "confirmed" || r.status !== 1) continue;
+      addresses += ranges.get(defined(r.batch, "a confirmed batch")) ?? 0;
+      batches++;
+    }
+    if (addresses >= ADDRESSES * KILL_AT) {
+      child.kill("SIGKILL");
+      return { addresses, batches };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function readJournal(file: string): Promise<JournalLine[]> {
+  return (await readFile(file, "utf8")).split("\n").flatMap((line) => {
+    try {
+      return line.trim() === "" ? [] : [JSON.parse(line) as JournalLine];
+    } catch {
+      return []; // torn by the kill
+    }
+  });
+}
+
+async function rpc(method: string, params: unknown[]): Promise<unknown> {
+  const answer = await fetch(node.url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  return ((await answer.json()) as { result: unknown }).result;
+}
