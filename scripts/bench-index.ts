@@ -32,6 +32,7 @@ import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../test/helpers/keys.js";
 import { TradeLog__factory } from "../types/ethers-contracts/index.js";
+import { peakRss, RSS_REPORTER } from "./bench/rss.js";
 import { watchTreeRss } from "./bench/tree-rss.js";
 
 const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
@@ -105,29 +106,16 @@ async function hardhat(args: string[]): Promise<{
   // A line per process of the command (the policy's engine runs in a child
   // of its own): the processes run at once, so their peaks are added, an
   // upper bound of the command's peak.
-  const processes = (await readFile(rssFile, "utf8"))
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { maxRssKb: number; cpuMicros: number });
-  const total = (key: "maxRssKb" | "cpuMicros") =>
-    processes.reduce((sum, p) => sum + p[key], 0);
+  const processes = await peakRss(rssFile);
   return {
     seconds,
     peakMb,
-    maxRssMb: total("maxRssKb") / 1024,
-    processMaxRssMb: processes.map((p) => p.maxRssKb / 1024),
-    cpuSeconds: total("cpuMicros") / 1e6,
+    maxRssMb: processes.all,
+    processMaxRssMb: processes.each.map((p) => p.mb),
+    cpuSeconds: processes.cpuSeconds,
     output,
   };
 }
-
-/** Prints each process's peak RSS when it exits (loaded with --import). */
-const RSS_REPORTER = path.join(
-  PROJECT_ROOT,
-  "scripts",
-  "bench",
-  "report-rss.mjs",
-);
 
 try {
   console.log(

@@ -21,7 +21,7 @@
  * with `npm run bench:pipeline`.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -36,8 +36,13 @@ import {
   type VipScore,
   VipScore__factory,
 } from "../types/ethers-contracts/index.js";
-import { peakRss, RSS_REPORTER } from "./bench/rss.js";
-import { sampleAddresses, sampleScores } from "./gas/scenarios.js";
+import {
+  mineEvery,
+  rpc as rpcTo,
+  scoresUpdateEnv,
+  writeSampleScoreFile,
+} from "./bench/local-node.js";
+import { peakRss } from "./bench/rss.js";
 import { defined } from "../tasks/errors.js";
 
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 100_000);
@@ -106,9 +111,7 @@ interface Row {
 }
 
 try {
-  await rpc("evm_setBlockGasLimit", [`0x${BLOCK_GAS.toString(16)}`]);
-  await rpc("evm_setAutomine", [false]);
-  await rpc("evm_setIntervalMining", [BLOCK_MS]);
+  await mineEvery(node.url, { blockMs: BLOCK_MS, blockGas: BLOCK_GAS });
   process.env.JSON_RPC_URL = node.url;
   process.env.PRIVATE_KEY = DEPLOYER_KEY; // Hardhat's public test key, on a throwaway local node
   const connection = await network.create("rollup");
@@ -119,14 +122,7 @@ try {
   const provider = connection.ethers.provider;
 
   const file = path.join(dir, "scores.csv");
-  const rows = [];
-  for (let from = 0; from < ADDRESSES; from += 10_000) {
-    const n = Math.min(10_000, ADDRESSES - from);
-    const addresses = sampleAddresses(n, "pipeline", from);
-    const scores = sampleScores(n, "pipeline", from);
-    for (let i = 0; i < n; i++) rows.push(`${addresses[i]},${scores[i]}`);
-  }
-  await writeFile(file, `address,score\n${rows.join("\n")}\n`);
+  await writeSampleScoreFile(file, ADDRESSES, "pipeline");
   const scoreFile = await readScoreFile(file);
   const limits = await gasLimits(provider);
   const deploy = async () => {
@@ -301,14 +297,7 @@ try {
     ];
     const rssFile = path.join(dir, `rss-${run}.jsonl`);
     const child = spawn("npx", args, {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        JSON_RPC_URL: node.url,
-        PRIVATE_KEY: DEPLOYER_KEY, // Hardhat's public test key, on a throwaway local node
-        BENCH_RSS_FILE: rssFile,
-        NODE_OPTIONS: `--import ${RSS_REPORTER}`,
-      },
+      env: scoresUpdateEnv(node.url, rssFile),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -469,13 +458,9 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
+/** A request to the benchmark's node. */
 async function rpc(method: string, params: unknown[]): Promise<unknown> {
-  const answer = await fetch(node.url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  return ((await answer.json()) as { result: unknown }).result;
+  return rpcTo(node.url, method, params);
 }
 
 async function rpcBatch(calls: [string, unknown[]][]): Promise<unknown[]> {

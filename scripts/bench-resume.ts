@@ -11,21 +11,26 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { JsonRpcProvider, Wallet } from "ethers";
 
-import { defined } from "../tasks/errors.js";
+import { Journal } from "../tasks/journal/journal.js";
+import { batchesOf, type JournalledBatch } from "../tasks/journal/state.js";
 import { compareWithChain } from "../tasks/scores/read-back.js";
 import { readScoreFile } from "../tasks/scores/read.js";
 import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../test/helpers/keys.js";
 import { VipScore__factory } from "../types/ethers-contracts/index.js";
-import { peakRss, RSS_REPORTER } from "./bench/rss.js";
-import { sampleAddresses, sampleScores } from "./gas/scenarios.js";
+import {
+  mineEvery,
+  scoresUpdateEnv,
+  writeSampleScoreFile,
+} from "./bench/local-node.js";
+import { peakRss } from "./bench/rss.js";
 
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 100_000);
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 500);
@@ -36,18 +41,8 @@ const STAGE = 1n;
 const dir = await mkdtemp(path.join(tmpdir(), "vip-bench-resume-"));
 const node = await startHardhatNode();
 
-interface JournalLine {
-  type: string;
-  batch?: number;
-  start?: number;
-  end?: number;
-  status?: number;
-}
-
 try {
-  await rpc("evm_setBlockGasLimit", [`0x${BLOCK_GAS.toString(16)}`]);
-  await rpc("evm_setAutomine", [false]);
-  await rpc("evm_setIntervalMining", [BLOCK_MS]);
+  await mineEvery(node.url, { blockMs: BLOCK_MS, blockGas: BLOCK_GAS });
   const provider = new JsonRpcProvider(node.url, undefined, {
     cacheTimeout: -1,
   });
@@ -58,15 +53,7 @@ try {
   const contract = await score.getAddress();
 
   const file = path.join(dir, "scores.csv");
-  const rows: string[] = [];
-  for (let from = 0; from < ADDRESSES; from += 10_000) {
-    const n = Math.min(10_000, ADDRESSES - from);
-    const addresses = sampleAddresses(n, "resume", from);
-    const scores = sampleScores(n, "resume", from);
-    for (let i = 0; i < n; i++) rows.push(`${addresses[i]},${scores[i]}`);
-  }
-  await writeFile(file, `address,score\n${rows.join("\n")}\n`);
-  rows.length = 0;
+  await writeSampleScoreFile(file, ADDRESSES, "resume");
 
   const journalDir = path.join(dir, "journal");
   const journalFile = path.join(
@@ -109,13 +96,9 @@ try {
   const differences = await compareWithChain(score, STAGE, table);
   const count = await score.scoreCount(STAGE);
   const [, total] = await score.stages(STAGE);
-  const journal = await readJournal(journalFile);
-  const batches = journal.filter((r) => r.type === "batch").length;
-  const confirmed = new Set(
-    journal
-      .filter((r) => r.type === "confirmed" && r.status === 1)
-      .map((r) => r.batch),
-  ).size;
+  const journal = await journalledBatches(journalFile);
+  const batches = journal.length;
+  const confirmed = journal.filter(confirmedWell).length;
   const sent = (await provider.getTransactionCount(DEPLOYER)) - nonceBefore;
   const exact =
     differences.length === 0 &&
@@ -172,14 +155,7 @@ function command(
     ],
     {
       cwd: PROJECT_ROOT,
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "",
-        JSON_RPC_URL: node.url,
-        PRIVATE_KEY: DEPLOYER_KEY, // Hardhat's public test key, on a throwaway local node
-        BENCH_RSS_FILE: rssFile,
-        NODE_OPTIONS: `--import ${RSS_REPORTER}`,
-      },
+      env: scoresUpdateEnv(node.url, rssFile),
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
@@ -213,23 +189,11 @@ async function killWhenConfirmed(
   for (;;) {
     if (child.exitCode !== null)
       throw new Error("the first run ended before the kill point");
-    const journal = existsSync(journalFile)
-      ? await readJournal(journalFile)
+    const confirmed = existsSync(journalFile)
+      ? (await journalledBatches(journalFile)).filter(confirmedWell)
       : [];
-    const ranges = new Map<number, number>();
-    for (const r of journal)
-      if (r.type === "batch" && r.start !== undefined && r.end !== undefined)
-        ranges.set(
-          defined(r.batch, "a batch record's number"),
-          r.end - r.start,
-        );
-    let addresses = 0;
-    let batches = 0;
-    for (const r of journal) {
-      if (r.type !== "confirmed" || r.status !== 1) continue;
-      addresses += ranges.get(defined(r.batch, "a confirmed batch")) ?? 0;
-      batches++;
-    }
+    const addresses = confirmed.reduce((sum, b) => sum + b.end - b.start, 0);
+    const batches = confirmed.length;
     if (addresses >= ADDRESSES * KILL_AT) {
       child.kill("SIGKILL");
       return { addresses, batches };
@@ -238,21 +202,13 @@ async function killWhenConfirmed(
   }
 }
 
-async function readJournal(file: string): Promise<JournalLine[]> {
-  return (await readFile(file, "utf8")).split("\n").flatMap((line) => {
-    try {
-      return line.trim() === "" ? [] : [JSON.parse(line) as JournalLine];
-    } catch {
-      return []; // torn by the kill
-    }
-  });
+/** The journal's batches, each in its last recorded state (a line torn by the kill is skipped). */
+async function journalledBatches(file: string): Promise<JournalledBatch[]> {
+  return batchesOf((await Journal.open(file)).records).filter(
+    (batch) => batch !== undefined,
+  );
 }
 
-async function rpc(method: string, params: unknown[]): Promise<unknown> {
-  const answer = await fetch(node.url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  return ((await answer.json()) as { result: unknown }).result;
+function confirmedWell(batch: JournalledBatch): boolean {
+  return batch.state.status === "confirmed" && batch.state.success;
 }
