@@ -102,18 +102,35 @@ describe("scores:update proves the push by its events", () => {
     return lines;
   }
 
+  /** `update` with the provider watched: its reader calls and sends counted. */
+  async function watchedUpdate(
+    score: VipScore,
+    journalDir: string,
+    fullReadBack = false,
+  ): Promise<{
+    counts: { readerCalls: number; sends: number };
+    lines: string[];
+  }> {
+    const { counts, restore } = watchProvider();
+    try {
+      return {
+        counts,
+        lines: await update(score, journalDir, [], fullReadBack),
+      };
+    } finally {
+      restore();
+    }
+  }
+
   const proofLine = (lines: string[]) =>
     lines.find((l) => l.startsWith("proof")) ?? "";
 
   it("proves a fresh push from its receipts alone: no reader call", async () => {
     const score = await deployVipScore(ethers, STAGE);
-    const { counts, restore } = watchProvider();
-    let lines;
-    try {
-      lines = await update(score, path.join(dir, "fresh"));
-    } finally {
-      restore();
-    }
+    const { counts, lines } = await watchedUpdate(
+      score,
+      path.join(dir, "fresh"),
+    );
     expect(counts.sends).to.equal(COUNT / BATCH);
     expect(counts.readerCalls).to.equal(0);
     expect(proofLine(lines)).to.match(
@@ -185,13 +202,7 @@ describe("scores:update proves the push by its events", () => {
     );
     expect(await score.scoreCount(STAGE)).to.equal(BigInt(2 * BATCH));
 
-    const { counts, restore } = watchProvider();
-    let lines;
-    try {
-      lines = await update(score, journalDir);
-    } finally {
-      restore();
-    }
+    const { counts, lines } = await watchedUpdate(score, journalDir);
     expect(counts.sends).to.equal(1);
     // One for the gas model (the stage is not empty: what each entry would do),
     // one for the 200 entries no event of this run proved.
@@ -206,13 +217,11 @@ describe("scores:update proves the push by its events", () => {
 
   it("reads every score back with fullReadBack, and names a difference as before", async () => {
     const score = await deployVipScore(ethers, STAGE);
-    const { counts, restore } = watchProvider();
-    let lines;
-    try {
-      lines = await update(score, path.join(dir, "full"), [], true);
-    } finally {
-      restore();
-    }
+    const { counts, lines } = await watchedUpdate(
+      score,
+      path.join(dir, "full"),
+      true,
+    );
     expect(counts.readerCalls).to.be.greaterThan(0);
     expect(proofLine(lines)).to.equal("");
     expect(
