@@ -40,8 +40,9 @@ interface Slice {
 
 /**
  * The digest of each of `sources`' rows up to block `last`, in an engine of
- * its own with a small memory bound, closed before the policy runs: what it
- * reads of the index is not kept cached beside the policy's own.
+ * its own with a small memory bound, closed when done: what it reads of the
+ * index is never cached beside the policy's own (which has let go of it by
+ * then, see `checkedAnswer`).
  */
 export async function digestSources(
   indexFile: string,

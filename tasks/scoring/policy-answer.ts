@@ -5,13 +5,13 @@ import type { EnginePolicy } from "../policy/engine-policy.js";
 import { placingErrors } from "./admit-policy.js";
 import type { Deadline, PolicySandbox } from "./sandbox.js";
 import {
+  ADDRESS_BYTES,
   checkedRows,
   packRows,
   type PackedRows,
   type RawAnswer,
 } from "./score-rows.js";
 
-const ADDRESS_BYTES = 20;
 /** A row packed by the engine: the address, then the score's 8 bytes. */
 const ROW_BYTES = ADDRESS_BYTES + 8;
 /** The zero address, which no score file may hold. */
@@ -21,8 +21,8 @@ const ZERO_ADDRESS = `0x${"0".repeat(40)}`;
  * Runs an admitted policy and answers its rows checked, in address order,
  * packed (`PackedRows`). The answer is kept in the engine: when every row is
  * plainly good (an address of 0x and 40 hex digits, not zero, given once; a
- * score from 0 up), the engine orders the rows and hands them over as two
- * strings of hex, and this process never holds a row of its own. Otherwise,
+ * score from 0 up), the engine orders the rows and hands them over as one
+ * string of hex, and this process never holds a row of its own. Otherwise,
  * or when a score does not fit a uint64, the rows are read and checked one by
  * one (`checkedRows`): the same scores, and the refusal that names each bad
  * row.

@@ -108,6 +108,9 @@ function checkRow(
   return { address: lower, score };
 }
 
+/** An address's bytes in `PackedRows`. */
+export const ADDRESS_BYTES = 20;
+
 /**
  * Score rows as they cross between processes: each address as its 20 bytes,
  * each score as a uint64 (every checked score fits one), two copies of
@@ -119,10 +122,15 @@ export interface PackedRows {
 }
 
 export function packRows(rows: ScoreRow[]): PackedRows {
-  const addresses = Buffer.alloc(rows.length * 20);
+  const addresses = Buffer.alloc(rows.length * ADDRESS_BYTES);
   const scores = new BigUint64Array(rows.length);
   rows.forEach((row, i) => {
-    addresses.write(row.address.slice(2), i * 20, 20, "hex");
+    addresses.write(
+      row.address.slice(2),
+      i * ADDRESS_BYTES,
+      ADDRESS_BYTES,
+      "hex",
+    );
     scores[i] = row.score;
   });
   return { addresses, scores };
@@ -135,7 +143,7 @@ export function unpackRows({ addresses, scores }: PackedRows): ScoreRow[] {
     addresses.byteLength,
   );
   return Array.from(scores, (score, i) => ({
-    address: `0x${bytes.toString("hex", i * 20, i * 20 + 20)}`,
+    address: `0x${bytes.toString("hex", i * ADDRESS_BYTES, (i + 1) * ADDRESS_BYTES)}`,
     score,
   }));
 }
