@@ -83,6 +83,13 @@ interface IVipScore {
     /// @notice Extension: `addr` is the only address on the allow list; removing it would lock the contract.
     error LastAllowListAddress(address addr);
 
+    /// @notice Extension: `finalizeStageAt(stage, expectedWriteCount)` found `stage` at `writeCount` writes, not
+    /// the `expectedWriteCount` the finalizer read when it proved the stage equal to its final file: a write
+    /// landed after that proof (a paused or second host's stale push), so the stage may no longer be the
+    /// proved one and is left open. The write count, not the total and count, because a write that changes
+    /// scores can keep both (A + 1 and B - 1 keep the total; a known address adds none to the count).
+    error StageChanged(uint64 stage, uint64 expectedWriteCount, uint64 writeCount);
+
     // --- Reference functions --------------------------------------------------------------
 
     /// @notice The stage the contract was created with.
@@ -131,4 +138,16 @@ interface IVipScore {
 
     /// @notice Extension: how many addresses are on the allow list.
     function allowListSize() external view returns (uint64);
+
+    /// @notice Extension: how many write calls `stage` has taken: every `updateScores`, `updateScore`,
+    /// `increaseScore` and `decreaseScore` that succeeded on it while it was open counts one, whatever it
+    /// wrote (an empty batch, or one of zero addresses only, too). 0 for a stage never opened. A finalizer
+    /// reads it at the block where it proved the stage, for `finalizeStageAt`.
+    function writeCount(uint64 stage) external view returns (uint64);
+
+    /// @notice Extension: `finalizeStage(stage)`, only if `stage` has taken exactly `expectedWriteCount`
+    /// writes (see `writeCount`); otherwise reverts with `StageChanged` and leaves the stage open. The same
+    /// checks first (permission, then `PreviousStageNotFinalized`, `StageNotFound`, `StageFinalized`), the
+    /// same events.
+    function finalizeStageAt(uint64 stage, uint64 expectedWriteCount) external;
 }

@@ -27,7 +27,9 @@ import {
 /// - the list of addresses in first-scored order, which `getScores` pages through, costs 20 bytes of
 ///   contract code per address (SSTORE2 chunks) for batches, instead of a 22,100-gas slot each;
 ///   single writes and small batches, where a chunk's fixed cost does not pay off, use a slot per address;
-/// - opening the next stage only bumps `_openStage`: a stage's record is derived, not created.
+/// - opening the next stage only bumps `_openStage`: a stage's record is derived, not created;
+/// - the stage's write count, which `finalizeStageAt` fences on, sits in the top bits of the stage record's
+///   slot, which every write already stores: counting costs no extra SSTORE.
 contract VipScore is IVipScore {
     /// @notice The largest `limit` that `getScores` serves in one call. Readers that page with 500 are unaffected.
     uint64 public constant MAX_PAGE_LIMIT = 1000;
@@ -65,7 +67,7 @@ contract VipScore is IVipScore {
     /// @inheritdoc IVipScore
     mapping(address => bool) public allowList;
 
-    /// @dev stage => totalScore | scoreCount << 64 | chunkCount << 128
+    /// @dev stage => totalScore | scoreCount << 64 | chunkCount << 128 | writeCount << 192, 64 bits each
     mapping(uint64 => uint256) private _stageData;
 
     /// @dev stage => address => amount | index << 64, where index is 1-based and 0 means "never scored"
@@ -131,16 +133,14 @@ contract VipScore is IVipScore {
     /// @dev Only the open stage can be finalized, once. Naming the stage after the open one reverts with
     /// `PreviousStageNotFinalized(openStage)`; a finalized one with `StageFinalized`; any other `StageNotFound`.
     function finalizeStage(uint64 stage) external {
-        _checkAllowed();
-        uint64 open = _openStage;
-        if (stage != open) {
-            if (stage > open && stage - 1 == open) revert PreviousStageNotFinalized(open);
-            _revertNotOpen(stage, open);
-        }
-        uint64 next = stage + 1;
-        _openStage = next;
-        emit FinalizeStage(stage);
-        emit CreateStage(next);
+        _finalize(stage, false, 0);
+    }
+
+    /// @inheritdoc IVipScore
+    /// @dev `finalizeStage` with a fence: the stage checks come first, as there, then `StageChanged` if a
+    /// write landed since the caller read `writeCount(stage)`.
+    function finalizeStageAt(uint64 stage, uint64 expectedWriteCount) external {
+        _finalize(stage, true, expectedWriteCount);
     }
 
     /// @inheritdoc IVipScore
@@ -177,7 +177,7 @@ contract VipScore is IVipScore {
         if (offset >= count) return new ScoreResponse[](0);
         uint256 length = count - offset < limit ? count - offset : limit;
         ScoreResponse[] memory page = new ScoreResponse[](length);
-        _fillPage(stage, data >> 128, uint256(offset) + 1, page);
+        _fillPage(stage, (data >> 128) & _MASK64, uint256(offset) + 1, page);
         return page;
     }
 
@@ -207,6 +207,11 @@ contract VipScore is IVipScore {
     /// @inheritdoc IVipScore
     function allowListSize() external view returns (uint64) {
         return _allowListSize;
+    }
+
+    /// @inheritdoc IVipScore
+    function writeCount(uint64 stage) external view returns (uint64) {
+        return uint64(_stageData[stage] >> 192);
     }
 
     // --- Internals ------------------------------------------------------------------------
@@ -243,7 +248,7 @@ contract VipScore is IVipScore {
         uint256 at;
         (score, total, count, failure, at) = _writeAll(stage, addrsOffset, amountsOffset, n, op, logEach, data, appended);
         if (failure != _OK) _revertWriteFailure(stage, failure, addrsOffset + at, amountsOffset + at);
-        _commit(stage, data >> 128, total, count, appended);
+        _commit(stage, data, total, count, appended);
         written = true;
     }
 
@@ -361,8 +366,13 @@ contract VipScore is IVipScore {
         revert TotalScoreOverflow(stage);
     }
 
-    /// @dev Stores the addresses a call appended (as chunks, or one slot each when few) and the stage record.
-    function _commit(uint64 stage, uint256 chunkCount, uint256 total, uint256 count, bytes memory appended) private {
+    /// @dev Stores the addresses a call appended (as chunks, or one slot each when few) and the stage record,
+    /// from `data`, the record the call started from: its chunk count, plus the chunks stored now, and its
+    /// write count, plus this call (every call that gets here counts, whatever it wrote).
+    function _commit(uint64 stage, uint256 data, uint256 total, uint256 count, bytes memory appended) private {
+        uint256 chunkCount = (data >> 128) & _MASK64;
+        // 2^64 writes cannot happen, so the count cannot carry out of its 64 bits.
+        uint256 writes = (data >> 192) + 1;
         uint256 added = appended.length / 20;
         uint256 firstIndex = count - added + 1;
         if (added >= _MIN_CHUNK_LENGTH) {
@@ -372,7 +382,7 @@ contract VipScore is IVipScore {
                 _keys[stage][firstIndex + i] = _addressAt(appended, i);
             }
         }
-        _stageData[stage] = total | (count << 64) | (chunkCount << 128);
+        _stageData[stage] = total | (count << 64) | (chunkCount << 128) | (writes << 192);
     }
 
     /// @dev Writes `added` packed addresses as SSTORE2 chunks of at most `_MAX_CHUNK_LENGTH` and records them.
@@ -474,6 +484,25 @@ contract VipScore is IVipScore {
 
     function _chunkFirst(uint256 chunk) private pure returns (uint256) {
         return (chunk >> 160) & _MASK64;
+    }
+
+    /// @dev `finalizeStage` and `finalizeStageAt`: the permission, then the stage, then (when `fenced`) the
+    /// write count; then the stage is finalized and the next one opened.
+    function _finalize(uint64 stage, bool fenced, uint64 expectedWriteCount) private {
+        _checkAllowed();
+        uint64 open = _openStage;
+        if (stage != open) {
+            if (stage > open && stage - 1 == open) revert PreviousStageNotFinalized(open);
+            _revertNotOpen(stage, open);
+        }
+        if (fenced) {
+            uint64 writes = uint64(_stageData[stage] >> 192);
+            if (writes != expectedWriteCount) revert StageChanged(stage, expectedWriteCount, writes);
+        }
+        uint64 next = stage + 1;
+        _openStage = next;
+        emit FinalizeStage(stage);
+        emit CreateStage(next);
     }
 
     function _checkAllowed() private view {

@@ -73,8 +73,9 @@ export async function deployVipScore(
 
 /**
  * The scenarios of the gas table: a batch of `size` fresh addresses, the same
- * addresses again with new scores, for each size, then `finalizeStage`. Each
- * size runs on its own contract so no batch warms another's slots.
+ * addresses again with new scores, for each size, then `finalizeStage` and
+ * `finalizeStageAt`. Each size runs on its own contract so no batch warms
+ * another's slots.
  */
 export async function measureGas(
   ethers: HardhatEthers,
@@ -130,6 +131,21 @@ export async function measureGas(
     operation: "finalizeStage",
     addresses: 0,
     gas: await gasOf(contract.finalizeStage(1n)),
+  });
+  // The same stage on another contract, finalized with the fence at the
+  // write count the finalizer read.
+  const fenced = await deployVipScore(ethers, 1n);
+  await gasOf(
+    fenced.updateScores(
+      1n,
+      sampleAddresses(10, "finalize"),
+      sampleScores(10, "finalize"),
+    ),
+  );
+  rows.push({
+    operation: "finalizeStageAt",
+    addresses: 0,
+    gas: await gasOf(fenced.finalizeStageAt(1n, await fenced.writeCount(1n))),
   });
   return rows;
 }

@@ -134,6 +134,26 @@ contract DifferentialHandler is Test {
         _compare(abi.encodeCall(VipScore.finalizeStage, (stage)), sender, expected);
     }
 
+    /// @notice Extension: VipScore's `finalizeStageAt(stage, writeCount(stage))` against the reference's
+    /// `finalizeStage(stage)`. Fenced at the count the stage has, it must behave as `finalizeStage`: the same
+    /// outcome, errors and differences (D1, D2) for any stage around the open one, from any sender.
+    function finalizeFenced(uint8 stagePick, uint8 senderPick) external {
+        uint64 stage = _stage(stagePick);
+        address sender = _sender(senderPick);
+        uint64 open = ours.openStage();
+        Difference expected = Difference.None;
+        if (model.allowList(sender)) {
+            if (stage >= START && stage < open) expected = Difference.RefinalizeRefused;
+            if (stage == open + 1) expected = Difference.FinalizeNextNamesTheOpenStage;
+        }
+        _compare(
+            abi.encodeCall(VipScore.finalizeStageAt, (stage, ours.writeCount(stage))),
+            abi.encodeCall(VipScore.finalizeStage, (stage)),
+            sender,
+            expected
+        );
+    }
+
     function addAllowList(uint8 addrPick, uint8 senderPick) external {
         address addr = _pool[addrPick % POOL];
         address sender = _sender(senderPick);
@@ -173,6 +193,12 @@ contract DifferentialHandler is Test {
     /// @dev Sends `data` from `sender` to both contracts (to VipScore only where the model must not run),
     /// then checks the outcome against `expected` and compares every observable.
     function _compare(bytes memory data, address sender, Difference expected) internal {
+        _compare(data, data, sender, expected);
+    }
+
+    /// @dev `_compare` where VipScore is sent `data` and the model `modelData` (an extension call against
+    /// the reference function it stands in for; the first argument, which the differences name, the same).
+    function _compare(bytes memory data, bytes memory modelData, address sender, Difference expected) internal {
         ++calls;
         ++seen[uint256(expected)];
         bool modelRuns = expected != Difference.TotalNeverWraps && expected != Difference.ZeroAddressNotListed
@@ -184,7 +210,7 @@ contract DifferentialHandler is Test {
         bytes memory modelOut;
         if (modelRuns) {
             vm.prank(sender);
-            (modelOk, modelOut) = address(model).call(data);
+            (modelOk, modelOut) = address(model).call(modelData);
         }
         Vm.Log[] memory logs = vm.getRecordedLogs();
 
@@ -386,6 +412,29 @@ contract VipScoreDifferentialTest is Test {
             if (d == 3) continue; // D3 needs amounts that wrap: below
             assertTrue(handler.seen(d) > 0, string.concat("difference D", LibString.toString(d), " exercised"));
         }
+    }
+
+    /// @notice Extension: `finalizeStageAt` at the stage's own write count behaves as the reference's
+    /// `finalizeStage`: on an open stage with writes, on an empty one (fenced at 0), and, as `finalizeStage`
+    /// does, D1 on a finalized stage and D2 on the one after the open one.
+    function testFencedFinalizeBehavesAsTheReferencesFinalize() public {
+        VipScore ours = handler.ours();
+        uint64 start = handler.START();
+        handler.updateScoresSmall(3, 4, 1, 1); // a small batch at the start stage
+        handler.single(0, 50, 2, 1, 1); // updateScore(START, pool[2], 50)
+        assertTrue(ours.writeCount(start) >= 2, "the stage took writes");
+        handler.finalizeFenced(1, 1); // finalizeStageAt(START, writeCount(START)) vs finalizeStage(START)
+        assertEq(ours.openStage(), start + 1, "the open stage finalized");
+        handler.finalizeFenced(2, 1); // the empty stage START + 1, fenced at 0
+        assertEq(ours.openStage(), start + 2, "the empty stage finalized");
+        uint256 refinalized = handler.seen(1);
+        uint256 named = handler.seen(2);
+        handler.finalizeFenced(1, 1); // D1: START again
+        handler.finalizeFenced(4, 1); // D2: open + 1
+        assertEq(handler.seen(1), refinalized + 1, "D1 through finalizeStageAt");
+        assertEq(handler.seen(2), named + 1, "D2 through finalizeStageAt");
+        handler.finalizeFenced(1, 5); // an outsider: PermissionDenied on both
+        assertEq(ours.openStage(), start + 2, "nothing else finalized");
     }
 
     /// @notice Batches larger than an SSTORE2 chunk, mixed with small writes and single writes, and paged

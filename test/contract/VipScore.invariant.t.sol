@@ -24,6 +24,12 @@ contract VipScoreHandler is Test {
 
     bool public forbiddenWriteSucceeded;
 
+    /// stage => how many write calls to it succeeded (the handler's only writes go to the open stage)
+    mapping(uint64 => uint64) public successfulWrites;
+    /// stage => the highest `writeCount` seen after any handler call
+    mapping(uint64 => uint64) private _writeCountSeen;
+    bool public writeCountDecreased;
+
     constructor() {
         score = new VipScore(START);
     }
@@ -48,14 +54,18 @@ contract VipScoreHandler is Test {
         }
         uint64 stage = score.openStage();
         score.updateScores(stage, addrs, amounts);
+        ++successfulWrites[stage];
         for (uint256 i; i < n; ++i) _record(stage, addrs[i]);
+        _observeWriteCounts();
     }
 
     function increaseScore(uint256 who, uint64 amount) external {
         uint64 stage = score.openStage();
         address addr = _pick(who);
         score.increaseScore(stage, addr, uint64(bound(amount, 0, 1e15)));
+        ++successfulWrites[stage];
         _record(stage, addr);
+        _observeWriteCounts();
     }
 
     function decreaseScore(uint256 who, uint64 amount) external {
@@ -63,27 +73,56 @@ contract VipScoreHandler is Test {
         address addr = _pick(who);
         (, uint64 current) = score.scores(stage, addr);
         score.decreaseScore(stage, addr, uint64(bound(amount, 0, current)));
+        ++successfulWrites[stage];
         _record(stage, addr);
+        _observeWriteCounts();
     }
 
     function finalizeStage() external {
         uint64 stage = score.openStage();
         score.finalizeStage(stage);
         finalizedDigest[stage] = digest(stage);
+        _observeWriteCounts();
+    }
+
+    /// @notice The fenced finalization: a count other than the stage's must be refused, the handler's own
+    /// count of successful writes must be accepted.
+    function finalizeStageAt(uint64 wrong) external {
+        uint64 stage = score.openStage();
+        uint64 expected = successfulWrites[stage];
+        if (wrong == expected) wrong = expected + 1;
+        _attempt(abi.encodeCall(IVipScore.finalizeStageAt, (stage, wrong)));
+        if (forbiddenWriteSucceeded) return; // kept for the invariant, not undone by the call below
+        score.finalizeStageAt(stage, expected);
+        finalizedDigest[stage] = digest(stage);
+        _observeWriteCounts();
+    }
+
+    /// @notice Writes that carry no real entry to a stage that is not open: they succeed, as in the
+    /// reference, and must count nothing anywhere.
+    function writeNothingElsewhere(uint256 stageSeed, uint64 amount) external {
+        uint64 open = score.openStage();
+        uint64 stage = uint64(bound(stageSeed, START - 1, open + 2));
+        if (stage == open) stage = open + 1;
+        score.updateScores(stage, new address[](0), new uint64[](0));
+        score.updateScore(stage, address(0), amount);
+        _observeWriteCounts();
     }
 
     function writeFromOutside(uint256 which, uint256 who, uint64 amount) external {
         uint64 stage = score.openStage();
         address addr = _pick(who);
         vm.startPrank(OUTSIDER);
-        which %= 6;
+        which %= 7;
         if (which == 0) _attempt(abi.encodeCall(IVipScore.updateScore, (stage, addr, amount)));
         if (which == 1) _attempt(abi.encodeCall(IVipScore.increaseScore, (stage, addr, amount)));
         if (which == 2) _attempt(abi.encodeCall(IVipScore.decreaseScore, (stage, addr, 0)));
         if (which == 3) _attempt(abi.encodeCall(IVipScore.finalizeStage, (stage)));
         if (which == 4) _attempt(abi.encodeCall(IVipScore.addAllowList, (OUTSIDER)));
         if (which == 5) _attempt(abi.encodeCall(IVipScore.removeAllowList, (address(this))));
+        if (which == 6) _attempt(abi.encodeCall(IVipScore.finalizeStageAt, (stage, successfulWrites[stage])));
         vm.stopPrank();
+        _observeWriteCounts();
     }
 
     function writeToFinalizedStage(uint256 stageSeed, uint256 who, uint64 amount) external {
@@ -92,6 +131,8 @@ contract VipScoreHandler is Test {
         uint64 stage = uint64(bound(stageSeed, START, open - 1));
         _attempt(abi.encodeCall(IVipScore.updateScore, (stage, _pick(who), amount)));
         _attempt(abi.encodeCall(IVipScore.finalizeStage, (stage)));
+        _attempt(abi.encodeCall(IVipScore.finalizeStageAt, (stage, successfulWrites[stage])));
+        _observeWriteCounts();
     }
 
     function _attempt(bytes memory call) private {
@@ -101,6 +142,16 @@ contract VipScoreHandler is Test {
 
     function _pick(uint256 seed) private pure returns (address) {
         return address(uint160(0x1000 + (seed % POOL)));
+    }
+
+    /// @dev After every call: flags any stage whose write count went down since the last look.
+    function _observeWriteCounts() private {
+        uint64 open = score.openStage();
+        for (uint64 stage = START - 1; stage <= open + 1; ++stage) {
+            uint64 count = score.writeCount(stage);
+            if (count < _writeCountSeen[stage]) writeCountDecreased = true;
+            _writeCountSeen[stage] = count;
+        }
     }
 
     function _record(uint64 stage, address addr) private {
@@ -143,6 +194,15 @@ contract VipScoreInvariantTest is Test {
         assertFalse(handler.forbiddenWriteSucceeded(), "a forbidden write succeeded");
         assertFalse(score.allowList(handler.OUTSIDER()), "outsider on the allow list");
         assertEq(score.allowListSize(), 1, "allow list size");
+    }
+
+    /// @notice A stage's write count never decreases, and it is the number of write calls to it that
+    /// succeeded, for every stage (0 for those never opened).
+    function invariantWriteCountCountsSuccessfulWrites() public view {
+        assertFalse(handler.writeCountDecreased(), "a write count decreased");
+        for (uint64 stage = handler.START() - 1; stage <= score.openStage() + 1; ++stage) {
+            assertEq(score.writeCount(stage), handler.successfulWrites(stage), "writeCount vs successful writes");
+        }
     }
 
     /// @notice Paging `getScores` yields every scored address exactly once, in first-scored order.

@@ -389,6 +389,49 @@ contract VipScoreTest is Test {
         }
     }
 
+    function testGetScoresPagesAfterManyChunkedBatches() public {
+        // Six batches of 5 to 10 new addresses (a code chunk each), a single write (a slot) and a re-score
+        // after each: the write count, in the stage record's top 64 bits above the chunk count, grows with
+        // every call, and the chunk count read back must not see it: every entry pages back in order.
+        uint256 batches = 6;
+        address[] memory expected = new address[](batches * 12);
+        uint256 n;
+        uint64 writes;
+        for (uint256 b; b < batches; ++b) {
+            uint256 size = 5 + b;
+            address[] memory batch = _distinct(size, 100 + b);
+            uint64[] memory amounts = new uint64[](size);
+            for (uint256 i; i < size; ++i) {
+                amounts[i] = uint64(b * 100 + i + 1);
+                expected[n++] = batch[i];
+            }
+            score.updateScores(START, batch, amounts);
+            address single = address(uint160(0x5000 + b));
+            score.updateScore(START, single, 1);
+            expected[n++] = single;
+            score.updateScores(START, batch, amounts); // the same batch again: no new entry, one more write
+            writes += 3;
+        }
+        assertEq(score.scoreCount(START), n, "count");
+        assertEq(score.writeCount(START), writes, "write count");
+        for (uint64 pageSize = 1; pageSize <= 13; pageSize += 3) {
+            uint256 seen;
+            for (uint64 offset; ; offset += pageSize) {
+                IVipScore.ScoreResponse[] memory page = score.getScores(START, offset, pageSize);
+                for (uint256 i; i < page.length; ++i) {
+                    assertEq(page[i].addr, expected[seen], "address at index");
+                    assertEq(page[i].index, seen + 1, "1-based index");
+                    ++seen;
+                }
+                if (page.length < pageSize) break;
+            }
+            assertEq(seen, n, "entries seen");
+        }
+        IVipScore.ScoreResponse[] memory all = score.getScores(START, 0, 1000);
+        assertEq(all.length, n, "one page of everything");
+        assertEq(all[n - 1].addr, expected[n - 1], "last entry");
+    }
+
     // --- rule 9: allow list ---------------------------------------------------------------
 
     function testOutsidersCannotWrite() public {
@@ -447,6 +490,191 @@ contract VipScoreTest is Test {
         score.addAllowList(address(0));
         vm.expectRevert(abi.encodeWithSelector(IVipScore.NotOnAllowList.selector, BOB));
         score.removeAllowList(BOB);
+    }
+
+    // --- extension: the write count and the fenced finalization ----------------------------
+
+    function testWriteCountIsZeroOnAFreshStageAndOnStagesNeverOpened() public view {
+        assertEq(score.writeCount(START), 0, "fresh open stage");
+        assertEq(score.writeCount(START - 1), 0, "stage before start");
+        assertEq(score.writeCount(START + 1), 0, "stage after open");
+        assertEq(score.writeCount(0), 0, "stage 0");
+        assertEq(score.writeCount(type(uint64).max), 0, "last stage number");
+    }
+
+    function testEverySuccessfulWriteCountsOne() public {
+        score.updateScores(START, _addrs(ALICE, BOB), _amounts(3, 4));
+        assertEq(score.writeCount(START), 1, "updateScores");
+        score.updateScores(START, new address[](0), new uint64[](0));
+        assertEq(score.writeCount(START), 2, "an empty updateScores");
+        score.updateScores(START, _addrs(address(0)), _amounts(7));
+        assertEq(score.writeCount(START), 3, "an updateScores of the zero address only");
+        score.updateScore(START, ALICE, 10);
+        assertEq(score.writeCount(START), 4, "updateScore");
+        score.increaseScore(START, ALICE, 5);
+        assertEq(score.writeCount(START), 5, "increaseScore");
+        score.decreaseScore(START, ALICE, 2);
+        assertEq(score.writeCount(START), 6, "decreaseScore");
+        score.updateScore(START, ALICE, 13);
+        assertEq(score.writeCount(START), 7, "an updateScore that changes nothing");
+        score.updateScore(START, address(0), 9);
+        assertEq(score.writeCount(START), 8, "an updateScore of the zero address");
+        // The count shares the stage record's slot: the other fields are intact.
+        assertEq(_total(START), 17, "total");
+        assertEq(score.scoreCount(START), 2, "count");
+        assertEq(score.getScores(START, 0, 10).length, 2, "entries");
+    }
+
+    function testRevertedWritesAndWritesToOtherStagesDoNotCount() public {
+        score.updateScore(START, ALICE, type(uint64).max - 1);
+        assertEq(score.writeCount(START), 1, "one write");
+
+        vm.startPrank(OUTSIDER);
+        vm.expectRevert(abi.encodeWithSelector(PermissionDenied.selector, OUTSIDER));
+        score.updateScores(START, _addrs(BOB), _amounts(1));
+        vm.expectRevert(abi.encodeWithSelector(PermissionDenied.selector, OUTSIDER));
+        score.updateScore(START, BOB, 1);
+        vm.stopPrank();
+        vm.expectRevert(abi.encodeWithSelector(AddrsAndAmountsLengthMistmatch.selector));
+        score.updateScores(START, _addrs(ALICE, BOB), _amounts(1));
+        vm.expectRevert(abi.encodeWithSelector(IVipScore.ScoreOverflow.selector, ALICE, type(uint64).max - 1, uint64(2)));
+        score.increaseScore(START, ALICE, 2);
+        vm.expectRevert(abi.encodeWithSelector(IVipScore.TotalScoreOverflow.selector, START));
+        score.updateScores(START, _addrs(BOB, ALICE), _amounts(2, 1));
+        vm.expectRevert(abi.encodeWithSelector(IVipScore.ScoreUnderflow.selector, BOB, uint64(0), uint64(1)));
+        score.decreaseScore(START, BOB, 1);
+        vm.expectRevert(abi.encodeWithSelector(StageNotFound.selector, START + 1));
+        score.updateScore(START + 1, ALICE, 1);
+        assertEq(score.writeCount(START), 1, "reverted writes count nothing");
+        assertEq(score.writeCount(START + 1), 0, "a reverted write to a future stage counts nothing");
+
+        // Writes that name a stage that is not open succeed when they carry no real entry: they write nothing
+        // and count nothing, there or in the open stage.
+        score.updateScores(START + 3, new address[](0), new uint64[](0));
+        score.updateScore(START - 1, address(0), 5);
+        assertEq(score.writeCount(START + 3), 0, "an empty batch to a stage never opened");
+        assertEq(score.writeCount(START - 1), 0, "a zero-address write to a stage never opened");
+        assertEq(score.writeCount(START), 1, "the open stage unchanged by writes to others");
+
+        score.finalizeStage(START);
+        vm.expectRevert(abi.encodeWithSelector(StageFinalized.selector, START));
+        score.updateScores(START, _addrs(ALICE), _amounts(1));
+        vm.expectRevert(abi.encodeWithSelector(StageFinalized.selector, START));
+        score.increaseScore(START, ALICE, 1);
+        score.updateScores(START, _addrs(address(0)), _amounts(1)); // succeeds: nothing to write
+        assertEq(score.writeCount(START), 1, "a finalized stage takes no writes");
+    }
+
+    function testWriteCountIsPerStageAndSurvivesFinalization() public {
+        score.updateScore(START, ALICE, 1);
+        score.updateScores(START, _addrs(BOB), _amounts(2));
+        assertEq(score.writeCount(START + 1), 0, "the next stage before it opens");
+        score.finalizeStage(START);
+        assertEq(score.writeCount(START), 2, "a finalized stage keeps its count");
+        assertEq(score.writeCount(START + 1), 0, "the newly opened stage");
+
+        score.updateScore(START + 1, ALICE, 5);
+        score.increaseScore(START + 1, ALICE, 5);
+        score.updateScores(START + 1, new address[](0), new uint64[](0));
+        assertEq(score.writeCount(START + 1), 3, "writes to the new stage");
+        assertEq(score.writeCount(START), 2, "the finalized stage unchanged by writes to the next");
+        assertEq(score.writeCount(START + 2), 0, "the stage after the open one");
+        score.finalizeStageAt(START + 1, 3);
+        assertEq(score.writeCount(START + 1), 3, "kept after finalizeStageAt");
+    }
+
+    function testFinalizeStageAtWithTheWriteCountFinalizes() public {
+        score.updateScores(START, _addrs(ALICE, BOB), _amounts(3, 4));
+        score.updateScore(START, ALICE, 5);
+        uint64 proved = score.writeCount(START);
+        assertEq(proved, 2, "write count read by the finalizer");
+
+        vm.recordLogs();
+        score.finalizeStageAt(START, proved);
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        assertEq(logs.length, 2, "FinalizeStage and CreateStage only");
+        assertEq(logs[0].emitter, address(score), "FinalizeStage emitter");
+        assertEq(logs[0].topics[0], FinalizeStage.selector, "FinalizeStage first");
+        assertEq(abi.decode(logs[0].data, (uint64)), START, "FinalizeStage(stage)");
+        assertEq(logs[1].topics[0], CreateStage.selector, "CreateStage second");
+        assertEq(abi.decode(logs[1].data, (uint64)), START + 1, "CreateStage(stage + 1)");
+
+        assertEq(score.openStage(), START + 1, "openStage");
+        (uint64 s, uint64 total, bool finalized) = score.stages(START);
+        assertEq(s, START, "finalized stage number");
+        assertEq(total, 9, "finalized total");
+        assertTrue(finalized, "stages(stage).isFinalized");
+        (,, finalized) = score.stages(START + 1);
+        assertFalse(finalized, "next stage open");
+        // An empty stage is fenced at 0.
+        score.finalizeStageAt(START + 1, 0);
+        assertEq(score.openStage(), START + 2, "empty stage finalized at write count 0");
+    }
+
+    function testFinalizeStageAtWithAStaleWriteCountRevertsAndLeavesTheStageOpen() public {
+        score.updateScores(START, _addrs(ALICE, BOB), _amounts(10, 20));
+        uint64 proved = score.writeCount(START); // the finalizer proves the stage here
+        // A paused host's stale push lands after the proof: A + 1, B - 1 keeps the total and the count.
+        score.updateScores(START, _addrs(ALICE, BOB), _amounts(11, 19));
+        assertEq(_total(START), 30, "total unchanged by the stale push");
+        assertEq(score.scoreCount(START), 2, "count unchanged by the stale push");
+
+        vm.expectRevert(abi.encodeWithSelector(IVipScore.StageChanged.selector, START, proved, proved + 1));
+        score.finalizeStageAt(START, proved);
+        vm.expectRevert(abi.encodeWithSelector(IVipScore.StageChanged.selector, START, proved + 5, proved + 1));
+        score.finalizeStageAt(START, proved + 5);
+        assertEq(score.openStage(), START, "the stage stays open");
+        (,, bool finalized) = score.stages(START);
+        assertFalse(finalized, "not finalized");
+        score.updateScore(START, ALICE, 10); // still writable, so the host can repair it
+        assertEq(_scoreOf(START, ALICE), 10, "repaired");
+        score.finalizeStageAt(START, score.writeCount(START));
+        assertEq(score.openStage(), START + 1, "finalized at the new count");
+    }
+
+    function testFinalizeStageAtChecksPermissionFirst() public {
+        score.updateScore(START, ALICE, 1);
+        bytes memory denied = abi.encodeWithSelector(PermissionDenied.selector, OUTSIDER);
+        vm.startPrank(OUTSIDER);
+        vm.expectRevert(denied);
+        score.finalizeStageAt(START, 1); // the right count
+        vm.expectRevert(denied);
+        score.finalizeStageAt(START, 0); // a stale count
+        vm.expectRevert(denied);
+        score.finalizeStageAt(START + 1, 0); // the stage after the open one
+        vm.expectRevert(denied);
+        score.finalizeStageAt(START - 1, 0); // a stage never opened
+        vm.stopPrank();
+        assertEq(score.openStage(), START, "nothing finalized");
+    }
+
+    function testFinalizeStageAtRevertsAsFinalizeStageOnStagesThatAreNotOpen() public {
+        score.updateScore(START, ALICE, 1);
+        score.finalizeStageAt(START, 1);
+        uint64 open = START + 1;
+        score.updateScore(open, ALICE, 1);
+        // Finalized (with its own count and with another), the next one, future, before the start, stage 0.
+        uint64[6] memory stages = [START, START, open + 1, open + 2, START - 1, 0];
+        uint64[6] memory counts = [uint64(1), 7, 0, 0, 0, 0];
+        bytes[6] memory expected = [
+            abi.encodeWithSelector(StageFinalized.selector, START),
+            abi.encodeWithSelector(StageFinalized.selector, START),
+            abi.encodeWithSelector(PreviousStageNotFinalized.selector, open),
+            abi.encodeWithSelector(StageNotFound.selector, open + 2),
+            abi.encodeWithSelector(StageNotFound.selector, START - 1),
+            abi.encodeWithSelector(StageNotFound.selector, uint64(0))
+        ];
+        for (uint256 i; i < stages.length; ++i) {
+            (bool plainOk, bytes memory plainOut) =
+                address(score).call(abi.encodeCall(IVipScore.finalizeStage, (stages[i])));
+            (bool fencedOk, bytes memory fencedOut) =
+                address(score).call(abi.encodeCall(IVipScore.finalizeStageAt, (stages[i], counts[i])));
+            assertFalse(plainOk, "finalizeStage reverts");
+            assertFalse(fencedOk, "finalizeStageAt reverts");
+            assertEq(keccak256(plainOut), keccak256(expected[i]), "finalizeStage's error");
+            assertEq(keccak256(fencedOut), keccak256(expected[i]), "finalizeStageAt's error, the same");
+        }
+        assertEq(score.openStage(), open, "open stage unchanged");
     }
 
     // --- fuzz -----------------------------------------------------------------------------
@@ -527,5 +755,50 @@ contract VipScoreTest is Test {
             if (page.length < pageSize) break;
         }
         assertEq(seen, n, "entries");
+    }
+
+    /// @dev Any sequence of writes (some reverting, some naming other stages, some from outside the allow
+    /// list), then the finalizer's fence: the write count the stage shows finalizes it, any other does not.
+    function testFuzzFinalizeStageAtFencesAnyWriteSequence(uint256 seed, uint8 steps, uint64 other) public {
+        score.updateScore(START, ALICE, 1);
+        score.finalizeStage(START); // a finalized stage behind the open one
+        uint64 stage = START + 1;
+        steps = uint8(bound(steps, 0, 24));
+        uint256 succeeded;
+        for (uint256 s; s < steps; ++s) {
+            uint256 r = uint256(keccak256(abi.encode(seed, s)));
+            uint64 target = r % 5 == 0 ? uint64(bound(r >> 8, START, stage + 1)) : stage;
+            address addr = (r >> 16) % 4 == 0 ? address(0) : address(uint160(0x1000 + (r >> 24) % 3));
+            uint64 amount = (r >> 64) % 8 == 0 ? type(uint64).max : uint64((r >> 64) % 100);
+            uint256 kind = (r >> 32) % 4;
+            bytes memory data;
+            if (kind == 0) {
+                uint256 n = (r >> 128) % 4;
+                address[] memory addrs = new address[](n);
+                uint64[] memory amounts = new uint64[](n);
+                for (uint256 i; i < n; ++i) (addrs[i], amounts[i]) = (addr, amount);
+                data = abi.encodeCall(IVipScore.updateScores, (target, addrs, amounts));
+            } else if (kind == 1) {
+                data = abi.encodeCall(IVipScore.updateScore, (target, addr, amount));
+            } else if (kind == 2) {
+                data = abi.encodeCall(IVipScore.increaseScore, (target, addr, amount));
+            } else {
+                data = abi.encodeCall(IVipScore.decreaseScore, (target, addr, amount % 4));
+            }
+            if ((r >> 40) % 7 == 0) vm.prank(OUTSIDER);
+            (bool ok,) = address(score).call(data);
+            if (ok && target == stage) ++succeeded;
+        }
+        uint64 count = score.writeCount(stage);
+        assertEq(count, succeeded, "one per successful write to the open stage");
+        assertEq(score.writeCount(START), 1, "the finalized stage's count unchanged");
+        assertEq(score.writeCount(stage + 1), 0, "the stage after the open one");
+
+        if (other == count) other = count + 1;
+        vm.expectRevert(abi.encodeWithSelector(IVipScore.StageChanged.selector, stage, other, count));
+        score.finalizeStageAt(stage, other);
+        assertEq(score.openStage(), stage, "a wrong count leaves the stage open");
+        score.finalizeStageAt(stage, count);
+        assertEq(score.openStage(), stage + 1, "the right count finalizes");
     }
 }
