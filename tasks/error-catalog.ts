@@ -1541,6 +1541,111 @@ export const ERRORS = {
         "Reading or pushing a running stage's stage-<N>.csv failed (a warning).",
       fix: "Act on the reason; live scores are optional, only the final file is finalized.",
     },
+    HOSTS_DISAGREE: {
+      number: 6028,
+      message: joined(
+        "hosts disagree on stage {stage}: {count} address(es) hold final scores that another ",
+        "host wrote and that differ from this host's final file {file} (this host signs as ",
+        "{me}): {differences}. This host neither pushes nor finalizes stage {stage} while ",
+        "they differ: the operator decides which file is right",
+      ),
+      cause:
+        "Two autopilots (a primary and a standby) computed different final files for the " +
+        "stage (another policy, another index, a score file from another job), and the other " +
+        "host's final push is on chain. Overwriting it would start a tug of war between the hosts.",
+      fix:
+        "Find which file is right (scores:audit on each host; scores:explain for an address). " +
+        "Correct the other host (its policy or its scoring job) so that both compute the same " +
+        "final file: the host whose file is right then pushes and finalizes at its next poll.",
+    },
+    STANDBY_TAKES_OVER: {
+      number: 6029,
+      message: joined(
+        "stage {stage} ended at {endedAt} and is not finalized {after} later: this standby ",
+        "({signer}) takes it over: its final scores, their proof and the finalization",
+      ),
+      cause:
+        "stage:autopilot --standby-after found the stage still open that long after its end " +
+        "on the base chain's clock: the primary host is down, cut off, frozen or late.",
+      fix: "Find out why the primary did not finalize; the standby does the stage meanwhile.",
+    },
+    FINALIZED_BY_OTHER: {
+      number: 6030,
+      message: joined(
+        "stage {stage} was finalized by {signer} in tx {tx}, not by this host ({me}): ",
+        "{how}",
+      ),
+      cause:
+        "Another allowed signer (the standby host's, or a person's with stage:finalize) " +
+        "finalized the stage before this host did.",
+      fix:
+        "Nothing for the stage. If this host is the primary, find out why it was late " +
+        "(its node, its base-chain endpoint, a pause) before the next stage ends.",
+    },
+    LIVE_WINDOW_CLOSED: {
+      number: 6031,
+      message: joined(
+        "the live push of stage {stage} stopped before a batch: the stage ends at {endsAt} ",
+        "on the base chain's clock, and live pushes stop {margin} before the end",
+      ),
+      cause:
+        "A live push was still sending when the stage's end came near: a live score must " +
+        "never land after the final ones, so the rest is not sent.",
+      fix: "Nothing: the stage's final scores are pushed once it ends.",
+    },
+    WRITE_SENDER_UNKNOWN: {
+      number: 6032,
+      message: joined(
+        "transaction {tx} wrote scores in block {block}, but the node does not know the ",
+        "transaction: its sender cannot be told. Tried again at the next poll",
+      ),
+      cause:
+        "The rollup's node answered a log of the contract whose transaction it cannot find " +
+        "(a node still indexing, or one whose logs and transactions disagree).",
+      fix: "Usually nothing; if it stays, use another node of the rollup (JSON_RPC_URL).",
+    },
+    FINALIZED_DIFFERS: {
+      number: 6033,
+      message: joined(
+        "hosts disagree on stage {stage}: {signer} finalized it with scores that differ from ",
+        "this host's final file {file} ({count} address(es)): {differences}. A finalized ",
+        "stage cannot change: if this host's file is right, correct it through governance ",
+        "within the challenge period",
+      ),
+      cause:
+        "The other host finalized the stage from a final file that is not this host's: two " +
+        "policies, two indexes or two scoring jobs disagree.",
+      fix:
+        "Find which file is right (scores:audit on each host). If the finalized scores are " +
+        "wrong, the stage is corrected on the base chain, by governance, before its challenge " +
+        "period ends.",
+    },
+    STANDBY_NEEDS_FENCE: {
+      number: 6034,
+      message: joined(
+        "--standby-after needs a contract that fences its finalization (writeCount and ",
+        "finalizeStageAt), and {contract} has none: it was deployed by an earlier version. ",
+        "Run one host on it, or deploy the current VipScore for a new program stage",
+      ),
+      cause:
+        "Without the fence, a paused host's stale write could land between another host's " +
+        "proof and its finalization, freezing a stage that differs from the final file.",
+      fix:
+        "Run a single autopilot (the primary) on this contract; use two hosts with a " +
+        "contract deployed by this version.",
+    },
+    WRITES_UNREADABLE: {
+      number: 6035,
+      message: joined(
+        ENDED,
+        ", but its writes since the end could not be read, so nothing was pushed: {reason}. ",
+        "Tried again at the next poll (the grace ends at {graceEnds})",
+      ),
+      cause:
+        "Before pushing its final scores the autopilot reads the stage's writes since its end " +
+        "(another host's final scores must not be overwritten); the node did not answer.",
+      fix: "Check the rollup's JSON-RPC (JSON_RPC_URL); the autopilot tries again.",
+    },
   },
   NETWORK: {
     // Nodes and APIs reached over HTTP.

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
+import type { ContractWatch } from "../contract/contract-watch.js";
 import type { AlertLevel } from "./alerts.js";
 
 /**
@@ -23,6 +24,17 @@ export interface Health {
   lastFinalizedStage?: string;
   lastError?: { at: string; text: string; code: string };
   failedPollsInARow: number;
+  /** `primary` or `standby`, and the address this host signs with. */
+  role?: string;
+  signer?: string;
+  /** For each recent stage: who pushed its final scores, who finalized it. */
+  recentStages?: {
+    stage: string;
+    finalPushedBy: string[];
+    finalizedBy?: string;
+  }[];
+  /** The last write to the contract by another signer that this host saw. */
+  otherSignerLastWrite?: { signer: string; stage: string; block: number };
 }
 
 /**
@@ -59,6 +71,11 @@ export class AutopilotMonitor {
   readonly #scoresPushed: Counter;
   readonly #alerts: Counter<"level">;
   readonly #rpcErrors: Counter<"endpoint">;
+  readonly #info: Gauge<"role" | "signer">;
+  readonly #takeovers: Counter;
+  readonly #stageSigners: Gauge<"stage" | "action" | "signer" | "this_host">;
+  readonly #otherWriteBlock: Gauge<"signer">;
+  readonly #otherWriteStage: Gauge<"signer">;
   #health: Health = { healthy: true, failedPollsInARow: 0 };
 
   constructor() {
@@ -115,6 +132,37 @@ export class AutopilotMonitor {
       labelNames: ["endpoint"],
       registers,
     });
+    this.#info = new Gauge({
+      name: "vip_autopilot_info",
+      help: "1, labelled with this host's role (primary or standby) and its signer",
+      labelNames: ["role", "signer"],
+      registers,
+    });
+    this.#takeovers = new Counter({
+      name: "vip_autopilot_takeovers_total",
+      help: "Stages this standby took over from the primary",
+      registers,
+    });
+    this.#stageSigners = new Gauge({
+      name: "vip_autopilot_stage_signer",
+      help:
+        "1 for each recent stage's final push (action=final_push) and finalization " +
+        "(action=finalize), labelled with the signer and whether it is this host's",
+      labelNames: ["stage", "action", "signer", "this_host"],
+      registers,
+    });
+    this.#otherWriteBlock = new Gauge({
+      name: "vip_autopilot_other_signer_last_write_block",
+      help: "The rollup block of the last write to the contract by another signer that this host saw",
+      labelNames: ["signer"],
+      registers,
+    });
+    this.#otherWriteStage = new Gauge({
+      name: "vip_autopilot_other_signer_last_write_stage",
+      help: "The stage of the last write to the contract by another signer that this host saw",
+      labelNames: ["signer"],
+      registers,
+    });
     // Every level and endpoint from the start: a rate over a series that
     // appears late misses its first rise.
     for (const level of ["alert", "warning", "ok"])
@@ -166,6 +214,52 @@ export class AutopilotMonitor {
       health.lastFinalizedStage = lastFinalized.toString();
     }
     this.#health = health;
+  }
+
+  /** At start: this host's role and signer. */
+  identify(role: string, signer: string): void {
+    this.#info.reset();
+    this.#info.set({ role, signer }, 1);
+    this.#health = { ...this.#health, role, signer };
+  }
+
+  tookOver(): void {
+    this.#takeovers.inc();
+  }
+
+  /** After every poll: who did the recent stages, and the other signer's last write. */
+  watched(watch: ContractWatch, me: string): void {
+    this.#stageSigners.reset();
+    const closes = watch.recentCloses();
+    for (const close of closes) {
+      const stage = close.stage.toString();
+      const mark = (action: string, signer: string) =>
+        this.#stageSigners.set(
+          { stage, action, signer, this_host: String(signer === me) },
+          1,
+        );
+      for (const signer of close.finalPushers) mark("final_push", signer);
+      if (close.finalizedBy !== undefined)
+        mark("finalize", close.finalizedBy.signer);
+    }
+    this.#health.recentStages = closes.map((close) => ({
+      stage: close.stage.toString(),
+      finalPushedBy: close.finalPushers,
+      ...(close.finalizedBy === undefined
+        ? {}
+        : { finalizedBy: close.finalizedBy.signer }),
+    }));
+    const last = watch.lastForeignWrite;
+    if (last === undefined) return;
+    this.#otherWriteBlock.reset();
+    this.#otherWriteStage.reset();
+    this.#otherWriteBlock.set({ signer: last.signer }, last.block);
+    this.#otherWriteStage.set({ signer: last.signer }, Number(last.stage));
+    this.#health.otherSignerLastWrite = {
+      signer: last.signer,
+      stage: last.stage.toString(),
+      block: last.block,
+    };
   }
 
   pushed(scores: number): void {

@@ -9,15 +9,24 @@ export function backoffSeconds(failures: number, pollSeconds: number): number {
 }
 
 /**
- * How long to sleep before the next poll, in seconds: the poll interval, but no
- * later than the open stage's end (so a stage is acted on within seconds of
- * ending), and at least a second.
+ * How long to sleep before the next poll, in seconds: the poll interval, but
+ * no later than the open stage's end (so a stage is acted on within seconds
+ * of ending), nor, for a standby, than the moment it would act; at least a
+ * second.
  */
 export function nextPollSeconds(
-  timing: OpenStageTiming | undefined,
+  pass: {
+    timing?: OpenStageTiming;
+    standingByUntil?: bigint;
+    chainTime?: bigint;
+  },
   pollSeconds: number,
 ): number {
-  if (timing === undefined || timing.due) return pollSeconds;
-  const untilEnd = Number(timing.secondsLeft);
-  return Math.max(1, Math.min(pollSeconds, untilEnd));
+  const { timing, standingByUntil, chainTime } = pass;
+  let seconds = pollSeconds;
+  if (timing !== undefined && !timing.due)
+    seconds = Math.min(seconds, Number(timing.secondsLeft));
+  if (standingByUntil !== undefined && chainTime !== undefined)
+    seconds = Math.min(seconds, Number(standingByUntil - chainTime));
+  return Math.max(1, seconds);
 }

@@ -1,3 +1,4 @@
+import type { ContractWatch } from "../contract/contract-watch.js";
 import { writeJsonFileAtomically } from "../files/json.js";
 
 /**
@@ -9,6 +10,28 @@ export interface AutopilotStatus {
   pid: number;
   contract: string;
   chainId: string;
+  /** `primary`, or `standby` (which acts on a stage `standbyAfter` seconds after its end). */
+  role: "primary" | "standby";
+  standbyAfter?: string;
+  /** The address this host signs with. */
+  signer: string;
+  /** Polls since the start. */
+  passes: number;
+  /** For each recent stage: who pushed its final scores, who finalized it. */
+  recentStages?: {
+    stage: string;
+    finalPushedBy: string[];
+    finalizedBy?: string;
+    finalizeTx?: string;
+  }[];
+  /** The last write to the contract by another signer that this host saw. */
+  otherSignerLastWrite?: {
+    signer: string;
+    stage: string;
+    intent?: string;
+    tx: string;
+    block: number;
+  };
   program?: {
     stage: string;
     stageStartTime: string;
@@ -42,4 +65,34 @@ export async function writeStatus(
   status: AutopilotStatus,
 ): Promise<void> {
   await writeJsonFileAtomically(file, status);
+}
+
+/**
+ * The status's view of the contract from the watch: for each recent stage who
+ * pushed its final scores and who finalized it, and the other signer's last
+ * write.
+ */
+export function describeRecentStages(
+  status: AutopilotStatus,
+  watch: ContractWatch,
+): void {
+  status.recentStages = watch.recentCloses().map((close) => ({
+    stage: close.stage.toString(),
+    finalPushedBy: close.finalPushers,
+    ...(close.finalizedBy === undefined
+      ? {}
+      : {
+          finalizedBy: close.finalizedBy.signer,
+          finalizeTx: close.finalizedBy.tx,
+        }),
+  }));
+  const last = watch.lastForeignWrite;
+  if (last !== undefined)
+    status.otherSignerLastWrite = {
+      signer: last.signer,
+      stage: last.stage.toString(),
+      ...(last.intent === undefined ? {} : { intent: last.intent }),
+      tx: last.tx,
+      block: last.block,
+    };
 }

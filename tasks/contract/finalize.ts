@@ -1,4 +1,4 @@
-import type { Provider, Signer, TransactionReceipt } from "ethers";
+import type { Overrides, Provider, Signer, TransactionReceipt } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
@@ -29,6 +29,12 @@ interface SendingRecord {
    */
   block: number;
   at: string;
+  /**
+   * The call's calldata (absent in journals of earlier versions: then
+   * `finalizeStage(stage)`'s): a fenced finalization's token may differ
+   * between runs, and the transaction is found again by what it was.
+   */
+  data?: string;
 }
 interface SentRecord {
   type: "sent";
@@ -77,6 +83,45 @@ export interface FinalizeOptions {
    * run resumes), in ms.
    */
   receiptTimeoutMs?: number;
+  /**
+   * The stage's write count when its scores were proved: the finalization is
+   * then `finalizeStageAt(stage, writeCount)`, which the contract refuses
+   * (`StageChanged`) if anything wrote the stage since; without it,
+   * `finalizeStage(stage)`.
+   */
+  writeCount?: bigint;
+}
+
+/** The finalization's call, in either form. */
+interface FinalizeCall {
+  /** `finalizeStage(15)` or `finalizeStageAt(15, 3)`, for messages. */
+  name: string;
+  data: string;
+  estimate(): Promise<bigint>;
+  send(overrides: Overrides): Promise<{ hash: string }>;
+}
+
+function finalizeCall(
+  score: VipScore,
+  stage: bigint,
+  writeCount: bigint | undefined,
+): FinalizeCall {
+  if (writeCount === undefined)
+    return {
+      name: `finalizeStage(${stage})`,
+      data: score.interface.encodeFunctionData("finalizeStage", [stage]),
+      estimate: () => score.finalizeStage.estimateGas(stage),
+      send: (overrides) => score.finalizeStage(stage, overrides),
+    };
+  return {
+    name: `finalizeStageAt(${stage}, ${writeCount})`,
+    data: score.interface.encodeFunctionData("finalizeStageAt", [
+      stage,
+      writeCount,
+    ]),
+    estimate: () => score.finalizeStageAt.estimateGas(stage, writeCount),
+    send: (overrides) => score.finalizeStageAt(stage, writeCount, overrides),
+  };
 }
 
 /**
@@ -99,9 +144,9 @@ export async function finalizeOnce(
   );
   const from = await signer.getAddress();
   const journal = await Journal.open<FinalizeRecord>(journalFile);
-  const calldata = score.interface.encodeFunctionData("finalizeStage", [stage]);
+  const call = finalizeCall(score, stage, options.writeCount);
   const contract = (await score.getAddress()).toLowerCase();
-  const ours = (to: string | null, data: string) =>
+  const sentAs = (calldata: string) => (to: string | null, data: string) =>
     to?.toLowerCase() === contract &&
     data.toLowerCase() === calldata.toLowerCase();
 
@@ -118,7 +163,13 @@ export async function finalizeOnce(
     last?.type === "sent"
       ? last
       : last?.type === "sending"
-        ? await findSending(last, provider, from, ours, journal)
+        ? await findSending(
+            last,
+            provider,
+            from,
+            sentAs(last.data ?? finalizeCall(score, stage, undefined).data),
+            journal,
+          )
         : undefined;
   if (inFlight !== undefined) {
     const receipt = await awaitReceipt(provider, inFlight.hash, options);
@@ -135,17 +186,12 @@ export async function finalizeOnce(
   await preflight(score, from, stage, options.network);
   let gas: bigint;
   try {
-    gas = await score.finalizeStage.estimateGas(stage);
+    gas = await call.estimate();
   } catch (error) {
-    throw refused(`finalizeStage(${stage})`, error);
+    throw refused(call.name, error);
   }
   const overrides = await transactionOverrides(provider, withMargin(gas));
-  await ensureFunds(
-    provider,
-    from,
-    maxCost(overrides),
-    `finalizeStage(${stage})`,
-  );
+  await ensureFunds(provider, from, maxCost(overrides), call.name);
   const nonce = await provider.getTransactionCount(from, "pending");
   const block = await provider.getBlockNumber();
   await journal.append({
@@ -153,10 +199,11 @@ export async function finalizeOnce(
     nonce,
     block,
     at: new Date().toISOString(),
+    data: call.data,
   });
   let hash: string;
   try {
-    hash = (await score.finalizeStage(stage, { ...overrides, nonce })).hash;
+    hash = (await call.send({ ...overrides, nonce })).hash;
   } catch (error) {
     // The answer may be lost while the transaction reached the node: look for
     // it by nonce before giving up.
@@ -165,7 +212,7 @@ export async function finalizeOnce(
       : undefined;
     const tx =
       found === undefined || found.state === "unused" ? undefined : found.tx;
-    if (tx === undefined || !ours(tx.to, tx.data))
+    if (tx === undefined || !sentAs(call.data)(tx.to, tx.data))
       throw sendFailed(stage, journal.path, error);
     hash = tx.hash;
   }

@@ -14,6 +14,8 @@ interface StartRecord {
   entries: number;
   startBlock: number;
   at: string;
+  /** Whether the file was pushed as live or as final scores (absent before markers). */
+  intent?: "live" | "final";
 }
 
 /**
@@ -64,10 +66,17 @@ interface DroppedRecord {
   reason: string;
 }
 
+/**
+ * The push's proof: how many scores differ from the file (-1: the proof
+ * failed); when the chain was proved to hold the file at one block, that block
+ * and the stage's write count there (the token a fenced finalization passes).
+ */
 interface VerifiedRecord {
   type: "verified";
   differences: number;
   at: string;
+  block?: number;
+  writeCount?: string;
 }
 
 export type JournalRecord =

@@ -1,3 +1,4 @@
+import { MARKER_BYTES } from "../contract/push-marker.js";
 import type { ScoreTable } from "./table.js";
 
 /**
@@ -52,9 +53,10 @@ const MIN_CHUNK = 4;
 const MAX_CHUNK = 1228;
 /**
  * Calldata: the selector, the stage, two offsets, two lengths (164 bytes, at
- * most 28 of them non-zero).
+ * most 28 of them non-zero), and the push's marker (`push-marker.ts`), counted
+ * as if every byte of it were non-zero.
  */
-const HEAD_CALLDATA = 4n * 164n + 12n * 28n;
+const HEAD_CALLDATA = 4n * 164n + 12n * 28n + 16n * BigInt(MARKER_BYTES);
 
 /**
  * Calldata gas of one entry: two words, 4 gas a byte and 12 more for each

@@ -22,6 +22,7 @@ import {
 import { type EntryKind, NEW } from "./gas-model.js";
 import { InFlightWindow, isPoolFull } from "./in-flight.js";
 import type { Progress } from "./progress.js";
+import { type PushMarker, withMarker } from "../contract/push-marker.js";
 import {
   type MinedReceipt,
   type Outcome,
@@ -57,6 +58,8 @@ export interface PushOptions {
    * later), in ms.
    */
   receiptTimeoutMs?: number;
+  /** Appended to every batch's calldata (`withMarker`). */
+  marker?: PushMarker;
 }
 
 export interface PushContext {
@@ -89,6 +92,12 @@ export interface PushContext {
    * a send.
    */
   onAllSent?: () => void;
+  /**
+   * Asked right before each batch is broadcast; what it throws stops the push
+   * there, with nothing of that batch journalled (a live push stops this way
+   * once its stage is about to end).
+   */
+  beforeBroadcast?: () => Promise<void>;
 }
 
 export interface PushReport {
@@ -497,6 +506,7 @@ class ScorePush {
   /** Journals, broadcasts and follows a batch with the next nonce. */
   async #send({ batch, indexes, gasLimit }: ReadyBatch): Promise<void> {
     const { journal } = this.ctx;
+    await this.ctx.beforeBroadcast?.();
     const nonce = this.#nonce;
     const decided: BatchRecord | undefined =
       batch.state.status === "planned" &&
@@ -575,11 +585,13 @@ class ScorePush {
     gasLimit: bigint,
   ): Promise<Record<string, string>> {
     const { score, table } = this.ctx;
-    const data = score.interface.encodeFunctionData("updateScores", [
+    const call = score.interface.encodeFunctionData("updateScores", [
       this.options.stage,
       indexes.map((i) => table.addressHex(i)),
       indexes.map((i) => table.score(i)),
     ]);
+    const { marker } = this.options;
+    const data = marker === undefined ? call : withMarker(call, marker);
     return {
       from: this.setup.from,
       to: this.setup.contract,

@@ -3,6 +3,7 @@ import path from "node:path";
 
 import { ensureNodeErrnoExceptionError } from "@nomicfoundation/hardhat-utils/error";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
+import type { PushIntent } from "../contract/push-marker.js";
 import { readScoreFile, type ScoreFile } from "./read.js";
 
 /**
@@ -19,6 +20,15 @@ export function liveScoreFile(dir: string, stage: bigint): string {
  */
 export function finalScoreFile(dir: string, stage: bigint): string {
   return path.join(dir, `stage-${stage}.final.csv`);
+}
+
+/**
+ * How a push of `file` calls itself (`push-marker.ts`): final for a
+ * `stage-<N>.final.csv` (or any `*.final.csv` / `*.final.json`), live
+ * otherwise.
+ */
+export function pushIntentOf(file: string): PushIntent {
+  return /\.final\.(csv|json)$/i.test(file) ? "final" : "live";
 }
 
 /**

@@ -5,7 +5,8 @@ import { formatEther, type Provider, type Signer } from "ethers";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { preflight } from "../contract/preflight.js";
 import { ERRORS } from "../error-catalog.js";
-import { VipError } from "../errors.js";
+import { defined, VipError } from "../errors.js";
+import { stageWriteCount } from "../contract/fence.js";
 import { Journal, journalPath } from "../journal/journal.js";
 import { batchesOf } from "../journal/state.js";
 import { field, formatNumber, type Output } from "../output.js";
@@ -18,6 +19,7 @@ import {
 } from "./batches.js";
 import { type EntryKind, NEW, SAME } from "./gas-model.js";
 import { createProgress } from "./progress.js";
+import type { PushIntent } from "../contract/push-marker.js";
 import { type PushContext, pushScores, type PushReport } from "./push.js";
 import { entryKinds } from "./entry-reader.js";
 import { EventProof } from "./event-proof.js";
@@ -47,6 +49,19 @@ export interface ScoresUpdateOptions {
    * proving the push by its events (`EventProof`).
    */
   fullReadBack?: boolean;
+  /**
+   * Whether the file is a stage's scores so far or its final scores: said in
+   * every batch's calldata (`push-marker.ts`), so another host can tell.
+   */
+  intent: PushIntent;
+  /**
+   * With `skipUnchanged`: when the chain holds every score already, the first
+   * is written again all the same, so the push leaves its marked transaction
+   * (another host reads a final push's claim from it).
+   */
+  claim?: boolean;
+  /** Asked right before each batch is broadcast (`PushContext.beforeBroadcast`). */
+  beforeBroadcast?: () => Promise<void>;
 }
 
 export interface ScoresUpdateReport {
@@ -163,6 +178,15 @@ async function planEntries(
         `${formatNumber(count)} of ${formatNumber(table.length)} scores already on chain: skipped`,
       ),
     );
+    if (options.claim === true && count === table.length && count > 0) {
+      unchanged = (i) => i !== 0 && kinds?.[i] === SAME;
+      out.line(
+        field(
+          "claim",
+          `line ${table.line(0)} is written again all the same, so the push leaves its marked transaction`,
+        ),
+      );
+    }
   }
   return { limits, kinds, unchanged };
 }
@@ -235,6 +259,7 @@ async function openJournal(
       entries: file.table.length,
       startBlock,
       at: new Date().toISOString(),
+      intent: options.intent,
     });
     out.line(field("journal", journal.path));
   } else {
@@ -306,8 +331,19 @@ interface Verification {
     PushContext,
     "onConfirmed" | "onAllSent" | "onReceipt" | "onBlock"
   >;
-  /** The differences; throws CHAIN_DIFFERS when there are any. */
-  prove(out: Output): Promise<Difference[]>;
+  /** What was proved; throws CHAIN_DIFFERS when the chain differs. */
+  prove(out: Output): Promise<Proved>;
+}
+
+/**
+ * The chain was found to hold the file (no differences): at `block`, with the
+ * stage's write count `writeCount` there (the fencing token a finalization
+ * passes), when the proof holds at one block.
+ */
+interface Proved {
+  differences: Difference[];
+  block?: number;
+  writeCount?: bigint;
 }
 
 /** The proof by events, unless the full read-back was asked for. */
@@ -349,7 +385,9 @@ function fullReadBack(
           comparison.check(start, end);
       },
     },
-    prove: (out) => verifyScores(score, stage, file, out, comparison),
+    prove: async (out) => ({
+      differences: await verifyScores(score, stage, file, out, comparison),
+    }),
   };
 }
 
@@ -379,7 +417,7 @@ function eventProof(
             `the push's events do not prove the file (${outcome.reason}): reading every score back`,
           ),
         );
-        return verifyScores(score, stage, file, out);
+        return readBackAtOneCount(score, file, stage, out);
       }
       out.line(
         field(
@@ -390,15 +428,40 @@ function eventProof(
         ),
       );
       announceVerified(file, out);
-      return [];
+      return {
+        differences: [],
+        block: outcome.block,
+        writeCount: await stageWriteCount(score, stage, outcome.block),
+      };
     },
   };
+}
+
+/**
+ * Every score read back, between two reads of the stage's write count: when
+ * they agree, nothing wrote the stage during the read-back, so the chain held
+ * the file from the block before it (its token is that count).
+ */
+async function readBackAtOneCount(
+  score: VipScore,
+  file: ScoreFile,
+  stage: bigint,
+  out: Output,
+): Promise<Proved> {
+  const provider = defined(score.runner?.provider, "the contract's provider");
+  const block = await provider.getBlockNumber();
+  const before = await stageWriteCount(score, stage, block);
+  const differences = await verifyScores(score, stage, file, out);
+  const after = await stageWriteCount(score, stage);
+  return before === after
+    ? { differences, block, writeCount: before }
+    : { differences };
 }
 
 /** Sends the file's batches, telling `check` what it needs to prove them. */
 async function push(
   { score, signer, provider }: PushTarget,
-  { table }: ScoreFile,
+  { table, sha256 }: ScoreFile,
   { limits, kinds, unchanged }: EntryPlan,
   journal: Journal,
   check: Verification,
@@ -418,9 +481,11 @@ async function push(
         out,
         progress,
         ...check.during,
+        beforeBroadcast: options.beforeBroadcast,
       },
       {
         stage: options.stage,
+        marker: { intent: options.intent, sha256 },
         limits,
         maxInFlight: options.maxInFlight,
         maxBatchSize: options.maxBatchSize,
@@ -468,11 +533,15 @@ async function verify(
   out: Output,
 ): Promise<void> {
   try {
-    const differences = await check.prove(out);
+    const { differences, block, writeCount } = await check.prove(out);
     await journal.append({
       type: "verified",
       differences: differences.length,
       at: new Date().toISOString(),
+      ...(block === undefined ? {} : { block }),
+      ...(writeCount === undefined
+        ? {}
+        : { writeCount: writeCount.toString() }),
     });
   } catch (error) {
     await journal.append({

@@ -1,5 +1,6 @@
 import type { StageWindow } from "../clients/stage-window.js";
 import type { BlockHeader, RollupReader } from "../indexer/rpc.js";
+import { firstBlockAtOrAfter } from "../network/block-search.js";
 
 /**
  * The rollup blocks of a stage: those whose own timestamp lies in the base
@@ -36,16 +37,8 @@ export async function stageBlocks(
     return header;
   };
   /** The first block whose time is at or after `t`, or head + 1. */
-  const firstAtOrAfter = async (t: bigint): Promise<bigint> => {
-    let lo = 0n;
-    let hi = head + 1n;
-    while (lo < hi) {
-      const mid = (lo + hi) / 2n;
-      if ((await at(mid)).time >= t) hi = mid;
-      else lo = mid + 1n;
-    }
-    return lo;
-  };
+  const firstAtOrAfter = (t: bigint) =>
+    firstBlockAtOrAfter(async (n) => (await at(n)).time, t, head);
   const firstNumber = await firstAtOrAfter(window.start);
   const endNumber = await firstAtOrAfter(window.end);
   const closed = endNumber <= head;

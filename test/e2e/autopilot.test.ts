@@ -129,8 +129,8 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     }
     return result;
   };
-  /** The contract's calls of `name` in the chain's blocks, in order. */
-  const calls = async (name: string) => {
+  /** The contract's calls of any of `names` in the chain's blocks, in order. */
+  const calls = async (...names: string[]) => {
     const found = [];
     for (
       let n = 0, latest = await provider.getBlockNumber();
@@ -143,14 +143,16 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       ).prefetchedTransactions) {
         if (tx.to?.toLowerCase() !== contract.toLowerCase()) continue;
         const parsed = score.interface.parseTransaction(tx);
-        if (parsed?.name === name) found.push(parsed);
+        if (parsed !== null && names.includes(parsed.name)) found.push(parsed);
       }
     }
     return found;
   };
-  /** Finalizations sent to the contract, by stage. */
+  /** Finalizations sent to the contract (fenced or not), by stage. */
   const finalizations = async () =>
-    (await calls("finalizeStage")).map((call) => call.args[0] as bigint);
+    (await calls("finalizeStage", "finalizeStageAt")).map(
+      (call) => call.args[0] as bigint,
+    );
   const updateTransactions = async () => (await calls("updateScores")).length;
 
   it("pushes the live file during the stage, only what changed, and finalizes nothing before the end", async () => {
@@ -339,11 +341,14 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
           60_000,
         );
         expect(await score.openStage()).to.equal(6n);
-        const status = JSON.parse(await readFile(statusFile(), "utf8")) as {
-          lastAction: { text: string };
-          openStage: string;
-        };
-        expect(status.lastAction.text).to.match(/^stage 5 finalized in tx/);
+        // The status file is rewritten at the end of the pass that sent the
+        // alert: waited for, not raced.
+        await waitFor(async () => {
+          const status = JSON.parse(await readFile(statusFile(), "utf8")) as {
+            lastAction?: { text: string };
+          };
+          return /^stage 5 finalized in tx/.test(status.lastAction?.text ?? "");
+        }, 60_000);
       },
     );
     expect(ended.code).to.equal(143);
@@ -626,19 +631,27 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
 
   it("finds a finalization killed between its send and its receipt by its nonce, and never sends a second", async () => {
     passEnd();
-    // Scores already on chain: the push has nothing to send, so the first
-    // transaction is the finalization.
+    // Scores already on chain: the push sends only its marked claim (the
+    // score again), then the finalization, which is held on its way.
     await (await score.updateScores(5n, [A], [1n])).wait();
     await write("stage-5.final.csv", [[A, 1n]]);
+    const finalizeAt = score.interface
+      .getFunction("finalizeStageAt")
+      .selector.slice(2);
+    rig.proxy.rules.push({
+      method: "eth_sendRawTransaction",
+      fault: "hold-request",
+      times: 1,
+      match: (body) => body.includes(finalizeAt),
+    });
+    const held = rig.proxy.held();
+    const killed = spawnHardhat(args("--once"), env());
+    await held;
     await provider.send("evm_setAutomine", [false]);
     try {
-      rig.proxy.rules.push({
-        method: "eth_sendRawTransaction",
-        fault: "hold-answer",
-        times: 1,
-      });
-      const killed = spawnHardhat(args("--once"), env());
-      await rig.proxy.held();
+      // The node takes the finalization; its answer never reaches the
+      // autopilot, which is killed.
+      expect(await rig.proxy.release({ answer: false })).to.equal(1);
       killed.child.kill("SIGKILL");
       await killed.result;
       rig.proxy.rules.length = 0;
@@ -650,9 +663,14 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
         "data",
         (chunk: Buffer) => (out += chunk.toString()),
       );
-      await waitFor(() => out.includes("pushing its final scores"), 60_000);
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      await provider.send("evm_mine", []);
+      // Its proof still holds (nothing wrote the stage since): it goes
+      // straight to the finalization, found again by its journal, and waits
+      // for its receipt.
+      await waitFor(() => /finalizing\s+stage 5, fenced/.test(out), 60_000);
+      await waitFor(async () => {
+        await provider.send("evm_mine", []);
+        return (await score.openStage()) === 6n;
+      }, 60_000);
       const resumed = await again.result;
       expect(resumed.code, resumed.output).to.equal(0);
       expect(resumed.stdout).to.match(

@@ -11,7 +11,8 @@ import type { AddressInfo } from "node:net";
  * - `429` / `503`: answers with that status, not forwarding;
  * - `slow`: forwards after `delayMs`;
  * - `lose-answer`: forwards, then drops the connection instead of answering (the node acted, the client never hears);
- * - `hold-request`: keeps the request without forwarding, until the client goes away;
+ * - `hold-request`: keeps the request without forwarding, until the client goes away or the test
+ *   `release()`s it (then it is forwarded and answered, late);
  * - `hold-answer`: forwards, then keeps the answer, until the client goes away.
  */
 type Fault =
@@ -24,7 +25,10 @@ type Fault =
   | "hold-answer";
 
 interface FaultRule {
+  /** The JSON-RPC method it applies to; `*` for every request. */
   method: string;
+  /** Applies only to requests whose raw body this holds for. */
+  match?: (body: string) => boolean;
   fault: Fault;
   /** How many matching requests it applies to (Infinity: all). */
   times: number;
@@ -42,6 +46,13 @@ export interface FaultProxy {
   seen: Record<string, number>;
   /** Resolves when the proxy next holds a request (after this call). */
   held(): Promise<void>;
+  /** Requests held now (`hold-request`). */
+  holding(): number;
+  /**
+   * Forwards the requests held now and answers them (or, with `answer:
+   * false`, never answers: the node acted, the client never hears); how many.
+   */
+  release(options?: { answer?: boolean }): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -60,6 +71,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     waiting = [];
   };
 
+  const holdingNow: { body: string; response: ServerResponse }[] = [];
   const forward = async (body: string) => {
     const answer = await fetch(upstream, {
       method: "POST",
@@ -90,7 +102,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
             }
             seen[method] = (seen[method] ?? 0) + 1;
             const rule = rules.find((r) => {
-              if (r.method !== method) return false;
+              if (r.method !== method && r.method !== "*") return false;
+              if (r.match !== undefined && !r.match(body)) return false;
               const count = matched.get(r) ?? 0;
               return count < (r.after ?? 0) + r.times;
             });
@@ -113,8 +126,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
                 );
               }
               if (fault === "hold-request") {
+                holdingNow.push({ body, response });
                 onHeld();
-                return; // never forwarded, never answered
+                return; // forwarded and answered only if released
               }
               if (fault === "slow")
                 await new Promise((resolve) =>
@@ -145,6 +159,23 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     injected,
     seen,
     held: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    holding: () => holdingNow.length,
+    release: async ({ answer: answered = true } = {}) => {
+      const released = holdingNow.splice(0);
+      for (const { body, response } of released) {
+        try {
+          const answer = await forward(body);
+          if (!answered) continue;
+          response.writeHead(answer.status, {
+            "content-type": "application/json",
+          });
+          response.end(answer.text);
+        } catch {
+          response.destroy();
+        }
+      }
+      return released.length;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -161,19 +161,26 @@ describe("the stage schedule: when the contract's open stage is due", () => {
   }
 
   it("polls sooner as the end nears, never sooner than a second, and at the interval once due", () => {
-    expect(
-      nextPollSeconds(openStageTiming(program, END - 3_600n, 10n, GRACE), 60),
-    ).to.equal(60);
-    expect(
-      nextPollSeconds(openStageTiming(program, END - 7n, 10n, GRACE), 60),
-    ).to.equal(7);
-    expect(
-      nextPollSeconds(openStageTiming(program, END - 1n, 10n, GRACE), 60),
-    ).to.equal(1);
-    expect(
-      nextPollSeconds(openStageTiming(program, END + 5n, 10n, GRACE), 60),
-    ).to.equal(60);
-    expect(nextPollSeconds(undefined, 30)).to.equal(30);
+    const at = (now: bigint) => ({
+      timing: openStageTiming(program, now, 10n, GRACE),
+    });
+    expect(nextPollSeconds(at(END - 3_600n), 60)).to.equal(60);
+    expect(nextPollSeconds(at(END - 7n), 60)).to.equal(7);
+    expect(nextPollSeconds(at(END - 1n), 60)).to.equal(1);
+    expect(nextPollSeconds(at(END + 5n), 60)).to.equal(60);
+    expect(nextPollSeconds({}, 30)).to.equal(30);
+  });
+
+  it("polls a standby no later than the moment it would act", () => {
+    const timing = openStageTiming(program, END + 5n, 10n, GRACE);
+    const standby = (until: bigint) => ({
+      timing,
+      chainTime: END + 5n,
+      standingByUntil: until,
+    });
+    expect(nextPollSeconds(standby(END + 300n), 60)).to.equal(60);
+    expect(nextPollSeconds(standby(END + 20n), 60)).to.equal(15);
+    expect(nextPollSeconds(standby(END + 5n), 60)).to.equal(1);
   });
 
   it("says the end and what it means in words", () => {

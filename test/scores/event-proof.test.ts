@@ -96,6 +96,7 @@ describe("scores:update proves the push by its events", () => {
         maxInFlight: 0,
         maxBatchSize: BATCH,
         fullReadBack,
+        intent: "final",
       },
       { line: (text) => lines.push(text), warn: (text) => lines.push(text) },
     );

@@ -277,6 +277,7 @@ async function rehearseScores(
       maxInFlight: 0,
       journalDir,
       interactive: false,
+      intent: "final",
     },
     out,
   );

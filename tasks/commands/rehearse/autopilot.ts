@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { alertSink } from "../../autopilot/alerts.js";
+import { prepareContext } from "../../autopilot/prepare.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { DEFAULT_GRACE_SECONDS } from "../../program/stage-timing.js";
 import { defined } from "../../errors.js";
@@ -40,15 +41,15 @@ export async function rehearseAutopilot({
         "the rehearsal's signer is connected",
       ).getNetwork()
     ).chainId;
-    const pass = () =>
+    const pass = async () =>
       runAutopilot(
-        {
+        await prepareContext({
           score,
           signer,
           chainId,
           out,
           alerts: alertSink({ write: (line) => out.line(line) }),
-        },
+        }),
         {
           scoresDir,
           once: true,
@@ -59,6 +60,7 @@ export async function rehearseAutopilot({
           l1RestUrl: baseChain.url,
           moduleAddress: baseChain.moduleAddress,
           network: "default",
+          role: { kind: "primary" },
           scoring: {
             policyPath: sample.policyPath,
             computeIntervalSeconds: 600,

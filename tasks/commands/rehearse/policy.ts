@@ -104,6 +104,7 @@ export async function rehearsePolicy({
         maxInFlight: 0,
         journalDir,
         interactive: false,
+        intent: "final",
       },
       out,
     );

@@ -9,6 +9,7 @@ import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
 import { readScoreFile } from "../../scores/read.js";
+import { pushIntentOf } from "../../scores/score-files.js";
 import { runScoresUpdate } from "../../scores/update.js";
 
 interface ScoresUpdateArgs {
@@ -54,6 +55,7 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
       replace: args.replace,
       skipUnchanged: args.skipUnchanged,
       fullReadBack: args.fullReadBack,
+      intent: pushIntentOf(file.path),
       maxInFlight: args.maxInFlight,
       maxBatchSize: args.batchSize === 0 ? undefined : args.batchSize,
       journalDir: taskFolder(hre.config.paths.root, "journal", args.journalDir),

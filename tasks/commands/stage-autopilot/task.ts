@@ -50,6 +50,14 @@ export default task(
     type: ArgumentType.STRING,
     defaultValue: "60",
   })
+  .addOption(
+    textOption(
+      "standbyAfter",
+      "Run as a standby on a second host: act on a stage only once it is this many seconds " +
+        "past its end on the base chain's clock and still not finalized (its own key on the " +
+        "allow list, its own --data-dir and --journal-dir); without it, the host is the primary",
+    ),
+  )
   .addOption({
     name: "grace",
     description:

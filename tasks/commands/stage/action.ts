@@ -1,7 +1,9 @@
+import path from "node:path";
+
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { ignitionPath } from "../../config/package-files.js";
-import { baseChain } from "../../config/settings.js";
+import { baseChain, taskFolder } from "../../config/settings.js";
 import { findScoreContract } from "../../contract/locate.js";
 import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
@@ -10,6 +12,8 @@ import { runStage } from "./run.js";
 interface StageArgs {
   contract?: string;
   deploymentId?: string;
+  statusFile?: string;
+  journalDir?: string;
 }
 
 const action: NewTaskActionFunction<StageArgs> = async (args, hre) => {
@@ -25,12 +29,21 @@ const action: NewTaskActionFunction<StageArgs> = async (args, hre) => {
     { ...args, ignitionPath: ignitionPath(hre) },
     connection.ethers.provider,
   );
+  const statusFile = path.resolve(
+    args.statusFile ??
+      path.join(
+        taskFolder(hre.config.paths.root, "journal", args.journalDir),
+        "autopilot",
+        "status.json",
+      ),
+  );
   await runStage(
     restUrl,
     moduleAddress,
     score,
     connection.networkName,
     consoleOutput,
+    statusFile,
   );
 };
 

@@ -5,7 +5,12 @@ import {
   openStageTiming,
 } from "../../program/stage-timing.js";
 import { fetchChainTime, fetchVipStage } from "../../clients/l1-rest.js";
-import { firstLine } from "../../errors.js";
+import {
+  describeCloses,
+  describeThisHost,
+  recentStageCloses,
+} from "../../autopilot/recent-stages.js";
+import { defined, firstLine } from "../../errors.js";
 import { field, type Output } from "../../output.js";
 
 export interface StageReport {
@@ -23,6 +28,7 @@ export async function runStage(
   score: VipScore | undefined,
   network: string,
   out: Output,
+  statusFile?: string,
 ): Promise<StageReport> {
   const program = await fetchVipStage(l1RestUrl, moduleAddress);
   out.line(
@@ -80,6 +86,13 @@ export async function runStage(
       );
     }
   }
+  await describeHosts(
+    score,
+    open,
+    { restUrl: l1RestUrl, moduleAddress },
+    statusFile,
+    out,
+  );
   if (open < program.stage) {
     const through =
       program.stage - open > 1n
@@ -99,6 +112,29 @@ export async function runStage(
     );
   }
   return { programStage: program.stage, contractOpenStage: open };
+}
+
+/**
+ * Who did the last stages (final pushes, finalizations), and this host's
+ * autopilot (its role, the other signer's last write); a failure to read them
+ * is a warning: the stages above are what the command is for.
+ */
+async function describeHosts(
+  score: VipScore,
+  open: bigint,
+  base: { restUrl: string; moduleAddress: string },
+  statusFile: string | undefined,
+  out: Output,
+): Promise<void> {
+  try {
+    const provider = defined(score.runner?.provider, "the contract's provider");
+    describeCloses(out, await recentStageCloses(score, provider, base, open));
+  } catch (error) {
+    out.warn(
+      `who pushed and finalized the last stages could not be read: ${firstLine(error)}`,
+    );
+  }
+  if (statusFile !== undefined) await describeThisHost(out, statusFile);
 }
 
 function shortAddress(address: string): string {

@@ -1,0 +1,90 @@
+import type { PushIntent } from "../contract/push-marker.js";
+import { Journal, journalPath } from "../journal/journal.js";
+import type { ScoreFile } from "../scores/read.js";
+import { runScoresUpdate } from "../scores/update.js";
+import type { Proof } from "./decide.js";
+import type { Runtime } from "./runtime.js";
+
+/**
+ * A score file to the stage as `scores:update --replace --skip-unchanged`
+ * pushes it, marked live or final: only the entries the chain does not hold
+ * yet, journalled, proved. A new content replaces the stage's earlier journal;
+ * so does a final push of the same file once its earlier push was proved or
+ * failed its proof (the chain has changed since: a new push, not a resumed
+ * one). A final push that finds every score on chain already writes one all
+ * the same: its marked transaction is its claim, which another host reads.
+ */
+export async function pushFile(
+  rt: Runtime,
+  file: ScoreFile,
+  stage: bigint,
+  intent: PushIntent,
+  beforeBroadcast?: () => Promise<void>,
+): Promise<void> {
+  const { ctx, options } = rt;
+  const journal = await Journal.open(
+    journalPath(
+      options.journalDir,
+      ctx.chainId,
+      await ctx.score.getAddress(),
+      stage,
+    ),
+  );
+  if (
+    intent === "final" &&
+    journal.records.some((record) => record.type === "verified")
+  )
+    await journal.archive();
+  const report = await runScoresUpdate(
+    ctx.score,
+    ctx.signer,
+    file,
+    {
+      stage,
+      dryRun: false,
+      replace: true,
+      skipUnchanged: true,
+      maxInFlight: 0,
+      journalDir: options.journalDir,
+      network: options.network,
+      interactive: false,
+      intent,
+      claim: intent === "final",
+      ...(beforeBroadcast === undefined ? {} : { beforeBroadcast }),
+    },
+    ctx.out,
+  );
+  ctx.monitor?.pushed(report.addresses);
+}
+
+/**
+ * This host's proof that `stage` holds a file, from the stage's journal: the
+ * file's SHA-256, whether it was pushed as final scores, and where its last
+ * proof held (a proof that found differences, or none yet, is no proof).
+ */
+export async function journalledProof(
+  rt: Runtime,
+  stage: bigint,
+): Promise<Proof | undefined> {
+  const { ctx, options } = rt;
+  const journal = await Journal.open(
+    journalPath(
+      options.journalDir,
+      ctx.chainId,
+      await ctx.score.getAddress(),
+      stage,
+    ),
+  );
+  const start = journal.start;
+  const verified = journal.records.findLast((r) => r.type === "verified");
+  if (start === undefined || verified?.type !== "verified") return undefined;
+  if (verified.differences !== 0) return undefined;
+  return {
+    sha256: start.sha256,
+    final: start.intent === "final",
+    ...(verified.block === undefined ? {} : { block: verified.block }),
+    ...(verified.writeCount === undefined
+      ? {}
+      : { writeCount: BigInt(verified.writeCount) }),
+  };
+}

@@ -1,0 +1,197 @@
+import type { Log, Provider } from "ethers";
+
+import {
+  FINALIZE_STAGE_TOPIC,
+  LogCursor,
+  stageTopic,
+  TxSenders,
+  UPDATE_SCORE_TOPIC,
+} from "./contract-logs.js";
+import type { PushIntent } from "./push-marker.js";
+
+/** A write to the contract, as another host sees it. */
+export interface SeenWrite {
+  signer: string;
+  stage: bigint;
+  /** From the push's marker; undefined without one. */
+  intent?: PushIntent;
+  tx: string;
+  block: number;
+}
+
+/** How a stage was closed: who finalized it, and who pushed final scores to it. */
+export interface StageClose {
+  stage: bigint;
+  /** The finalization's sender and transaction; undefined until it is seen. */
+  finalizedBy?: { signer: string; tx: string; block: number };
+  /** The signers of the stage's final pushes seen (each push's marker says it is final). */
+  finalPushers: string[];
+}
+
+/** Stages whose close a watch keeps. */
+const RECENT_STAGES = 5;
+
+/**
+ * Follows the contract's writes and finalizations from a block on, a pass at
+ * a time: the last write another signer made (a sign that the other host is
+ * alive, and what it does), and for recent stages who pushed final scores and
+ * who finalized.
+ */
+export class ContractWatch {
+  #lastForeignWrite: SeenWrite | undefined;
+  readonly #closes = new Map<bigint, StageClose>();
+  readonly #cursor: LogCursor;
+  readonly #senders: TxSenders;
+  readonly #me: string;
+
+  constructor(
+    private readonly provider: Provider,
+    contract: string,
+    me: string,
+    from: number,
+  ) {
+    this.#cursor = new LogCursor(
+      provider,
+      {
+        address: contract,
+        topics: [[UPDATE_SCORE_TOPIC, FINALIZE_STAGE_TOPIC]],
+      },
+      from,
+    );
+    this.#senders = new TxSenders(provider);
+    this.#me = me.toLowerCase();
+  }
+
+  /** The last write another signer made, since the watch began. */
+  get lastForeignWrite(): SeenWrite | undefined {
+    return this.#lastForeignWrite;
+  }
+
+  /** What the watch saw of `stage`'s close. */
+  closeOf(stage: bigint): StageClose | undefined {
+    return this.#closes.get(stage);
+  }
+
+  /** The recent stages' closes, newest first. */
+  recentCloses(): StageClose[] {
+    return [...this.#closes.values()].sort((a, b) =>
+      a.stage > b.stage ? -1 : 1,
+    );
+  }
+
+  /** Takes in a close read elsewhere (`readStageClose`), for a stage not seen. */
+  remember(close: StageClose): void {
+    this.#closes.set(close.stage, close);
+    this.#trim();
+  }
+
+  /** Reads the writes and finalizations since the last update. */
+  async update(): Promise<void> {
+    const head = await this.provider.getBlockNumber();
+    await this.#cursor.readTo(head, async (logs) => {
+      await this.#take(logs);
+      this.#senders.clear();
+    });
+  }
+
+  async #take(logs: readonly Log[]): Promise<void> {
+    const senders = await this.#senders.resolve(
+      logs.map((log) => log.transactionHash.toLowerCase()),
+    );
+    for (const log of logs) {
+      const tx = log.transactionHash.toLowerCase();
+      const sender = senders.get(tx);
+      if (sender === undefined) continue; // not indexed yet by this node
+      if (log.topics[0] === FINALIZE_STAGE_TOPIC) {
+        this.#close(BigInt(log.data)).finalizedBy = {
+          signer: sender.from,
+          tx,
+          block: log.blockNumber,
+        };
+        continue;
+      }
+      const stage = BigInt(log.topics[2] ?? "0x0");
+      if (sender.marker?.intent === "final") {
+        const close = this.#close(stage);
+        if (!close.finalPushers.includes(sender.from))
+          close.finalPushers.push(sender.from);
+      }
+      if (sender.from !== this.#me)
+        this.#lastForeignWrite = {
+          signer: sender.from,
+          stage,
+          ...(sender.marker === undefined
+            ? {}
+            : { intent: sender.marker.intent }),
+          tx,
+          block: log.blockNumber,
+        };
+    }
+    this.#trim();
+  }
+
+  #close(stage: bigint): StageClose {
+    let close = this.#closes.get(stage);
+    if (close === undefined) {
+      close = { stage, finalPushers: [] };
+      this.#closes.set(stage, close);
+    }
+    return close;
+  }
+
+  #trim(): void {
+    const stages = [...this.#closes.keys()].sort((a, b) => (a > b ? -1 : 1));
+    for (const stage of stages.slice(RECENT_STAGES)) this.#closes.delete(stage);
+  }
+}
+
+/**
+ * How `stage` was closed, read from the chain from `fromBlock` (its end, less
+ * a margin) until its finalization: for a stage a watch did not see (the host
+ * was down, or started later), and for `npx hardhat stage`.
+ */
+export async function readStageClose(
+  provider: Provider,
+  contract: string,
+  stage: bigint,
+  fromBlock: number,
+): Promise<StageClose> {
+  const close: StageClose = { stage, finalPushers: [] };
+  const senders = new TxSenders(provider);
+  const cursor = new LogCursor(
+    provider,
+    {
+      address: contract,
+      topics: [[UPDATE_SCORE_TOPIC, FINALIZE_STAGE_TOPIC]],
+    },
+    fromBlock,
+  );
+  const stageWord = stageTopic(stage);
+  await cursor.readTo(await provider.getBlockNumber(), async (logs) => {
+    const ours = logs.filter((log) =>
+      log.topics[0] === FINALIZE_STAGE_TOPIC
+        ? log.data === stageWord
+        : log.topics[2] === stageWord,
+    );
+    const found = await senders.resolve(
+      ours.map((log) => log.transactionHash.toLowerCase()),
+    );
+    for (const log of ours) {
+      const tx = log.transactionHash.toLowerCase();
+      const sender = found.get(tx);
+      if (sender === undefined) continue;
+      if (log.topics[0] === FINALIZE_STAGE_TOPIC) {
+        close.finalizedBy = { signer: sender.from, tx, block: log.blockNumber };
+        return true;
+      }
+      if (
+        sender.marker?.intent === "final" &&
+        !close.finalPushers.includes(sender.from)
+      )
+        close.finalPushers.push(sender.from);
+    }
+    senders.clear();
+    return false;
+  });
+  return close;
+}
