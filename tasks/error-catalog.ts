@@ -1634,6 +1634,17 @@ export const ERRORS = {
         "Run a single autopilot (the primary) on this contract; use two hosts with a " +
         "contract deployed by this version.",
     },
+    PASS_FAILED: {
+      number: 6036,
+      message: joined(
+        "the pass stopped at stage {stage}: {reason}. Nothing sent was lost (every send is ",
+        "journalled); the next poll tries again",
+      ),
+      cause:
+        "A read the autopilot needed in the middle of a pass failed (the rollup's node or the " +
+        "base chain, after their retries).",
+      fix: "Check the rollup's JSON-RPC (JSON_RPC_URL) and the base chain's REST (L1_REST_URL).",
+    },
     WRITES_UNREADABLE: {
       number: 6035,
       message: joined(

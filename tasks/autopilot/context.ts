@@ -9,6 +9,7 @@ import type { AlertSink } from "./alerts.js";
 import type { Role } from "./decide.js";
 import type { AutopilotMonitor } from "./monitor.js";
 import type { PolicyScoring } from "./policy-scores.js";
+import type { Service } from "./service.js";
 
 export interface AutopilotOptions {
   scoresDir: string;
@@ -52,4 +53,12 @@ export interface AutopilotContext {
 export interface Blocking {
   text: string;
   error: VipError;
+}
+
+/** Where the autopilot reports: its log, its alerts, and `--listen`'s service. */
+export interface Watchers {
+  out: Output;
+  alerts: AlertSink;
+  monitor?: AutopilotMonitor;
+  service?: Service;
 }

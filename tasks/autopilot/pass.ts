@@ -118,7 +118,16 @@ export class Autopilot {
         return { timing: lastTiming, finalized, failed: seen.failed };
       }
       const { view } = seen;
-      const outcome = await this.#work(view);
+      let outcome: StageOutcome;
+      try {
+        outcome = await this.#work(view);
+      } catch (error) {
+        return {
+          timing: view.timing,
+          finalized,
+          failed: this.#passFailed(view.timing.stage, error),
+        };
+      }
       if (outcome.finalized === true) finalized.push(view.timing.stage);
       if (outcome.finalized === true || outcome.moved === true) continue;
       return {
@@ -155,6 +164,7 @@ export class Autopilot {
   /** Decides and acts on one stage until there is nothing more to do now. */
   async #work(view: PassView): Promise<StageOutcome> {
     const tried = new Map<StepKind, number>();
+    const raised = this.#rt.lastBlocking;
     for (;;) {
       const step = decideNext(view, tried);
       tried.set(step.kind, (tried.get(step.kind) ?? 0) + 1);
@@ -164,6 +174,9 @@ export class Autopilot {
         case "stand-by":
           return { standingByUntil: step.until };
         case "blocked":
+          // A step's failure raised its alert; what stops only by the
+          // pass's bounds (the stage written again after every proof) says so.
+          if (this.#rt.lastBlocking === raised) this.#keptChanging(view);
           return { blocked: true };
         default: {
           const outcome = await this.#act(step, view);
@@ -220,12 +233,12 @@ export class Autopilot {
   async #observe(): Promise<{ view: PassView } | { failed: Blocking }> {
     const clocks = await this.#readClocks();
     if ("failed" in clocks) return clocks;
-    await this.#noteCloses(clocks.openStage);
-    const timing = this.#timing(clocks);
     try {
+      await this.#noteCloses(clocks.openStage);
+      const timing = this.#timing(clocks);
       return { view: await this.#view(timing, clocks.chainTime) };
     } catch (error) {
-      return { failed: this.#unreachable(error) };
+      return { failed: this.#passFailed(clocks.openStage, error) };
     }
   }
 
@@ -393,6 +406,41 @@ export class Autopilot {
       new VipError(
         ERRORS.AUTOPILOT.CLOCKS_UNREACHABLE,
         { reason: firstLine(messageOf(error)) },
+        error,
+      ),
+    );
+  }
+
+  /** The alert of a stage written again after each of this pass's proofs. */
+  #keptChanging(view: PassView): void {
+    const { timing } = view;
+    const ended = this.#rt.ended(timing);
+    this.#rt.block(
+      timing.stage,
+      timing.atRisk ? "alert" : "warning",
+      "failed",
+      new VipError(ERRORS.AUTOPILOT.FINALIZE_FAILED, {
+        ...ended,
+        reason:
+          "the stage was written again after each proof of this pass (another writer keeps writing it)",
+        risk: "",
+      }),
+    );
+  }
+
+  /**
+   * The alert of a pass that stopped midway on a read that failed: a step's
+   * own failures are its alerts; this is what none of them caught.
+   */
+  #passFailed(stage: bigint, error: unknown): Blocking {
+    const { lastTiming } = this.#rt.memory;
+    return this.#rt.block(
+      stage,
+      lastTiming?.atRisk === true ? "alert" : "warning",
+      "pass",
+      new VipError(
+        ERRORS.AUTOPILOT.PASS_FAILED,
+        { stage, reason: firstLine(messageOf(error)) },
         error,
       ),
     );

@@ -22,14 +22,7 @@ export async function pushFile(
   beforeBroadcast?: () => Promise<void>,
 ): Promise<void> {
   const { ctx, options } = rt;
-  const journal = await Journal.open(
-    journalPath(
-      options.journalDir,
-      ctx.chainId,
-      await ctx.score.getAddress(),
-      stage,
-    ),
-  );
+  const journal = await stageJournal(rt, stage);
   if (
     intent === "final" &&
     journal.records.some((record) => record.type === "verified")
@@ -66,15 +59,7 @@ export async function journalledProof(
   rt: Runtime,
   stage: bigint,
 ): Promise<Proof | undefined> {
-  const { ctx, options } = rt;
-  const journal = await Journal.open(
-    journalPath(
-      options.journalDir,
-      ctx.chainId,
-      await ctx.score.getAddress(),
-      stage,
-    ),
-  );
+  const journal = await stageJournal(rt, stage);
   const start = journal.start;
   const verified = journal.records.findLast((r) => r.type === "verified");
   if (start === undefined || verified?.type !== "verified") return undefined;
@@ -87,4 +72,17 @@ export async function journalledProof(
       ? {}
       : { writeCount: BigInt(verified.writeCount) }),
   };
+}
+
+/** This host's journal of the stage's pushes. */
+async function stageJournal(rt: Runtime, stage: bigint): Promise<Journal> {
+  const { ctx, options } = rt;
+  return Journal.open(
+    journalPath(
+      options.journalDir,
+      ctx.chainId,
+      await ctx.score.getAddress(),
+      stage,
+    ),
+  );
 }

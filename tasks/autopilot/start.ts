@@ -7,20 +7,13 @@ import { isVipError, reasonOf } from "../errors.js";
 import { isTransient } from "../network/retry.js";
 import { consoleOutput, type Output } from "../output.js";
 import { type AlertSink, alertSink } from "./alerts.js";
+import type { Watchers } from "./context.js";
 import { type AutopilotLock, acquireLock, lockPath } from "./lock.js";
 import { AutopilotMonitor } from "./monitor.js";
 import { backoffSeconds } from "./schedule.js";
-import { type Service, startService } from "./service.js";
+import { startService } from "./service.js";
 import { type AutopilotArgs, readSettings } from "./settings.js";
 import { runUnderLock, type StartedContext } from "./under-lock.js";
-
-/** Where the autopilot reports: its log, its alerts, and `--listen`'s service. */
-export interface Watchers {
-  out: Output;
-  alerts: AlertSink;
-  monitor?: AutopilotMonitor;
-  service?: Service;
-}
 
 /**
  * `stage:autopilot`, from its options to its end: the settings checked before

@@ -16,7 +16,7 @@ import type { PolicyScoring } from "./policy-scores.js";
 import { prepareContext } from "./prepare.js";
 import { runAutopilot } from "./run.js";
 import type { AutopilotArgs, AutopilotSettings } from "./settings.js";
-import type { Watchers } from "./start.js";
+import type { Watchers } from "./context.js";
 
 export type StartedContext = ContractContext & { chainId: bigint };
 

@@ -208,7 +208,11 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
   const alertsOf = (h: AutopilotHost, descriptor: ErrorDescriptor) =>
     h.webhook.alerts.filter((a) => a.code === errorCode(descriptor));
 
-  it("both healthy: the primary finalizes each stage, the standby sends no transaction at all", async () => {
+  /**
+   * Both hosts on one policy, stage 5 running with its first trades, and the
+   * primary's live push of them on chain.
+   */
+  const bothLive = async () => {
     const policy = await policyFile("policy");
     const primary = await host("primary", policy);
     const standby = await host("standby", policy);
@@ -220,6 +224,12 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
       async () => (await score.scores(5n, A)).amount === 6n,
       120_000,
     );
+    return { policy, primary, standby };
+  };
+
+  it("both healthy: the primary finalizes each stage, the standby sends no transaction at all", async () => {
+    const standbyNonce = await nonceOf(LEDGER_ADDRESS);
+    const { primary, standby } = await bothLive();
 
     await passEnd(5n, 10n);
     await waitFor(async () => (await openStage()) === 6n, 120_000);
@@ -246,7 +256,7 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
       [5n, PRIMARY],
       [6n, PRIMARY],
     ]);
-    expect(await nonceOf(LEDGER_ADDRESS)).to.equal(0);
+    expect(await nonceOf(LEDGER_ADDRESS)).to.equal(standbyNonce);
     expect(await onChain(5n)).to.deep.equal(
       expectedScores(trades, [end(4n), end(5n)]),
     );
@@ -300,17 +310,8 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
   });
 
   it("the primary SIGKILLed shortly before an end: the standby finalizes within --standby-after plus two polls, equal to the policy computed here", async () => {
-    const policy = await policyFile("policy");
-    const primary = await host("primary", policy);
-    const standby = await host("standby", policy);
-    await trade(start + 100n, [
-      [A, 3n * E18, 1],
-      [B, 5n * E18, 0],
-    ]);
-    await waitFor(
-      async () => (await score.scores(5n, A)).amount === 6n,
-      120_000,
-    );
+    const standbyNonce = await nonceOf(LEDGER_ADDRESS);
+    const { policy, primary, standby } = await bothLive();
     baseChain.state.now = end(5n) - 20n;
     await trade(start + 900n, [[C, 2n * E18, 2]]);
     primary.child.kill("SIGKILL");
@@ -323,7 +324,7 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
       async () => ((await standby.status())?.passes ?? 0) >= before + 3,
       60_000,
     );
-    expect(await nonceOf(LEDGER_ADDRESS)).to.equal(0);
+    expect(await nonceOf(LEDGER_ADDRESS)).to.equal(standbyNonce);
     expect(await openStage()).to.equal(5n);
 
     baseChain.state.now = end(5n) + STANDBY_AFTER;
@@ -354,20 +355,24 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
         (a) => a.level === "ok" && /taken over by this standby/.test(a.text),
       ),
     ).to.equal(true);
+
+    // The primary, restarted, says at once how the last stage was closed, and
+    // does nothing for it.
+    const restarted = await host("primary", policy);
+    await waitFor(
+      () => alertsOf(restarted, ERRORS.AUTOPILOT.FINALIZED_BY_OTHER).length > 0,
+      120_000,
+    );
+    expect(
+      alertsOf(restarted, ERRORS.AUTOPILOT.FINALIZED_BY_OTHER)[0]?.text,
+    ).to.include(`stage 5 was finalized by ${STANDBY}`);
+    expect(restarted.output()).not.to.match(
+      /stage 5 ended at .*pushing its final scores|finalizing\s+stage 5/,
+    );
   });
 
   it("the primary SIGSTOPped with a live push in flight across the end: the fence refuses the standby's first finalization, the stage equals the final file, and the primary, resumed, says so and does the next stage", async () => {
-    const policy = await policyFile("policy");
-    const primary = await host("primary", policy);
-    const standby = await host("standby", policy);
-    await trade(start + 100n, [
-      [A, 3n * E18, 1],
-      [B, 5n * E18, 0],
-    ]);
-    await waitFor(
-      async () => (await score.scores(5n, A)).amount === 6n,
-      120_000,
-    );
+    const { primary, standby } = await bothLive();
 
     // The primary's next live push is held on its way to the node, and the
     // primary frozen with it in flight.
@@ -552,10 +557,11 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
     );
     expect(await nonceOf(OUTSIDER)).to.equal(outsider);
 
+    const standbyNonce = await nonceOf(LEDGER_ADDRESS);
     const notSeconds = await runHardhat(args("soon"), env(LEDGER_KEY));
     expect(failure(notSeconds, ERRORS.AUTOPILOT.NOT_WHOLE_SECONDS)).to.include(
       "--standby-after soon",
     );
-    expect(await nonceOf(LEDGER_ADDRESS)).to.equal(0);
+    expect(await nonceOf(LEDGER_ADDRESS)).to.equal(standbyNonce);
   });
 });
