@@ -1544,19 +1544,21 @@ export const ERRORS = {
     HOSTS_DISAGREE: {
       number: 6028,
       message: joined(
-        "hosts disagree on stage {stage}: {count} address(es) hold final scores that another ",
-        "host wrote and that differ from this host's final file {file} (this host signs as ",
-        "{me}): {differences}. This host neither pushes nor finalizes stage {stage} while ",
-        "they differ: the operator decides which file is right",
+        "hosts disagree on stage {stage}: {signers} pushed final scores of another file than ",
+        "this host's {file} (sha256 {ours}…; this host signs as {me}): {differences}. This host ",
+        "neither pushes nor finalizes stage {stage} while they differ: the operator decides ",
+        "which file is right",
       ),
       cause:
         "Two autopilots (a primary and a standby) computed different final files for the " +
         "stage (another policy, another index, a score file from another job), and the other " +
-        "host's final push is on chain. Overwriting it would start a tug of war between the hosts.",
+        "host's final push is on chain (its marker names its file). Overwriting it would start " +
+        "a tug of war between the hosts.",
       fix:
         "Find which file is right (scores:audit on each host; scores:explain for an address). " +
-        "Correct the other host (its policy or its scoring job) so that both compute the same " +
-        "final file: the host whose file is right then pushes and finalizes at its next poll.",
+        "Correct the other host (its policy or its scoring job) and restart it: its next final " +
+        "push claims the same file, and the host whose file was right pushes and finalizes at " +
+        "its next poll.",
     },
     STANDBY_TAKES_OVER: {
       number: 6029,
@@ -1607,10 +1609,10 @@ export const ERRORS = {
     FINALIZED_DIFFERS: {
       number: 6033,
       message: joined(
-        "hosts disagree on stage {stage}: {signer} finalized it with scores that differ from ",
-        "this host's final file {file} ({count} address(es)): {differences}. A finalized ",
-        "stage cannot change: if this host's file is right, correct it through governance ",
-        "within the challenge period",
+        "the finalized stage {stage} differs from this host's final file {file}: {signer} ",
+        "finalized it, and {count} address(es) differ: {differences}. A finalized stage cannot ",
+        "change: if this host's file is right, correct it through governance within the ",
+        "challenge period",
       ),
       cause:
         "The other host finalized the stage from a final file that is not this host's: two " +

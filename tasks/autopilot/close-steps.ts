@@ -6,7 +6,7 @@ import type { ScoreFile } from "../scores/read.js";
 import { compareWithChain, describeDifference } from "../scores/read-back.js";
 import { finalScoreFile, readStageFile } from "../scores/score-files.js";
 import { computeStageFiles } from "./policy-scores.js";
-import { reasonOnOneLine, type Runtime } from "./runtime.js";
+import { listOnOneLine, reasonOnOneLine, type Runtime } from "./runtime.js";
 
 /**
  * Says how a stage this host did not finalize was closed, and by whom: a
@@ -93,9 +93,6 @@ async function closeOf(
   }
 }
 
-/** Shown in the alert: the first ten. */
-const SHOWN = 10;
-
 /**
  * The stage another signer finalized, against this host's own final file of
  * it (computed now with `--policy` when it has none): any difference is an
@@ -121,9 +118,10 @@ async function checkClosed(
       );
       return;
     }
-    const shown = differences
-      .slice(0, SHOWN)
-      .map((d) => describeDifference(d, mine?.path ?? ""));
+    const path = mine.path;
+    const shown = listOnOneLine(
+      differences.map((d) => describeDifference(d, path)),
+    );
     rt.block(
       stage,
       "alert",
@@ -133,7 +131,7 @@ async function checkClosed(
         signer,
         file: mine.path,
         count: differences.length,
-        differences: shown.join("; "),
+        differences: shown,
       }),
     );
   } catch (error) {

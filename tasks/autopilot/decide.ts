@@ -102,13 +102,15 @@ export type StepKind = Step["kind"];
 
 /**
  * Times each step may run in one pass: a push or a finalization may need a
- * second go when another write lands in between (the fence refuses the first);
- * a third in the same pass means something keeps writing the stage.
+ * second go when another write lands in between (the fence refuses the first,
+ * and with --policy the final file is computed again: the write may have added
+ * an address); a third in the same pass means something keeps writing the
+ * stage.
  */
 const MOST_PER_PASS: Partial<Record<StepKind, number>> = {
   "compute-live": 1,
   "push-live": 1,
-  "compute-final": 1,
+  "compute-final": 2,
   "read-final": 1,
   "check-writes": 5,
   "push-final": 2,

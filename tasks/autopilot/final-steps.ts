@@ -2,16 +2,16 @@ import { finalizeOnce } from "../contract/finalize.js";
 import { stageWriteCount } from "../contract/fence.js";
 import { type Disagreement, StageWrites } from "../contract/stage-writes.js";
 import { ERRORS } from "../error-catalog.js";
-import { VipError } from "../errors.js";
+import { isVipError, VipError } from "../errors.js";
 import { finalizeJournalPath } from "../journal/journal.js";
 import { field, formatDuration, formatUnixTime as iso } from "../output.js";
 import { type ScoreFile, readScoreFile } from "../scores/read.js";
 import { finalScoreFile, readStageFile } from "../scores/score-files.js";
-import { verifyScores } from "../scores/verify.js";
 import type { PassView } from "./decide.js";
+import { readBackAtOneCount } from "../scores/update.js";
 import { computeStageFiles } from "./policy-scores.js";
 import { journalledProof, pushFile } from "./push-file.js";
-import { reasonOnOneLine, type Runtime } from "./runtime.js";
+import { listOnOneLine, reasonOnOneLine, type Runtime } from "./runtime.js";
 
 /** What a due step found: the stage no longer open (finalized elsewhere). */
 export type DueOutcome = "moved" | undefined;
@@ -89,6 +89,7 @@ export async function computeFinal(rt: Runtime, view: PassView): Promise<void> {
     rt.block(stage, acting ? level : "warning", "final-compute", error);
   };
   let scores;
+  let final: ScoreFile | undefined;
   try {
     scores = await computeStageFiles(
       ctx.score,
@@ -97,6 +98,11 @@ export async function computeFinal(rt: Runtime, view: PassView): Promise<void> {
       stage,
       { final: true },
     );
+    // Just written whole (write and rename): read at once.
+    if (scores.final)
+      final = await readScoreFile(finalScoreFile(options.scoresDir, stage), {
+        allowEmpty: true,
+      });
   } catch (error) {
     const reason = reasonOnOneLine(error);
     const params = { ...ended, policy: scoring.policyPath, reason };
@@ -120,11 +126,7 @@ export async function computeFinal(rt: Runtime, view: PassView): Promise<void> {
     );
   }
   rt.memory.resolve("final-compute", stage);
-  // Just written whole (write and rename): read at once.
-  const final = await readScoreFile(finalScoreFile(options.scoresDir, stage), {
-    allowEmpty: true,
-  });
-  ready(rt, view, final);
+  if (final !== undefined) ready(rt, view, final);
 }
 
 /** The final file is ready: remembered for the stage's later passes. */
@@ -169,16 +171,23 @@ export function takeOver(rt: Runtime, view: PassView): void {
 }
 
 /**
- * The stage's writes since its end: another host's final scores that differ
- * from this host's file block the stage (with the alert naming them), as
- * overwriting them would start a tug of war between the hosts.
+ * The stage's writes since its end: another host's final push of another file
+ * blocks the stage (with the alert naming the addresses where the scores
+ * differ), as overwriting it would start a tug of war between the hosts.
+ * `quiet`: a read that fails raises nothing (the caller has its own failure
+ * to report).
  */
-export async function checkWrites(rt: Runtime, view: PassView): Promise<void> {
+export async function checkWrites(
+  rt: Runtime,
+  view: PassView,
+  { quiet = false }: { quiet?: boolean } = {},
+): Promise<void> {
   const { timing, work } = view;
   const stage = timing.stage;
   const memory = rt.memory.stage(stage);
+  let writes: StageWrites;
   try {
-    memory.writes ??= new StageWrites(
+    writes = memory.writes ??= new StageWrites(
       rt.provider,
       await rt.ctx.score.getAddress(),
       stage,
@@ -188,12 +197,13 @@ export async function checkWrites(rt: Runtime, view: PassView): Promise<void> {
       ),
       rt.me,
     );
-    await memory.writes.update();
+    await writes.update();
   } catch (error) {
+    if (quiet) return;
     work.blocked = true;
     rt.block(
       stage,
-      "alert",
+      timing.atRisk ? "alert" : "warning",
       "writes",
       new VipError(
         ERRORS.AUTOPILOT.WRITES_UNREADABLE,
@@ -205,8 +215,10 @@ export async function checkWrites(rt: Runtime, view: PassView): Promise<void> {
   }
   const file = memory.final?.file;
   const found =
-    file === undefined ? [] : memory.writes.disagreements(scoreIn(file));
-  if (file === undefined || found.length === 0) {
+    file === undefined
+      ? undefined
+      : writes.disagreement(file.sha256, scoreIn(file));
+  if (file === undefined || found === undefined) {
     work.disagreement = "none";
     rt.memory.resolve("disagree", stage);
     return;
@@ -219,10 +231,16 @@ export async function checkWrites(rt: Runtime, view: PassView): Promise<void> {
     "disagree",
     new VipError(ERRORS.AUTOPILOT.HOSTS_DISAGREE, {
       stage,
-      count: found.length,
+      signers: found.claims
+        .map(
+          (claim) =>
+            `${claim.signer} (sha256 ${claim.sha256.slice(0, 16)}…, tx ${claim.tx})`,
+        )
+        .join(", "),
       file: file.path,
+      ours: file.sha256.slice(0, 16),
       me: rt.ctx.signerAddress,
-      differences: describeDisagreements(found),
+      differences: describeDisagreement(found),
     }),
   );
 }
@@ -235,21 +253,15 @@ function scoreIn(file: ScoreFile): (address: string) => bigint | undefined {
   };
 }
 
-/** Shown in an alert: the first ten. */
-const SHOWN_DISAGREEMENTS = 10;
-
-function describeDisagreements(found: Disagreement[]): string {
-  const shown = found
-    .slice(0, SHOWN_DISAGREEMENTS)
-    .map(
+function describeDisagreement({ addresses }: Disagreement): string {
+  if (addresses.length === 0)
+    return "no address it wrote differs yet: the files differ where it has written nothing";
+  return listOnOneLine(
+    addresses.map(
       ({ theirs, ours }) =>
         `${theirs.address}: ${theirs.score} from ${theirs.signer} (tx ${theirs.tx}), ${ours} here`,
-    );
-  const more =
-    found.length > SHOWN_DISAGREEMENTS
-      ? [`and ${found.length - SHOWN_DISAGREEMENTS} more`]
-      : [];
-  return [...shown, ...more].join("; ");
+    ),
+  );
 }
 
 /**
@@ -271,9 +283,13 @@ export async function pushFinal(
     `stage ${stage} ended at ${iso(timing.endTime)} on the base chain's clock: ` +
       `pushing its final scores from ${final.path}${why}`,
   );
+  // A final push of this file already on chain (the other host's, or this
+  // host's before its proof went stale) is the claim: another would only
+  // move the write count under the other host's fence.
+  const claimed = rt.memory.stage(stage).writes?.claimed(final.sha256) === true;
   try {
     if (final.table.length > 0) {
-      await pushFile(rt, final, stage, "final");
+      await pushFile(rt, final, stage, "final", { claim: !claimed });
       work.proof = await journalledProof(rt, stage);
     } else {
       work.proof = await proveEmpty(rt, final, stage);
@@ -295,16 +311,17 @@ async function proveEmpty(
   final: ScoreFile,
   stage: bigint,
 ): Promise<PassView["work"]["proof"]> {
-  const { score } = rt.ctx;
-  const block = await rt.provider.getBlockNumber();
-  const writeCount = await stageWriteCount(score, stage, block);
-  await verifyScores(score, stage, final, rt.ctx.out);
-  const after = await stageWriteCount(score, stage);
+  const { block, writeCount } = await readBackAtOneCount(
+    rt.ctx.score,
+    final,
+    stage,
+    rt.ctx.out,
+  );
   return {
     sha256: final.sha256,
     final: true,
-    block,
-    ...(writeCount === undefined || writeCount !== after ? {} : { writeCount }),
+    ...(block === undefined ? {} : { block }),
+    ...(writeCount === undefined ? {} : { writeCount }),
   };
 }
 
@@ -320,10 +337,9 @@ async function dueFailed(
 ): Promise<DueOutcome> {
   const { timing, work } = view;
   const stage = timing.stage;
-  if ((await rt.ctx.score.openStage().catch(() => stage)) !== stage)
-    return "moved";
+  if (!(await rt.stillOpen(stage))) return "moved";
   work.disagreement = undefined;
-  await checkWrites(rt, view);
+  await checkWrites(rt, view, { quiet: true });
   if (work.blocked) return undefined;
   work.blocked = true;
   const ended = rt.ended(timing);
@@ -355,7 +371,7 @@ export async function finalize(
   writeCount: bigint | undefined,
 ): Promise<"finalized" | DueOutcome> {
   const { ctx, options } = rt;
-  const { timing, work } = view;
+  const { timing } = view;
   const stage = timing.stage;
   const journal = finalizeJournalPath(
     options.journalDir,
@@ -375,28 +391,68 @@ export async function finalize(
       ...(writeCount === undefined ? {} : { writeCount }),
     });
   } catch (error) {
-    if (writeCount !== undefined) {
-      const now = await stageWriteCount(ctx.score, stage).catch(
-        () => writeCount,
-      );
-      if (now !== writeCount) {
-        ctx.out.line(
-          field(
-            "fenced",
-            `stage ${stage} was written after its proof (write count ${writeCount}, now ${now}): ` +
-              "the finalization was refused, the final scores go again",
-          ),
-        );
-        work.writeCount = now;
-        work.disagreement = undefined;
-        return undefined;
-      }
-    }
+    if (
+      writeCount !== undefined &&
+      (await refusedByFence(rt, view, writeCount, error))
+    )
+      return undefined;
     return dueFailed(rt, view, error);
   }
   if (result.receipt === undefined) return "moved";
   finalized(rt, view, result.receipt, result.resumed);
   return "finalized";
+}
+
+/**
+ * Whether the finalization failed because the stage moved under its fence:
+ * written after the proof (the next decision pushes the final file again,
+ * computed again with --policy: the write may have added an address), or, once
+ * a pass, a finalization sent before a restart with an older proof's count,
+ * which failed on chain (sent again at the current count). Said as a line, no
+ * alert.
+ */
+async function refusedByFence(
+  rt: Runtime,
+  view: PassView,
+  writeCount: bigint,
+  error: unknown,
+): Promise<boolean> {
+  const { ctx, options } = rt;
+  const { work } = view;
+  const stage = view.timing.stage;
+  const memory = rt.memory.stage(stage);
+  const now = await stageWriteCount(ctx.score, stage).catch(() => writeCount);
+  if (now !== writeCount) {
+    ctx.out.line(
+      field(
+        "fenced",
+        `stage ${stage} was written after its proof (write count ${writeCount}, now ${now}): ` +
+          "the finalization was refused, the final scores go again",
+      ),
+    );
+    work.writeCount = now;
+    work.disagreement = undefined;
+    if (options.scoring !== undefined) {
+      memory.final = undefined;
+      work.final = { kind: "unknown" };
+    }
+    return true;
+  }
+  if (
+    isVipError(error, ERRORS.CONTRACT.FINALIZE_TX_FAILED) &&
+    !memory.finalizeResent
+  ) {
+    memory.finalizeResent = true;
+    ctx.out.line(
+      field(
+        "fenced",
+        `a finalization of stage ${stage} sent before (with an older proof's count) failed on chain: ` +
+          `sent again at write count ${writeCount}`,
+      ),
+    );
+    return true;
+  }
+  return false;
 }
 
 function finalized(

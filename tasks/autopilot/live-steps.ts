@@ -91,7 +91,9 @@ export async function pushLive(rt: Runtime, view: PassView): Promise<void> {
         `stage ${stage} runs until ${iso(timing.endTime)}: ` +
           `pushing the live scores of ${live.path}`,
       );
-      await pushFile(rt, live, stage, "live", liveFence(rt, view));
+      await pushFile(rt, live, stage, "live", {
+        beforeBroadcast: liveClockCheck(rt, view),
+      });
       rt.did(
         `stage ${stage}: live scores of ${live.path} pushed (${live.table.length} entries)`,
       );
@@ -120,7 +122,7 @@ async function liveFailed(
     rt.ctx.out.line(reasonOnOneLine(error));
     return;
   }
-  if ((await rt.ctx.score.openStage().catch(() => stage)) !== stage) return;
+  if (!(await rt.stillOpen(stage))) return;
   rt.block(
     stage,
     "warning",
@@ -139,7 +141,7 @@ async function liveFailed(
  * the last read (monotonic time, which a paused process does not stop), and
  * extrapolated in between: one read per second of pushing, not per batch.
  */
-function liveFence(rt: Runtime, view: PassView): () => Promise<void> {
+function liveClockCheck(rt: Runtime, view: PassView): () => Promise<void> {
   const { timing, liveMarginSeconds } = view;
   let chainTime = view.chainTime;
   let readAt = performance.now();

@@ -22,6 +22,8 @@ export interface StageMemory {
   tookOver: boolean;
   /** The stage's writes since its end, once this host acts on it. */
   writes?: StageWrites;
+  /** A finalization that failed on chain was sent again (once a stage). */
+  finalizeResent?: boolean;
 }
 
 /**
@@ -46,8 +48,8 @@ export class AutopilotMemory {
   readonly closes: bigint[] = [];
   /**
    * Closes noted when the autopilot started (the stage before the open one):
-   * reported, not checked against a final file (a restart is no reason to
-   * compute an old stage again).
+   * with --once they are reported, not checked against a final file (a cron
+   * job would compute the old stage again at every run).
    */
   readonly closesAtStart = new Set<bigint>();
   /** Stages this host finalized. */

@@ -2,6 +2,11 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
 import type { ContractWatch } from "../contract/contract-watch.js";
 import type { AlertLevel } from "./alerts.js";
+import {
+  type AutopilotStatus,
+  otherSignerLastWrite,
+  recentStagesOf,
+} from "./status.js";
 
 /**
  * Which external system a failed read went to: the label of `rpc_errors_total`.
@@ -28,13 +33,9 @@ export interface Health {
   role?: string;
   signer?: string;
   /** For each recent stage: who pushed its final scores, who finalized it. */
-  recentStages?: {
-    stage: string;
-    finalPushedBy: string[];
-    finalizedBy?: string;
-  }[];
+  recentStages?: AutopilotStatus["recentStages"];
   /** The last write to the contract by another signer that this host saw. */
-  otherSignerLastWrite?: { signer: string; stage: string; block: number };
+  otherSignerLastWrite?: AutopilotStatus["otherSignerLastWrite"];
 }
 
 /**
@@ -242,24 +243,14 @@ export class AutopilotMonitor {
       if (close.finalizedBy !== undefined)
         mark("finalize", close.finalizedBy.signer);
     }
-    this.#health.recentStages = closes.map((close) => ({
-      stage: close.stage.toString(),
-      finalPushedBy: close.finalPushers,
-      ...(close.finalizedBy === undefined
-        ? {}
-        : { finalizedBy: close.finalizedBy.signer }),
-    }));
-    const last = watch.lastForeignWrite;
+    this.#health.recentStages = recentStagesOf(watch);
+    const last = otherSignerLastWrite(watch);
     if (last === undefined) return;
     this.#otherWriteBlock.reset();
     this.#otherWriteStage.reset();
     this.#otherWriteBlock.set({ signer: last.signer }, last.block);
     this.#otherWriteStage.set({ signer: last.signer }, Number(last.stage));
-    this.#health.otherSignerLastWrite = {
-      signer: last.signer,
-      stage: last.stage.toString(),
-      block: last.block,
-    };
+    this.#health.otherSignerLastWrite = last;
   }
 
   pushed(scores: number): void {

@@ -193,8 +193,10 @@ export class Autopilot {
       result === "moved" ? { moved: true } : undefined;
     switch (step.kind) {
       case "report-close":
+        // A restarted host checks the stage another signer finalized while it
+        // was away; a --once run (cron) would compute it at every run.
         await reportClose(rt, step.stage, {
-          check: !rt.memory.closesAtStart.has(step.stage),
+          check: !(rt.options.once && rt.memory.closesAtStart.has(step.stage)),
         });
         view.closedStage = rt.memory.closes[0];
         return undefined;
@@ -212,13 +214,13 @@ export class Autopilot {
         return void (await checkWrites(rt, view));
       case "push-final": {
         const outcome = moved(await pushFinal(rt, view, step.again));
-        if (outcome === undefined) await this.#sinceProof(view);
+        if (outcome === undefined) await this.#refreshChain(view);
         return outcome;
       }
       case "finalize": {
         const result = await finalize(rt, view, step.writeCount);
         if (result === "finalized") return { finalized: true };
-        if (result === undefined) await this.#sinceProof(view);
+        if (result === undefined) await this.#refreshChain(view);
         return moved(result);
       }
       default:
@@ -316,7 +318,7 @@ export class Autopilot {
     if (!timing.due && options.role.kind === "primary")
       view.work.liveChanged =
         (await liveFileVersion(this.#rt, stage)) !== memory.livePushed;
-    if (timing.due) await this.#sinceProof(view);
+    if (timing.due) await this.#refreshChain(view);
     return view;
   }
 
@@ -325,7 +327,7 @@ export class Autopilot {
    * whether the stage was written after the proof's block; with the fence,
    * the stage's write count now.
    */
-  async #sinceProof(view: PassView): Promise<void> {
+  async #refreshChain(view: PassView): Promise<void> {
     const { ctx } = this.#rt;
     const { work } = view;
     const proof = await journalledProof(this.#rt, work.stage);

@@ -19,13 +19,19 @@ export async function pushFile(
   file: ScoreFile,
   stage: bigint,
   intent: PushIntent,
-  beforeBroadcast?: () => Promise<void>,
+  {
+    claim = false,
+    beforeBroadcast,
+  }: { claim?: boolean; beforeBroadcast?: () => Promise<void> } = {},
 ): Promise<void> {
   const { ctx, options } = rt;
   const journal = await stageJournal(rt, stage);
+  // A final push of a file pushed before (proved since, or as live scores of
+  // the same content) is a new push, not the earlier one resumed.
   if (
     intent === "final" &&
-    journal.records.some((record) => record.type === "verified")
+    (journal.records.some((record) => record.type === "verified") ||
+      (journal.start !== undefined && journal.start.intent !== "final"))
   )
     await journal.archive();
   const report = await runScoresUpdate(
@@ -42,7 +48,7 @@ export async function pushFile(
       network: options.network,
       interactive: false,
       intent,
-      claim: intent === "final",
+      claim,
       ...(beforeBroadcast === undefined ? {} : { beforeBroadcast }),
     },
     ctx.out,

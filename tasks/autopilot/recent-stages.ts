@@ -3,11 +3,9 @@ import { readFile } from "node:fs/promises";
 import type { Provider } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { fetchStageWindow } from "../clients/stage-window.js";
 import { readStageClose, type StageClose } from "../contract/contract-watch.js";
-import { blockAtOrAfterTime } from "../network/block-search.js";
 import { field, type Output } from "../output.js";
-import { CLOCK_SKEW_SECONDS } from "./runtime.js";
+import { blockNearStageEnd } from "./runtime.js";
 import type { AutopilotStatus } from "./status.js";
 
 /** Finalized stages `npx hardhat stage` looks back over. */
@@ -32,15 +30,7 @@ export async function recentStageCloses(
     stage >= first && stage >= open - LOOK_BACK;
     stage--
   ) {
-    const window = await fetchStageWindow(
-      base.restUrl,
-      base.moduleAddress,
-      stage,
-    );
-    const from = await blockAtOrAfterTime(
-      provider,
-      window.end - CLOCK_SKEW_SECONDS,
-    );
+    const from = await blockNearStageEnd(provider, base, stage);
     closes.push(
       await readStageClose(provider, await score.getAddress(), stage, from),
     );

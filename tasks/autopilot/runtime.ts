@@ -1,3 +1,5 @@
+import type { Provider } from "ethers";
+
 import { fetchStageWindow } from "../clients/stage-window.js";
 import { blockAtOrAfterTime } from "../network/block-search.js";
 import { type VipError, defined, messageOf } from "../errors.js";
@@ -16,7 +18,7 @@ import type { AutopilotStatus } from "./status.js";
  * How far the rollup's clock may trail the base chain's: a stage's writes
  * after its end are looked for from this long before it.
  */
-export const CLOCK_SKEW_SECONDS = 600n;
+const CLOCK_SKEW_SECONDS = 600n;
 
 /**
  * What every step of the autopilot works with: the contract and its signer,
@@ -88,18 +90,54 @@ export class Runtime {
     };
   }
 
-  /**
-   * The rollup block from which `stage`'s writes after its end are read: the
-   * first at or after its end less the clock skew. A past stage's end is the
-   * program's record of it (`stage_data`), never one derived from today's
-   * interval.
-   */
+  /** The rollup block from which `stage`'s writes after its end are read. */
   async blockNearEnd(stage: bigint, end?: bigint): Promise<number> {
-    const { l1RestUrl, moduleAddress } = this.options;
-    const endTime =
-      end ?? (await fetchStageWindow(l1RestUrl, moduleAddress, stage)).end;
-    return blockAtOrAfterTime(this.provider, endTime - CLOCK_SKEW_SECONDS);
+    const { l1RestUrl: restUrl, moduleAddress } = this.options;
+    return blockNearStageEnd(
+      this.provider,
+      { restUrl, moduleAddress },
+      stage,
+      end,
+    );
   }
+
+  /**
+   * Whether `stage` is still the contract's open stage (a node that does not
+   * answer counts as yes: nothing is concluded from silence).
+   */
+  async stillOpen(stage: bigint): Promise<boolean> {
+    return (await this.ctx.score.openStage().catch(() => stage)) === stage;
+  }
+}
+
+/**
+ * The first rollup block at or after `stage`'s end less the clock skew: its
+ * writes after the end, and its finalization, are read from there. A past
+ * stage's end is the program's record of it (`stage_data`), never one derived
+ * from today's interval.
+ */
+export async function blockNearStageEnd(
+  provider: Provider,
+  base: { restUrl: string; moduleAddress: string },
+  stage: bigint,
+  end?: bigint,
+): Promise<number> {
+  const endTime =
+    end ??
+    (await fetchStageWindow(base.restUrl, base.moduleAddress, stage)).end;
+  return blockAtOrAfterTime(provider, endTime - CLOCK_SKEW_SECONDS);
+}
+
+/** Shown in an alert's one-line list: the first ten, then how many more. */
+const SHOWN_IN_A_LIST = 10;
+
+/** Items on one line, `; `-separated, the first ten and a count of the rest. */
+export function listOnOneLine(items: string[]): string {
+  const more =
+    items.length > SHOWN_IN_A_LIST
+      ? [`and ${items.length - SHOWN_IN_A_LIST} more`]
+      : [];
+  return [...items.slice(0, SHOWN_IN_A_LIST), ...more].join("; ");
 }
 
 /**

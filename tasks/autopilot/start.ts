@@ -1,6 +1,7 @@
+import { setTimeout as delay } from "node:timers/promises";
+
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { baseChain } from "../config/settings.js";
 import { type ContractContext, contractContext } from "../contract/context.js";
 import { isVipError, reasonOf } from "../errors.js";
@@ -35,6 +36,7 @@ export async function startAutopilot(
       args.once,
       settings.pollSeconds,
       watchers.alerts,
+      signal,
     );
     const base = await baseChain(
       context.connection.networkName,
@@ -129,6 +131,7 @@ async function startUp(
   once: boolean,
   pollSeconds: number,
   alerts: AlertSink,
+  signal?: AbortSignal,
 ): Promise<StartedContext> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -139,7 +142,7 @@ async function startUp(
           .chainId,
       };
     } catch (error) {
-      const retrying = !once && isTransient(error);
+      const retrying = !once && signal?.aborted !== true && isTransient(error);
       // Stage 0: which stage is at stake is not known before the contract is
       // reached.
       if (attempt === 1 || attempt % 10 === 0 || !retrying) {
@@ -155,7 +158,10 @@ async function startUp(
         await alerts.drain(15_000);
         throw error;
       }
-      await sleep(backoffSeconds(attempt, pollSeconds));
+      // Stopped while waiting: the next attempt's failure ends it.
+      await delay(backoffSeconds(attempt, pollSeconds) * 1000, undefined, {
+        signal,
+      }).catch(() => undefined);
     }
   }
 }

@@ -67,16 +67,11 @@ export async function writeStatus(
   await writeJsonFileAtomically(file, status);
 }
 
-/**
- * The status's view of the contract from the watch: for each recent stage who
- * pushed its final scores and who finalized it, and the other signer's last
- * write.
- */
-export function describeRecentStages(
-  status: AutopilotStatus,
+/** For each recent stage the watch saw: who pushed its final scores, who finalized it. */
+export function recentStagesOf(
   watch: ContractWatch,
-): void {
-  status.recentStages = watch.recentCloses().map((close) => ({
+): NonNullable<AutopilotStatus["recentStages"]> {
+  return watch.recentCloses().map((close) => ({
     stage: close.stage.toString(),
     finalPushedBy: close.finalPushers,
     ...(close.finalizedBy === undefined
@@ -86,13 +81,33 @@ export function describeRecentStages(
           finalizeTx: close.finalizedBy.tx,
         }),
   }));
+}
+
+/** The other signer's last write the watch saw, as the status says it. */
+export function otherSignerLastWrite(
+  watch: ContractWatch,
+): AutopilotStatus["otherSignerLastWrite"] {
   const last = watch.lastForeignWrite;
-  if (last !== undefined)
-    status.otherSignerLastWrite = {
-      signer: last.signer,
-      stage: last.stage.toString(),
-      ...(last.intent === undefined ? {} : { intent: last.intent }),
-      tx: last.tx,
-      block: last.block,
-    };
+  if (last === undefined) return undefined;
+  return {
+    signer: last.signer,
+    stage: last.stage.toString(),
+    ...(last.intent === undefined ? {} : { intent: last.intent }),
+    tx: last.tx,
+    block: last.block,
+  };
+}
+
+/**
+ * The status's view of the contract from the watch: for each recent stage who
+ * pushed its final scores and who finalized it, and the other signer's last
+ * write.
+ */
+export function describeRecentStages(
+  status: AutopilotStatus,
+  watch: ContractWatch,
+): void {
+  status.recentStages = recentStagesOf(watch);
+  const last = otherSignerLastWrite(watch);
+  if (last !== undefined) status.otherSignerLastWrite = last;
 }

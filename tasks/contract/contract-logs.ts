@@ -49,11 +49,6 @@ export class LogCursor {
     this.#next = from;
   }
 
-  /** The first block not read yet. */
-  get next(): number {
-    return this.#next;
-  }
-
   /**
    * Every log from the cursor through `head`, a range at a time, in order;
    * `onLogs` returning true stops the read after that range.

@@ -111,11 +111,8 @@ export class ContractWatch {
         continue;
       }
       const stage = BigInt(log.topics[2] ?? "0x0");
-      if (sender.marker?.intent === "final") {
-        const close = this.#close(stage);
-        if (!close.finalPushers.includes(sender.from))
-          close.finalPushers.push(sender.from);
-      }
+      if (sender.marker?.intent === "final")
+        addFinalPusher(this.#close(stage), sender.from);
       if (sender.from !== this.#me)
         this.#lastForeignWrite = {
           signer: sender.from,
@@ -145,10 +142,24 @@ export class ContractWatch {
   }
 }
 
+/** A signer of a stage's final push, once. */
+function addFinalPusher(close: StageClose, signer: string): void {
+  if (!close.finalPushers.includes(signer)) close.finalPushers.push(signer);
+}
+
 /**
- * How `stage` was closed, read from the chain from `fromBlock` (its end, less
- * a margin) until its finalization: for a stage a watch did not see (the host
- * was down, or started later), and for `npx hardhat stage`.
+ * Blocks before a stage's finalization in which its final pushes are looked
+ * for: a final push runs right before the finalization it proves (a push of a
+ * million scores fills some 200 blocks of 150,000,000 gas).
+ */
+const PUSH_BLOCKS = 1_000;
+
+/**
+ * How `stage` was closed, read from the chain: its finalization from
+ * `fromBlock` (its end, less a margin) on, then its final pushes in the blocks
+ * just before it: for a stage a watch did not see (the host was down, or
+ * started later), and for `npx hardhat stage`. The cost is the finalization's
+ * search and those blocks' logs, not the stage's.
  */
 export async function readStageClose(
   provider: Provider,
@@ -158,40 +169,33 @@ export async function readStageClose(
 ): Promise<StageClose> {
   const close: StageClose = { stage, finalPushers: [] };
   const senders = new TxSenders(provider);
-  const cursor = new LogCursor(
-    provider,
-    {
-      address: contract,
-      topics: [[UPDATE_SCORE_TOPIC, FINALIZE_STAGE_TOPIC]],
-    },
-    fromBlock,
-  );
   const stageWord = stageTopic(stage);
-  await cursor.readTo(await provider.getBlockNumber(), async (logs) => {
-    const ours = logs.filter((log) =>
-      log.topics[0] === FINALIZE_STAGE_TOPIC
-        ? log.data === stageWord
-        : log.topics[2] === stageWord,
-    );
+  const head = await provider.getBlockNumber();
+  await new LogCursor(
+    provider,
+    { address: contract, topics: [FINALIZE_STAGE_TOPIC] },
+    fromBlock,
+  ).readTo(head, async (logs) => {
+    const log = logs.find((found) => found.data === stageWord);
+    if (log === undefined) return false;
+    const tx = log.transactionHash.toLowerCase();
+    const sender = (await senders.resolve([tx])).get(tx);
+    if (sender !== undefined)
+      close.finalizedBy = { signer: sender.from, tx, block: log.blockNumber };
+    return true;
+  });
+  const end = close.finalizedBy?.block ?? head;
+  await new LogCursor(
+    provider,
+    { address: contract, topics: [UPDATE_SCORE_TOPIC, null, stageWord] },
+    Math.max(fromBlock, end - PUSH_BLOCKS),
+  ).readTo(end, async (logs) => {
     const found = await senders.resolve(
-      ours.map((log) => log.transactionHash.toLowerCase()),
+      logs.map((log) => log.transactionHash.toLowerCase()),
     );
-    for (const log of ours) {
-      const tx = log.transactionHash.toLowerCase();
-      const sender = found.get(tx);
-      if (sender === undefined) continue;
-      if (log.topics[0] === FINALIZE_STAGE_TOPIC) {
-        close.finalizedBy = { signer: sender.from, tx, block: log.blockNumber };
-        return true;
-      }
-      if (
-        sender.marker?.intent === "final" &&
-        !close.finalPushers.includes(sender.from)
-      )
-        close.finalPushers.push(sender.from);
-    }
+    for (const sender of found.values())
+      if (sender.marker?.intent === "final") addFinalPusher(close, sender.from);
     senders.clear();
-    return false;
   });
   return close;
 }

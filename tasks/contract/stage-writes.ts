@@ -19,34 +19,48 @@ export interface ForeignWrite {
   signer: string;
   /** What the push said it was (`push-marker.ts`); undefined without a marker. */
   intent?: PushIntent;
-  /** The SHA-256 of the file it pushed, with a marker. */
-  sha256?: string;
   tx: string;
   block: number;
 }
 
-/** An address whose final score another host wrote differently. */
+/** Another host's final push: the file it claims the stage holds. */
+export interface FinalClaim {
+  signer: string;
+  /** The SHA-256 of its final file (its latest final push's marker). */
+  sha256: string;
+  tx: string;
+  block: number;
+}
+
+/** Another host claims a final file other than this host's. */
 export interface Disagreement {
-  theirs: ForeignWrite;
-  /** This host's score for it (0 when its file does not list it). */
-  ours: bigint;
+  /** The other signers' claims, each of another file. */
+  claims: FinalClaim[];
+  /**
+   * The addresses whose final score such a signer wrote differently from
+   * this host's file (0 where its file does not list them), by block; empty
+   * when the files differ only where the other host has written nothing yet.
+   */
+  addresses: { theirs: ForeignWrite; ours: bigint }[];
 }
 
 /**
- * The writes to one stage from a block on by signers other than this host:
- * for each address, the latest of them (this host's own writes do not erase
- * them). Read incrementally: each `update` reads the blocks since the last
- * one.
+ * The writes to one stage from a block on, read incrementally (each `update`
+ * reads the blocks since the last one): for each other signer, its latest
+ * final push (its claim: the SHA-256 its marker names), and for each address,
+ * the latest write by a signer other than this host; and every file any final
+ * push claimed, this host's own included.
  *
  * This is how a host tells another host's final scores (which it must not
  * overwrite, and must not finalize over) from a stale live push (which it
- * must overwrite): by the marker each push leaves in its calldata. A final
- * score another host wrote stands as its claim even once this host wrote over
- * it, until that host writes the address again (after its operator corrected
- * it, say): two hosts that both pushed different final files then both stop.
+ * must overwrite): by the marker each push leaves in its calldata. Two hosts
+ * whose final files differ both stop; once the operator corrects one, its
+ * next final push claims the same file as the other, and they agree.
  */
 export class StageWrites {
   readonly #latest = new Map<string, ForeignWrite>();
+  readonly #claims = new Map<string, FinalClaim>();
+  readonly #claimed = new Set<string>();
   readonly #cursor: LogCursor;
   readonly #senders: TxSenders;
   readonly #me: string;
@@ -74,7 +88,10 @@ export class StageWrites {
   /** Reads the stage's writes through the head. */
   async update(): Promise<void> {
     const head = await this.provider.getBlockNumber();
-    await this.#cursor.readTo(head, (logs) => this.#take(logs));
+    await this.#cursor.readTo(head, async (logs) => {
+      await this.#take(logs);
+      this.#senders.clear();
+    });
   }
 
   async #take(logs: readonly Log[]): Promise<void> {
@@ -89,17 +106,24 @@ export class StageWrites {
           tx,
           block: log.blockNumber,
         });
-      const address = `0x${(log.topics[1] ?? "").slice(26)}`;
+      const { marker } = sender;
+      if (marker?.intent === "final") this.#claimed.add(marker.sha256);
       // This host's own writes erase nothing: a final score another host
-      // wrote stays its claim until that host writes the address again.
+      // wrote stays what it claims until that host pushes again.
       if (sender.from === this.#me) continue;
+      if (marker?.intent === "final")
+        this.#claims.set(sender.from, {
+          signer: sender.from,
+          sha256: marker.sha256,
+          tx,
+          block: log.blockNumber,
+        });
+      const address = `0x${(log.topics[1] ?? "").slice(26)}`;
       this.#latest.set(address, {
         address,
         score: BigInt(log.data.slice(0, 66)),
         signer: sender.from,
-        ...(sender.marker === undefined
-          ? {}
-          : { intent: sender.marker.intent, sha256: sender.marker.sha256 }),
+        ...(marker === undefined ? {} : { intent: marker.intent }),
         tx,
         block: log.blockNumber,
       });
@@ -107,27 +131,33 @@ export class StageWrites {
   }
 
   /**
-   * Another signer's final scores (its latest write of each address) that
-   * differ from this host's (`scoreOf`: undefined for an address its file does
-   * not list, which counts as 0), by block.
+   * Whether another signer's latest final push claims a file other than
+   * `sha256` (this host's), and where their scores differ: its final writes
+   * that differ from this host's (`scoreOf`: undefined for an address its file
+   * does not list, which counts as 0). Undefined when no other host claims
+   * another file.
    */
-  disagreements(
+  disagreement(
+    sha256: string,
     scoreOf: (address: string) => bigint | undefined,
-  ): Disagreement[] {
-    const found: Disagreement[] = [];
+  ): Disagreement | undefined {
+    const claims = [...this.#claims.values()].filter(
+      (claim) => claim.sha256 !== sha256,
+    );
+    if (claims.length === 0) return undefined;
+    const signers = new Set(claims.map((claim) => claim.signer));
+    const addresses: Disagreement["addresses"] = [];
     for (const write of this.#latest.values()) {
-      if (write.intent !== "final") continue;
+      if (write.intent !== "final" || !signers.has(write.signer)) continue;
       const ours = scoreOf(write.address) ?? 0n;
-      if (ours !== write.score) found.push({ theirs: write, ours });
+      if (ours !== write.score) addresses.push({ theirs: write, ours });
     }
-    return found.sort((a, b) => a.theirs.block - b.theirs.block);
+    addresses.sort((a, b) => a.theirs.block - b.theirs.block);
+    return { claims, addresses };
   }
 
-  /** The signers whose latest writes are final scores. */
-  finalWriters(): string[] {
-    const signers = new Set<string>();
-    for (const write of this.#latest.values())
-      if (write.intent === "final") signers.add(write.signer);
-    return [...signers];
+  /** Whether a final push (of any signer) already claims the file `sha256`. */
+  claimed(sha256: string): boolean {
+    return this.#claimed.has(sha256);
   }
 }

@@ -340,7 +340,7 @@ interface Verification {
  * stage's write count `writeCount` there (the fencing token a finalization
  * passes), when the proof holds at one block.
  */
-interface Proved {
+export interface Proved {
   differences: Difference[];
   block?: number;
   writeCount?: bigint;
@@ -442,7 +442,7 @@ function eventProof(
  * they agree, nothing wrote the stage during the read-back, so the chain held
  * the file from the block before it (its token is that count).
  */
-async function readBackAtOneCount(
+export async function readBackAtOneCount(
   score: VipScore,
   file: ScoreFile,
   stage: bigint,

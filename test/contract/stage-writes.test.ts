@@ -114,7 +114,7 @@ describe("a push's marker, and the stage's writes as another host reads them", (
     expect(await stageWriteCount(score, STAGE)).to.equal(2n);
   });
 
-  it("keeps, per address, another signer's latest write: its final scores stay its claim even once overwritten here", async () => {
+  it("tells another host's final push of another file, naming where the scores differ; a live push is no claim", async () => {
     const writes = new StageWrites(
       provider,
       await score.getAddress(),
@@ -122,6 +122,10 @@ describe("a push's marker, and the stage's writes as another host reads them", (
       from,
       me,
     );
+    await write(other, [[C, 9n]], { intent: "live", sha256: OTHER_SHA });
+    await writes.update();
+    expect(writes.disagreement(SHA, () => 1n)).to.equal(undefined);
+
     await write(
       other,
       [
@@ -130,7 +134,6 @@ describe("a push's marker, and the stage's writes as another host reads them", (
       ],
       { intent: "final", sha256: OTHER_SHA },
     );
-    await write(other, [[C, 9n]], { intent: "live", sha256: OTHER_SHA });
     await write(
       me,
       [
@@ -146,27 +149,38 @@ describe("a push's marker, and the stage's writes as another host reads them", (
       [B, 6n],
       [C, 1n],
     ]);
-    const found = writes.disagreements((address) => mine.get(address));
-    // A differs (5 there, 8 here); B agrees; C was only a live score there.
+    const found = defined(
+      writes.disagreement(SHA, (address) => mine.get(address)),
+      "the other host claims another file",
+    );
+    expect(found.claims.map((c) => [c.signer, c.sha256])).to.deep.equal([
+      [other.toLowerCase(), OTHER_SHA],
+    ]);
+    // A differs (5 there, 8 here) though this host wrote over it; B agrees;
+    // C was only a live score there.
     expect(
-      found.map((d) => [
-        d.theirs.address,
-        d.theirs.score,
-        d.ours,
-        d.theirs.signer,
-      ]),
-    ).to.deep.equal([[A, 5n, 8n, other.toLowerCase()]]);
-    expect(writes.finalWriters()).to.deep.equal([other.toLowerCase()]);
+      found.addresses.map((d) => [d.theirs.address, d.theirs.score, d.ours]),
+    ).to.deep.equal([[A, 5n, 8n]]);
     // An address this host's file does not list counts as 0.
     expect(
-      writes.disagreements(() => undefined).map((d) => d.ours),
+      writes.disagreement(SHA, () => undefined)?.addresses.map((d) => d.ours),
     ).to.deep.equal([0n, 0n]);
+    expect(writes.claimed(SHA)).to.equal(true);
+    expect(writes.claimed(OTHER_SHA)).to.equal(true);
+    expect(writes.claimed("ef".repeat(32))).to.equal(false);
 
-    // The other host, corrected, writes A again: the hosts agree.
+    // Files that differ only where the other host wrote nothing: still a
+    // disagreement, by the files' SHA-256, with no address to name.
+    expect(
+      writes.disagreement(SHA, (address) => (address === A ? 5n : 6n))
+        ?.addresses,
+    ).to.deep.equal([]);
+
+    // The other host, corrected, pushes this host's file: they agree.
     await write(other, [[A, 8n]], { intent: "final", sha256: SHA });
     await writes.update();
-    expect(writes.disagreements((address) => mine.get(address))).to.deep.equal(
-      [],
+    expect(writes.disagreement(SHA, (address) => mine.get(address))).to.equal(
+      undefined,
     );
   });
 
