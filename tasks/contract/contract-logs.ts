@@ -136,3 +136,33 @@ export class TxSenders {
     this.#known.clear();
   }
 }
+
+/** A log, its transaction's hash (lowercase), and who sent it. */
+export interface SentLog {
+  log: Log;
+  tx: string;
+  /** Undefined where the node does not know the transaction (yet). */
+  sender: TxSender | undefined;
+}
+
+/**
+ * Reads `cursor` through the head, handing each log with its transaction's
+ * sender to `onLog`, in order; each range's transactions are looked up once.
+ */
+export async function readSentLogs(
+  provider: Provider,
+  cursor: LogCursor,
+  onLog: (sent: SentLog) => void,
+): Promise<void> {
+  const senders = new TxSenders(provider);
+  await cursor.readTo(await provider.getBlockNumber(), async (logs) => {
+    const found = await senders.resolve(
+      logs.map((log) => log.transactionHash.toLowerCase()),
+    );
+    for (const log of logs) {
+      const tx = log.transactionHash.toLowerCase();
+      onLog({ log, tx, sender: found.get(tx) });
+    }
+    senders.clear();
+  });
+}

@@ -1,8 +1,10 @@
-import type { Log, Provider } from "ethers";
+import type { Provider } from "ethers";
 
 import {
   FINALIZE_STAGE_TOPIC,
   LogCursor,
+  readSentLogs,
+  type SentLog,
   stageTopic,
   TxSenders,
   UPDATE_SCORE_TOPIC,
@@ -41,7 +43,6 @@ export class ContractWatch {
   #lastForeignWrite: SeenWrite | undefined;
   readonly #closes = new Map<bigint, StageClose>();
   readonly #cursor: LogCursor;
-  readonly #senders: TxSenders;
   readonly #me: string;
 
   constructor(
@@ -58,7 +59,6 @@ export class ContractWatch {
       },
       from,
     );
-    this.#senders = new TxSenders(provider);
     this.#me = me.toLowerCase();
   }
 
@@ -87,44 +87,33 @@ export class ContractWatch {
 
   /** Reads the writes and finalizations since the last update. */
   async update(): Promise<void> {
-    const head = await this.provider.getBlockNumber();
-    await this.#cursor.readTo(head, async (logs) => {
-      await this.#take(logs);
-      this.#senders.clear();
-    });
+    await readSentLogs(this.provider, this.#cursor, (sent) => this.#take(sent));
+    this.#trim();
   }
 
-  async #take(logs: readonly Log[]): Promise<void> {
-    const senders = await this.#senders.resolve(
-      logs.map((log) => log.transactionHash.toLowerCase()),
-    );
-    for (const log of logs) {
-      const tx = log.transactionHash.toLowerCase();
-      const sender = senders.get(tx);
-      if (sender === undefined) continue; // not indexed yet by this node
-      if (log.topics[0] === FINALIZE_STAGE_TOPIC) {
-        this.#close(BigInt(log.data)).finalizedBy = {
-          signer: sender.from,
-          tx,
-          block: log.blockNumber,
-        };
-        continue;
-      }
-      const stage = BigInt(log.topics[2] ?? "0x0");
-      if (sender.marker?.intent === "final")
-        addFinalPusher(this.#close(stage), sender.from);
-      if (sender.from !== this.#me)
-        this.#lastForeignWrite = {
-          signer: sender.from,
-          stage,
-          ...(sender.marker === undefined
-            ? {}
-            : { intent: sender.marker.intent }),
-          tx,
-          block: log.blockNumber,
-        };
+  #take({ log, tx, sender }: SentLog): void {
+    if (sender === undefined) return; // not indexed yet by this node
+    if (log.topics[0] === FINALIZE_STAGE_TOPIC) {
+      this.#close(BigInt(log.data)).finalizedBy = {
+        signer: sender.from,
+        tx,
+        block: log.blockNumber,
+      };
+      return;
     }
-    this.#trim();
+    const stage = BigInt(log.topics[2] ?? "0x0");
+    if (sender.marker?.intent === "final")
+      addFinalPusher(this.#close(stage), sender.from);
+    if (sender.from !== this.#me)
+      this.#lastForeignWrite = {
+        signer: sender.from,
+        stage,
+        ...(sender.marker === undefined
+          ? {}
+          : { intent: sender.marker.intent }),
+        tx,
+        block: log.blockNumber,
+      };
   }
 
   #close(stage: bigint): StageClose {
@@ -185,17 +174,17 @@ export async function readStageClose(
     return true;
   });
   const end = close.finalizedBy?.block ?? head;
-  await new LogCursor(
+  await readSentLogs(
     provider,
-    { address: contract, topics: [UPDATE_SCORE_TOPIC, null, stageWord] },
-    Math.max(fromBlock, end - PUSH_BLOCKS),
-  ).readTo(end, async (logs) => {
-    const found = await senders.resolve(
-      logs.map((log) => log.transactionHash.toLowerCase()),
-    );
-    for (const sender of found.values())
-      if (sender.marker?.intent === "final") addFinalPusher(close, sender.from);
-    senders.clear();
-  });
+    new LogCursor(
+      provider,
+      { address: contract, topics: [UPDATE_SCORE_TOPIC, null, stageWord] },
+      Math.max(fromBlock, end - PUSH_BLOCKS),
+    ),
+    ({ log, sender }) => {
+      if (log.blockNumber <= end && sender?.marker?.intent === "final")
+        addFinalPusher(close, sender.from);
+    },
+  );
   return close;
 }

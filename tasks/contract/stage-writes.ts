@@ -1,11 +1,12 @@
-import type { Log, Provider } from "ethers";
+import type { Provider } from "ethers";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import {
   LogCursor,
+  readSentLogs,
+  type SentLog,
   stageTopic,
-  TxSenders,
   UPDATE_SCORE_TOPIC,
 } from "./contract-logs.js";
 import type { PushIntent } from "./push-marker.js";
@@ -62,7 +63,6 @@ export class StageWrites {
   readonly #claims = new Map<string, FinalClaim>();
   readonly #claimed = new Set<string>();
   readonly #cursor: LogCursor;
-  readonly #senders: TxSenders;
   readonly #me: string;
 
   constructor(
@@ -81,53 +81,41 @@ export class StageWrites {
       },
       fromBlock,
     );
-    this.#senders = new TxSenders(provider);
     this.#me = me.toLowerCase();
   }
 
   /** Reads the stage's writes through the head. */
   async update(): Promise<void> {
-    const head = await this.provider.getBlockNumber();
-    await this.#cursor.readTo(head, async (logs) => {
-      await this.#take(logs);
-      this.#senders.clear();
-    });
+    await readSentLogs(this.provider, this.#cursor, (sent) => this.#take(sent));
   }
 
-  async #take(logs: readonly Log[]): Promise<void> {
-    const senders = await this.#senders.resolve(
-      logs.map((log) => log.transactionHash.toLowerCase()),
-    );
-    for (const log of logs) {
-      const tx = log.transactionHash.toLowerCase();
-      const sender = senders.get(tx);
-      if (sender === undefined)
-        throw new VipError(ERRORS.AUTOPILOT.WRITE_SENDER_UNKNOWN, {
-          tx,
-          block: log.blockNumber,
-        });
-      const { marker } = sender;
-      if (marker?.intent === "final") this.#claimed.add(marker.sha256);
-      // This host's own writes erase nothing: a final score another host
-      // wrote stays what it claims until that host pushes again.
-      if (sender.from === this.#me) continue;
-      if (marker?.intent === "final")
-        this.#claims.set(sender.from, {
-          signer: sender.from,
-          sha256: marker.sha256,
-          tx,
-          block: log.blockNumber,
-        });
-      const address = `0x${(log.topics[1] ?? "").slice(26)}`;
-      this.#latest.set(address, {
-        address,
-        score: BigInt(log.data.slice(0, 66)),
-        signer: sender.from,
-        ...(marker === undefined ? {} : { intent: marker.intent }),
+  #take({ log, tx, sender }: SentLog): void {
+    if (sender === undefined)
+      throw new VipError(ERRORS.AUTOPILOT.WRITE_SENDER_UNKNOWN, {
         tx,
         block: log.blockNumber,
       });
-    }
+    const { marker } = sender;
+    if (marker?.intent === "final") this.#claimed.add(marker.sha256);
+    // This host's own writes erase nothing: a final score another host wrote
+    // stays what it claims until that host pushes again.
+    if (sender.from === this.#me) return;
+    if (marker?.intent === "final")
+      this.#claims.set(sender.from, {
+        signer: sender.from,
+        sha256: marker.sha256,
+        tx,
+        block: log.blockNumber,
+      });
+    const address = `0x${(log.topics[1] ?? "").slice(26)}`;
+    this.#latest.set(address, {
+      address,
+      score: BigInt(log.data.slice(0, 66)),
+      signer: sender.from,
+      ...(marker === undefined ? {} : { intent: marker.intent }),
+      tx,
+      block: log.blockNumber,
+    });
   }
 
   /**
