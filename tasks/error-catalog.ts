@@ -701,6 +701,29 @@ export const ERRORS = {
       cause: "--start-stage or START_STAGE is not a stage number.",
       fix: "Give a whole number from 1 to 2^64 - 1.",
     },
+    SUPERSEDED: {
+      number: 2085,
+      message: joined(
+        "{contract} was replaced by {by} from stage {fromStage} (stage:correct, {at}): ",
+        "nothing is written to it any more. The tasks use the new contract by default; ",
+        "or pass --contract {by}",
+      ),
+      cause:
+        "A correction (stage:correct) replaced this contract; its record in " +
+        "ignition/vip-contracts.json says so, and writes to the old contract are refused.",
+      fix: "Use the new contract: drop --contract/--deployment-id, or name the new one.",
+    },
+    CONTRACTS_RECORD_INVALID: {
+      number: 2086,
+      message: joined(
+        "{file} is not a record of this tool's contracts ({reason}): fix it or move it ",
+        "aside; nothing was sent",
+      ),
+      cause:
+        "ignition/vip-contracts.json, which stage:correct writes to say which contract is " +
+        "current, could not be read as JSON of its shape.",
+      fix: "Restore the file from a backup, or move it aside and pass --contract.",
+    },
   },
   SCORES: {
     FILE_UNREADABLE: {
@@ -1636,6 +1659,92 @@ export const ERRORS = {
         "Run a single autopilot (the primary) on this contract; use two hosts with a " +
         "contract deployed by this version.",
     },
+    CORRECTION_FILE_MISSING: {
+      number: 6040,
+      message: joined(
+        "stage {stage} has no corrected final file {file}: the correction replays every ",
+        "finalized stage from {first} on, each from its own final file. Write it (or give ",
+        "--policy to compute it) and run again; nothing was sent",
+      ),
+      cause:
+        "stage:correct replays each finalized stage from the corrected one on to the new " +
+        "contract, and one of them has no stage-<N>.final.csv in --scores-dir.",
+      fix: "Put every stage's final file in --scores-dir (the ones the autopilot wrote), or use --policy.",
+    },
+    CORRECTION_NOT_FINAL: {
+      number: 6041,
+      message: joined(
+        "stage {stage}'s window has not closed on both clocks, so its final scores cannot be ",
+        "computed; nothing was sent",
+      ),
+      cause:
+        "With --policy, a stage to replay was computed and its window is not closed (the " +
+        "base chain's or the rollup's clock has not passed its end).",
+      fix: "Check the rollup's node (its head) and the base chain's clock; run again.",
+    },
+    CORRECTION_EMPTY: {
+      number: 6042,
+      message: joined(
+        "the corrected final file {file} of stage {stage} holds no scores, but the stage ",
+        "holds {count} address(es) on chain: refused unless --allow-empty; nothing was sent",
+      ),
+      cause:
+        "An empty corrected file would give every user of the stage nothing: more likely a " +
+        "broken scoring job than a correction.",
+      fix: "Check the file; if the stage really had no rightful scores, pass --allow-empty.",
+    },
+    CORRECTION_NOTHING_TO_CORRECT: {
+      number: 6043,
+      message: joined(
+        "stage {stage} on chain equals its corrected file {file}: nothing to correct (a later ",
+        "stage that differs is corrected with its own --stage); nothing was sent",
+      ),
+      cause:
+        "The corrected file of the stage holds exactly the scores the contract holds.",
+      fix: "Check that the corrected file is the right one; nothing needs correcting otherwise.",
+    },
+    CORRECTION_STAGE_OPEN: {
+      number: 6044,
+      message: joined(
+        "stage {stage} is not finalized (the contract's open stage is {open}): its scores can ",
+        "still change, so push the corrected file with `npx hardhat scores:update --stage ",
+        "{stage}`; nothing was sent",
+      ),
+      cause:
+        "stage:correct corrects a finalized stage; this one is still open (or later).",
+      fix: "Use scores:update for an open stage.",
+    },
+    CORRECTION_DECLINED: {
+      number: 6045,
+      message:
+        "the correction of stage {stage} was not started: nothing was sent",
+      cause:
+        "stage:correct asked for confirmation on a terminal and the answer was not yes.",
+      fix: "Run it again and answer y, or pass --yes when you are sure.",
+    },
+    CORRECTION_OTHER_FILES: {
+      number: 6046,
+      message: joined(
+        "a correction of stage {stage} was started with other final files ({journal}: stage ",
+        "{differing} was sha256 {started}…, now {now}…): finish it with the same files, or ",
+        "move the journal aside to start another; nothing was sent",
+      ),
+      cause:
+        "stage:correct journals the files it replays; a rerun with other files would mix two " +
+        "corrections on one new contract.",
+      fix: "Restore the files the correction started with, or move its journal aside.",
+    },
+    CORRECTION_BRIDGE_UNREADABLE: {
+      number: 6047,
+      message: joined(
+        "the rollup's bridge id could not be read ({reason}): the proposal names the bridge, so ",
+        "nothing was sent",
+      ),
+      cause:
+        "stage:correct reads the rollup's OPinit bridge id from its REST API " +
+        "(/opinit/opchild/v1/bridge_info) before anything is sent.",
+      fix: "Set ROLLUP_REST_URL (vip.rollupRestUrl) to the rollup's REST API, and check that it answers.",
+    },
     PASS_FAILED: {
       number: 6036,
       message: joined(
@@ -2306,6 +2415,17 @@ export const ERRORS = {
       cause:
         "A real operation was asked on a network without a vip block in the config.",
       fix: "Add a vip block to the network, or run with --network naming one that has it.",
+    },
+
+    // The base chain's governance.
+    GOV_DURATION_INVALID: {
+      number: 7710,
+      message:
+        '{what}: {field} {value} is not a duration in seconds (digits, an optional fraction, then "s", as "604800s")',
+      cause:
+        "The base chain's gov params give a voting period this tool cannot read " +
+        "(Cosmos SDK writes durations as seconds followed by s).",
+      fix: "Use another REST endpoint of the base chain, or report the node's answer.",
     },
   },
   REGISTRY: {

@@ -24,6 +24,7 @@ import scoresAuditTask from "./commands/scores-audit/task.js";
 import scoresVerifyTask from "./commands/scores-verify/task.js";
 import scoresReportTask from "./commands/scores-report/task.js";
 import scoresExplainTask from "./commands/scores-explain/task.js";
+import stageCorrectTask from "./commands/stage-correct/task.js";
 import stageFinalizeTask from "./commands/stage-finalize/task.js";
 import stageAutopilotTask from "./commands/stage-autopilot/task.js";
 import rehearseTask from "./commands/rehearse/task.js";
@@ -70,6 +71,7 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
     scoresReportTask,
     scoresExplainTask,
     stageFinalizeTask,
+    stageCorrectTask,
     stageAutopilotTask,
     rehearseTask,
     accountsTask,

@@ -31,6 +31,11 @@ export interface AutopilotOptions {
   report?: ReportKeeper;
   /** Stops the autopilot: the pass under way ends, then `runAutopilot` returns. */
   signal?: AbortSignal;
+  /**
+   * The project's Ignition folder: before each pass, the autopilot stops if a
+   * correction (`stage:correct`) replaced its contract.
+   */
+  ignitionPath?: string;
 }
 
 export interface AutopilotContext {

@@ -1,4 +1,5 @@
 import type { OpenStageTiming } from "../program/stage-timing.js";
+import type { Proof } from "../scores/proof.js";
 
 /**
  * How a host runs. The primary does every stage's work. A standby runs the
@@ -20,20 +21,6 @@ type FinalState =
   /** With --policy: the rollup has no block at or after the end yet. */
   | { kind: "waiting" }
   | { kind: "ready"; sha256: string };
-
-/** This host's proof that the stage holds a file (its journal's). */
-export interface Proof {
-  sha256: string;
-  /**
-   * Pushed as final scores: a live push of the same content proves the same
-   * chain, but leaves no final claim for another host to read.
-   */
-  final: boolean;
-  /** The block the chain was proved at, when the proof holds at one block. */
-  block?: number;
-  /** The stage's write count at that block (fenced contracts). */
-  writeCount?: bigint;
-}
 
 /** What this host knows of the contract's open stage, in this pass. */
 export interface StageWork {

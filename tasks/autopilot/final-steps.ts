@@ -8,9 +8,9 @@ import { field, formatDuration, formatUnixTime as iso } from "../output.js";
 import { type ScoreFile, readScoreFile } from "../scores/read.js";
 import { finalScoreFile, readStageFile } from "../scores/score-files.js";
 import type { PassView } from "./decide.js";
-import { readBackAtOneCount } from "../scores/update.js";
+import { proveEmptyStage } from "../scores/proof.js";
 import { computeStageFiles } from "./policy-scores.js";
-import { journalledProof, pushFile } from "./push-file.js";
+import { pushFile, stageProof } from "./push-file.js";
 import { listOnOneLine, reasonOnOneLine, type Runtime } from "./runtime.js";
 
 /** What a due step found: the stage no longer open (finalized elsewhere). */
@@ -290,39 +290,20 @@ export async function pushFinal(
   try {
     if (final.table.length > 0) {
       await pushFile(rt, final, stage, "final", { claim: !claimed });
-      work.proof = await journalledProof(rt, stage);
+      work.proof = await stageProof(rt, stage);
     } else {
-      work.proof = await proveEmpty(rt, final, stage);
+      work.proof = await proveEmptyStage(
+        rt.ctx.score,
+        final,
+        stage,
+        rt.ctx.out,
+      );
     }
   } catch (error) {
     return dueFailed(rt, view, error);
   }
   rt.memory.resolve("failed", stage);
   return undefined;
-}
-
-/**
- * A final file without scores: the stage must hold none either (an address
- * scored live must be in the file with 0). Proved at one block, with the
- * stage's write count there.
- */
-async function proveEmpty(
-  rt: Runtime,
-  final: ScoreFile,
-  stage: bigint,
-): Promise<PassView["work"]["proof"]> {
-  const { block, writeCount } = await readBackAtOneCount(
-    rt.ctx.score,
-    final,
-    stage,
-    rt.ctx.out,
-  );
-  return {
-    sha256: final.sha256,
-    final: true,
-    ...(block === undefined ? {} : { block }),
-    ...(writeCount === undefined ? {} : { writeCount }),
-  };
 }
 
 /**

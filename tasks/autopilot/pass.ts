@@ -42,7 +42,7 @@ import {
 import { computeLive, liveFileVersion, pushLive } from "./live-steps.js";
 import { AutopilotMemory } from "./memory.js";
 import type { Endpoint } from "./monitor.js";
-import { journalledProof } from "./push-file.js";
+import { stageProof } from "./push-file.js";
 import { Runtime } from "./runtime.js";
 import { type AutopilotStatus, describeRecentStages } from "./status.js";
 
@@ -330,7 +330,7 @@ export class Autopilot {
   async #refreshChain(view: PassView): Promise<void> {
     const { ctx } = this.#rt;
     const { work } = view;
-    const proof = await journalledProof(this.#rt, work.stage);
+    const proof = await stageProof(this.#rt, work.stage);
     work.proof = proof ?? work.proof;
     if (ctx.fenced) {
       const now = await stageWriteCount(ctx.score, work.stage);

@@ -2,7 +2,7 @@ import type { PushIntent } from "../contract/push-marker.js";
 import { Journal, journalPath } from "../journal/journal.js";
 import type { ScoreFile } from "../scores/read.js";
 import { runScoresUpdate } from "../scores/update.js";
-import type { Proof } from "./decide.js";
+import { journalledProof, type Proof } from "../scores/proof.js";
 import type { Runtime } from "./runtime.js";
 
 /**
@@ -56,28 +56,12 @@ export async function pushFile(
   ctx.monitor?.pushed(report.addresses);
 }
 
-/**
- * This host's proof that `stage` holds a file, from the stage's journal: the
- * file's SHA-256, whether it was pushed as final scores, and where its last
- * proof held (a proof that found differences, or none yet, is no proof).
- */
-export async function journalledProof(
+/** This host's proof that `stage` holds a file, from the stage's journal. */
+export async function stageProof(
   rt: Runtime,
   stage: bigint,
 ): Promise<Proof | undefined> {
-  const journal = await stageJournal(rt, stage);
-  const start = journal.start;
-  const verified = journal.records.findLast((r) => r.type === "verified");
-  if (start === undefined || verified?.type !== "verified") return undefined;
-  if (verified.differences !== 0) return undefined;
-  return {
-    sha256: start.sha256,
-    final: start.intent === "final",
-    ...(verified.block === undefined ? {} : { block: verified.block }),
-    ...(verified.writeCount === undefined
-      ? {}
-      : { writeCount: BigInt(verified.writeCount) }),
-  };
+  return journalledProof(await stageJournal(rt, stage));
 }
 
 /** This host's journal of the stage's pushes. */

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 
+import { type Supersession, supersession } from "../contract/succession.js";
 import { firstLine } from "../errors.js";
 import { field, type Output } from "../output.js";
 import type { ReportKeeper } from "../report/keeper.js";
@@ -18,6 +19,8 @@ export interface AutopilotReport {
   finalized: bigint[];
   /** Set when `once` ends with a due stage left undone. */
   blocked?: Blocking;
+  /** Set when a correction replaced the contract: the autopilot stopped. */
+  superseded?: Supersession & { contract: string };
 }
 
 /**
@@ -52,6 +55,8 @@ export async function runAutopilot(
   let failures = 0;
   for (;;) {
     if (aborted(options.signal)) return { finalized };
+    const superseded = await replaced(ctx, options);
+    if (superseded !== undefined) return { finalized, superseded };
     const pass = await autopilot.pass();
     finalized.push(...pass.finalized);
     failures = pass.failed === undefined ? 0 : failures + 1;
@@ -76,6 +81,27 @@ export async function runAutopilot(
     if (stopping || !(await pause(sleepSeconds, options.signal)))
       return { finalized };
   }
+}
+
+/**
+ * What replaced the contract, when a correction did (`stage:correct` records
+ * it in the project): the autopilot stops writing to it at once, alerting.
+ */
+async function replaced(
+  ctx: AutopilotContext,
+  options: AutopilotOptions,
+): Promise<AutopilotReport["superseded"]> {
+  if (options.ignitionPath === undefined) return undefined;
+  const contract = await ctx.score.getAddress();
+  const found = await supersession(options.ignitionPath, ctx.chainId, contract);
+  if (found === undefined) return undefined;
+  ctx.alerts.raise(
+    "alert",
+    found.fromStage,
+    `${contract} was replaced by ${found.by} from stage ${found.fromStage} (stage:correct): ` +
+      "this autopilot stops; started again, it runs on the new contract",
+  );
+  return { ...found, contract };
 }
 
 /** Whether `signal` has aborted (read afresh: a pass may take long). */

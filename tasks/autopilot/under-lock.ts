@@ -1,6 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { describeEndpoint } from "../clients/http.js";
+import { ignitionPath } from "../config/package-files.js";
 import { type BaseChain, taskFolder } from "../config/settings.js";
 import type { ContractContext } from "../contract/context.js";
 import { hasFence } from "../contract/fence.js";
@@ -73,9 +74,17 @@ export async function runUnderLock(
       scoring,
       report: reportKeeper(settings, score, scoring),
       signal,
+      ignitionPath: ignitionPath(hre),
     },
   );
   await alerts.drain(15_000);
+  if (report.superseded !== undefined)
+    throw new VipError(ERRORS.CONTRACT.SUPERSEDED, {
+      contract: report.superseded.contract,
+      by: report.superseded.by,
+      fromStage: report.superseded.fromStage,
+      at: report.superseded.at,
+    });
   if (report.blocked !== undefined)
     throw new VipError(
       ERRORS.AUTOPILOT.STAGE_LEFT_UNDONE,

@@ -15,6 +15,11 @@ export interface VipStage {
   stageInterval?: bigint;
   /** The handle of `stage_data`, the table of every earlier stage's window. */
   stageDataHandle?: string;
+  /**
+   * Seconds after a snapshot's creation during which it can be challenged
+   * (`challenge_period`); older module stores may lack it.
+   */
+  challengePeriod?: bigint;
 }
 
 const resourceAnswer = z.object({
@@ -28,6 +33,7 @@ const moduleStore = z.object({
     stage_start_time: u64.optional(),
     stage_end_time: u64.optional(),
     stage_interval: u64.optional(),
+    challenge_period: u64.optional(),
     stage_data: z.object({ handle: z.string() }).optional(),
   }),
 });
@@ -120,6 +126,10 @@ export async function fetchVipStage(
         ? undefined
         : BigInt(data.stage_interval),
     stageDataHandle: data.stage_data?.handle,
+    challengePeriod:
+      data.challenge_period === undefined
+        ? undefined
+        : BigInt(data.challenge_period),
   };
 }
 
@@ -210,19 +220,39 @@ function rfc3339Seconds(text: string): bigint | undefined {
 }
 
 const viewAnswer = z.object({ data: z.string() });
-const bridgeInfos = z.array(z.object({ bridge_id: u64 }).passthrough());
+const bridgeInfos = z.array(
+  z
+    .object({
+      bridge_id: u64,
+      version: u64,
+      vip_l2_score_contract: z.string(),
+      init_stage: u64.optional(),
+    })
+    .passthrough(),
+);
+
+/** A bridge the VIP program has, as `vip::get_bridge_infos` lists it. */
+export interface BridgeInfo {
+  bridgeId: bigint;
+  /** The bridge's current version: its registration count. */
+  version: bigint;
+  /** `vip_l2_score_contract`: the rollup's score contract, as registered. */
+  scoreContract: string;
+  /** The first stage the bridge is scored in. */
+  initStage?: bigint;
+}
 
 /**
- * The bridges the VIP program already has (`vip::get_bridge_infos`, a view
- * function): a proposal for one of them would be refused by the chain, after
- * the vote.
+ * The bridges the VIP program has (`vip::get_bridge_infos`, a view function,
+ * through `POST /initia/move/v1/view/json`): its `data` is the JSON text of
+ * an array, u64 values as decimal strings.
  */
-export async function fetchRegisteredBridgeIds(
+export async function fetchBridgeInfos(
   restUrl: string,
   moduleAddress: string,
-): Promise<bigint[]> {
+): Promise<BridgeInfo[]> {
   const path = "/initia/move/v1/view/json";
-  const where = describeEndpoint(restUrl, path);
+  const where = `vip::get_bridge_infos at ${describeEndpoint(restUrl, path)}`;
   const answer = await requestJson(restUrl, path, {
     method: "POST",
     body: {
@@ -233,25 +263,36 @@ export async function fetchRegisteredBridgeIds(
       args: [],
     },
   });
-  const { data } = expectShape(
-    viewAnswer,
-    answer,
-    `vip::get_bridge_infos at ${where}`,
-  );
+  const { data } = expectShape(viewAnswer, answer, where);
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
   } catch {
     throw new VipError(ERRORS.NETWORK.NOT_A_JSON_STRING, {
-      what: `vip::get_bridge_infos at ${where}`,
+      what: where,
       field: "data",
     });
   }
-  return expectShape(
-    bridgeInfos,
-    parsed,
-    `vip::get_bridge_infos at ${where} (data)`,
-  ).map((info) => BigInt(info.bridge_id));
+  return expectShape(bridgeInfos, parsed, `${where} (data)`).map((info) => ({
+    bridgeId: BigInt(info.bridge_id),
+    version: BigInt(info.version),
+    scoreContract: info.vip_l2_score_contract,
+    initStage:
+      info.init_stage === undefined ? undefined : BigInt(info.init_stage),
+  }));
+}
+
+/**
+ * The bridges the VIP program already has (`vip::get_bridge_infos`): a
+ * proposal for one of them would be refused by the chain, after the vote.
+ */
+export async function fetchRegisteredBridgeIds(
+  restUrl: string,
+  moduleAddress: string,
+): Promise<bigint[]> {
+  return (await fetchBridgeInfos(restUrl, moduleAddress)).map(
+    (info) => info.bridgeId,
+  );
 }
 
 const moduleAnswer = z.object({
@@ -287,19 +328,79 @@ export async function checkVipModule(
 
 const coin = z.object({ denom: z.string().min(1), amount: u64 });
 const govParamsAnswer = z.object({
-  params: z.object({ min_deposit: z.array(coin).min(1) }),
+  params: z.object({
+    min_deposit: z.array(coin).min(1),
+    voting_period: z.string(),
+    expedited_voting_period: z.string().nullish(),
+    expedited_min_deposit: z.array(coin).nullish(),
+  }),
 });
 
+/** What a proposal needs from the base chain's gov params. */
+export interface GovParams {
+  /** `min_deposit` as coins text (`100000000uinit`, comma-separated). */
+  minDeposit: string;
+  votingPeriodSeconds: bigint;
+  expeditedVotingPeriodSeconds?: bigint;
+  expeditedMinDeposit?: string;
+}
+
 /**
- * The deposit a proposal needs to enter its voting period (`GET
- * /initia/gov/v1/params` → `min_deposit`), as coins text.
+ * The base chain's gov params (`GET /initia/gov/v1/params`): the deposits as
+ * coins text, the voting periods in whole seconds (Cosmos SDK writes durations
+ * as `"604800s"`; a fraction of a second rounds up).
  */
-export async function fetchMinDeposit(restUrl: string): Promise<string> {
+export async function fetchGovParams(restUrl: string): Promise<GovParams> {
   const path = "/initia/gov/v1/params";
+  const where = `gov params at ${describeEndpoint(restUrl, path)}`;
   const { params } = expectShape(
     govParamsAnswer,
     await requestJson(restUrl, path, { method: "GET" }),
-    `gov params at ${describeEndpoint(restUrl, path)}`,
+    where,
   );
-  return params.min_deposit.map((c) => `${c.amount}${c.denom}`).join(",");
+  const expedited = params.expedited_voting_period ?? undefined;
+  const expeditedDeposit = params.expedited_min_deposit ?? [];
+  return {
+    minDeposit: coinsText(params.min_deposit),
+    votingPeriodSeconds: durationSeconds(
+      params.voting_period,
+      "params.voting_period",
+      where,
+    ),
+    expeditedVotingPeriodSeconds:
+      expedited === undefined
+        ? undefined
+        : durationSeconds(expedited, "params.expedited_voting_period", where),
+    expeditedMinDeposit:
+      expeditedDeposit.length === 0 ? undefined : coinsText(expeditedDeposit),
+  };
+}
+
+/**
+ * The deposit a proposal needs to enter its voting period (`min_deposit` of
+ * the gov params), as coins text.
+ */
+export async function fetchMinDeposit(restUrl: string): Promise<string> {
+  return (await fetchGovParams(restUrl)).minDeposit;
+}
+
+function coinsText(coins: { denom: string; amount: string }[]): string {
+  return coins.map((c) => `${c.amount}${c.denom}`).join(",");
+}
+
+/**
+ * Whole seconds of a protobuf duration as JSON writes it (`"604800s"`,
+ * `"1.5s"`): a fraction rounds up, so a period is never taken as shorter than
+ * it is. Anything else is refused, naming the field.
+ */
+function durationSeconds(text: string, field: string, what: string): bigint {
+  const match = /^(\d+)(?:\.(\d+))?s$/.exec(text);
+  if (match === null)
+    throw new VipError(ERRORS.NETWORK.GOV_DURATION_INVALID, {
+      what,
+      field,
+      value: JSON.stringify(text),
+    });
+  const whole = BigInt(defined(match[1], "the pattern always captures digits"));
+  return /[1-9]/.test(match[2] ?? "") ? whole + 1n : whole;
 }

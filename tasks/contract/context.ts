@@ -9,6 +9,7 @@ import {
 } from "../network/connect.js";
 import { type OperatorSigner, operatorSigner } from "../signer/signer.js";
 import { locateScoreContract } from "./locate.js";
+import { refuseSuperseded } from "./succession.js";
 
 export interface ContractArgs {
   contract?: string;
@@ -36,6 +37,11 @@ export async function contractContext(
     connection,
     { ...args, ignitionPath: ignitionPath(hre) },
     operator.signer,
+  );
+  await refuseSuperseded(
+    ignitionPath(hre),
+    (await connection.ethers.provider.getNetwork()).chainId,
+    score,
   );
   return { connection, operator, signer: operator.signer, score };
 }

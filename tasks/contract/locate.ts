@@ -6,13 +6,14 @@ import { ERRORS } from "../error-catalog.js";
 import { VipError, defined } from "../errors.js";
 import type { Connection } from "../network/connect.js";
 import { deployedAddress, deploymentDir } from "./deployment.js";
+import { currentDeploymentId } from "./succession.js";
 
 export interface LocateOptions {
   /** `--contract`: an explicit address, which wins over the deployment. */
   contract?: string;
   /**
    * `--deployment-id`: the Ignition deployment to read the address from
-   * (default `chain-<chainId>`).
+   * (default: the one a correction made current, else `chain-<chainId>`).
    */
   deploymentId?: string;
   ignitionPath: string;
@@ -67,7 +68,8 @@ async function locate(
     const dir = deploymentDir(
       options.ignitionPath,
       chainId,
-      options.deploymentId,
+      options.deploymentId ??
+        (await currentDeploymentId(options.ignitionPath, chainId)),
     );
     const found = await deployedAddress(dir);
     if (found === undefined) {

@@ -1,12 +1,7 @@
 import { AccAddress, bcs } from "@initia/initia.js";
 
+import { GOV_AUTHORITY } from "./correction.js";
 import { formatScaled, type Rate } from "./rates.js";
-
-/**
- * The gov module's account on Initia: the authority of every message a proposal
- * executes.
- */
-const GOV_AUTHORITY = "init10d07y265gmmuvt4z0w9aw880jnsr700j55nka3";
 
 /** VM type of an EVM rollup in `vip::register` (0 Move, 1 Wasm, 2 EVM). */
 const VM_TYPE_EVM = 2n;

@@ -20,6 +20,8 @@ export interface L1RestState {
   stageStartTime: bigint;
   stageEndTime: bigint;
   stageInterval: bigint;
+  /** `ModuleStore.challenge_period`, in seconds. */
+  challengePeriod: bigint;
   /**
    * Earlier stages' windows, as the program's `stage_data` table holds them;
    * the stage advancing adds the one that ended. A stage not listed is taken
@@ -42,8 +44,39 @@ export interface L1RestState {
   mode: L1RestMode;
   /** Bridges the VIP program already has (`vip::get_bridge_infos`). */
   registeredBridges: bigint[];
-  /** Gov params' `min_deposit`. */
+  /** Each registered bridge's version (its registration count); 1 if unlisted. */
+  bridgeVersions: Map<bigint, bigint>;
+  /**
+   * Each registered bridge's `vip_l2_score_contract`; `0x…01` if unlisted.
+   */
+  scoreContracts: Map<bigint, string>;
+  /**
+   * The snapshots the agent submitted, by stage, then by
+   * `${bridgeId}:${version}`: each stage's `StageData.snapshots` table. A
+   * missing `upsertTime` is `createTime`; `merkleRoot` is hex (an empty one
+   * is served as the chain serves an empty `vector<u8>`, as `[]`).
+   */
+  snapshots: Map<
+    bigint,
+    Map<
+      string,
+      {
+        createTime: bigint;
+        upsertTime?: bigint;
+        totalL2Score?: bigint;
+        merkleRoot?: string;
+      }
+    >
+  >;
+  /** Gov params' `min_deposit` and `expedited_min_deposit`. */
   minDeposit: { denom: string; amount: string };
+  expeditedMinDeposit: { denom: string; amount: string };
+  /**
+   * Gov params' `voting_period` and `expedited_voting_period`: seconds, served
+   * as `"<seconds>s"`; a string is served as it is (a malformed answer).
+   */
+  votingPeriod: bigint | string;
+  expeditedVotingPeriod: bigint | string;
   /**
    * Whether the VIP module answers at `moduleAddress`; and whether the gov
    * params and the view answer.
@@ -79,12 +112,19 @@ export async function startL1RestStandIn(
     stageStartTime: start,
     stageEndTime: start + interval,
     stageInterval: interval,
+    challengePeriod: 259_200n,
     stageData: new Map(),
     followClock: true,
     offline: false,
     mode: "ok",
     registeredBridges: [1n, 2n],
+    bridgeVersions: new Map(),
+    scoreContracts: new Map(),
+    snapshots: new Map(),
     minDeposit: { denom: "uinit", amount: "100000000" },
+    expeditedMinDeposit: { denom: "uinit", amount: "500000000" },
+    votingPeriod: 604_800n,
+    expeditedVotingPeriod: 86_400n,
     vipModule: true,
     govParams: true,
     view: "ok",
@@ -105,7 +145,7 @@ export async function startL1RestStandIn(
     if (chain !== undefined) return chain;
     const extra = answerOnboardingQuery(state, url, body);
     if (extra !== undefined) return extra;
-    const entry = stageDataEntry(state, url);
+    const entry = tableEntry(state, url);
     if (entry !== undefined) return entry;
     const expectedPath = `/initia/move/v1/accounts/${state.moduleAddress}/resources/by_struct_tag`;
     const structTag = `${state.moduleAddress}::vip::ModuleStore`;
@@ -136,7 +176,7 @@ export async function startL1RestStandIn(
       stage_interval: state.stageInterval.toString(),
       vesting_period: "26",
       minimum_lock_staking_period: "2592000",
-      challenge_period: "259200",
+      challenge_period: state.challengePeriod.toString(),
     };
     const withTables: Record<string, unknown> = {
       ...data,
@@ -167,50 +207,110 @@ const STAGE_DATA_HANDLE =
   "0x8e3d4a1c2b7f60594e1d3c2b1a0f9e8d7c6b5a4938271605f4e3d2c1b0a99881";
 
 /**
- * `GET /initia/move/v1/tables/<handle>/entries/by_key_bytes?key_bytes=<base64>`
- * for `stage_data`: the key is `table_key::encode_u64(stage)` as BCS bytes
- * (0x08, then 8 bytes big-endian); the value a JSON string of `StageData`,
- * u64 as decimal strings. A stage the table lacks answers 404, as the chain's
- * gRPC gateway does.
+ * `GET /initia/move/v1/tables/<handle>/entries/by_key_bytes?key_bytes=<base64>`,
+ * for `stage_data` and for each stage's `snapshots`: any other table, or a key
+ * not encoded as the chain encodes the table's keys, answers the chain's 404.
  */
-function stageDataEntry(state: L1RestState, url: URL) {
+function tableEntry(state: L1RestState, url: URL) {
   const match =
     /^\/initia\/move\/v1\/tables\/([^/]+)\/entries\/by_key_bytes$/.exec(
       url.pathname,
     );
   if (match === null) return undefined;
-  const notFound = json(
-    { code: 5, message: "collections: not found", details: [] },
-    404,
-  );
-  const key = Buffer.from(url.searchParams.get("key_bytes") ?? "", "base64");
-  if (match[1] !== STAGE_DATA_HANDLE || key.length !== 9 || key[0] !== 8)
-    return notFound;
+  const handle = match[1] ?? "";
+  const keyText = url.searchParams.get("key_bytes") ?? "";
+  const key = Buffer.from(keyText, "base64");
+  const answer =
+    handle === STAGE_DATA_HANDLE
+      ? stageDataEntry(state, key)
+      : snapshotEntry(state, handle, keyText, key);
+  if (answer === undefined)
+    return json(
+      { code: 5, message: "collections: not found", details: [] },
+      404,
+    );
+  return json({
+    table_entry: {
+      address: handle,
+      key: key.toString("base64"),
+      value: JSON.stringify(answer),
+      key_bytes: key.toString("base64"),
+    },
+  });
+}
+
+/**
+ * `stage_data`'s value for a stage: the key is `table_key::encode_u64(stage)`
+ * as BCS bytes (0x08, then 8 bytes big-endian); the value `StageData`, u64 as
+ * decimal strings. A stage the table lacks is undefined (the chain's 404).
+ */
+function stageDataEntry(state: L1RestState, key: Buffer) {
+  if (key.length !== 9 || key[0] !== 8) return undefined;
   const stage = key.readBigUInt64BE(1);
-  if (stage < 1n || stage >= state.stage) return notFound;
+  if (stage < 1n || stage >= state.stage) return undefined;
   const window = state.stageData.get(stage) ?? {
     start: state.stageStartTime - (state.stage - stage) * state.stageInterval,
     end:
       state.stageStartTime - (state.stage - stage - 1n) * state.stageInterval,
   };
-  return json({
-    table_entry: {
-      address: STAGE_DATA_HANDLE,
-      key: key.toString("base64"),
-      value: JSON.stringify({
-        pool_split_ratio: "0.2",
-        total_operator_funded_reward: "0",
-        total_user_funded_reward: "0",
-        vesting_period: "26",
-        minimum_lock_staking_period: "2592000",
-        minimum_score_ratio: "0.5",
-        snapshots: { handle: "0x1", length: "0" },
-        stage_start_time: window.start.toString(),
-        stage_end_time: window.end.toString(),
-      }),
-      key_bytes: key.toString("base64"),
+  return {
+    pool_split_ratio: "0.2",
+    total_operator_funded_reward: "0",
+    total_user_funded_reward: "0",
+    vesting_period: "26",
+    minimum_lock_staking_period: "2592000",
+    minimum_score_ratio: "0.5",
+    snapshots: {
+      handle: snapshotsHandle(stage),
+      length: String(state.snapshots.get(stage)?.size ?? 0),
     },
-  });
+    stage_start_time: window.start.toString(),
+    stage_end_time: window.end.toString(),
+  };
+}
+
+/**
+ * The handle of a stage's `snapshots` table: one per stage, none the
+ * `stage_data` handle.
+ */
+function snapshotsHandle(stage: bigint): string {
+  return `0x5a${stage.toString(16).padStart(62, "0")}`;
+}
+
+/**
+ * A stage's `snapshots` value for `SnapshotKey { bridge_id, version }`: the
+ * key's BCS is each field's `vector<u8>` in order, each 0x08 then
+ * `table_key::encode_u64` (8 bytes big-endian), 18 bytes in all, in canonical
+ * base64. The value `Snapshot`: u64 as decimal strings, `merkle_root` as the
+ * chain writes a `vector<u8>` (hex without 0x; `[]` when empty).
+ */
+function snapshotEntry(
+  state: L1RestState,
+  handle: string,
+  keyText: string,
+  key: Buffer,
+) {
+  const match = /^0x5a([0-9a-f]{62})$/.exec(handle);
+  if (match === null) return undefined;
+  if (
+    key.length !== 18 ||
+    key[0] !== 8 ||
+    key[9] !== 8 ||
+    key.toString("base64") !== keyText
+  )
+    return undefined;
+  const stage = BigInt(`0x${match[1] ?? ""}`);
+  const bridgeId = key.readBigUInt64BE(1);
+  const version = key.readBigUInt64BE(10);
+  const snapshot = state.snapshots.get(stage)?.get(`${bridgeId}:${version}`);
+  if (snapshot === undefined) return undefined;
+  const root = (snapshot.merkleRoot ?? "ab".repeat(32)).replace(/^0x/, "");
+  return {
+    create_time: snapshot.createTime.toString(),
+    upsert_time: (snapshot.upsertTime ?? snapshot.createTime).toString(),
+    merkle_root: root === "" ? [] : root.toLowerCase(),
+    total_l2_score: (snapshot.totalL2Score ?? 0n).toString(),
+  };
 }
 
 function localNow(): bigint {
@@ -324,8 +424,11 @@ function answerOnboardingQuery(state: L1RestState, url: URL, body: string) {
     const infos = state.registeredBridges.map((id) => ({
       init_stage: "1",
       bridge_id: id.toString(),
+      version: (state.bridgeVersions.get(id) ?? 1n).toString(),
       bridge_addr: "0x" + id.toString(16).padStart(64, "0"),
-      vip_l2_score_contract: "0x0000000000000000000000000000000000000001",
+      vip_l2_score_contract:
+        state.scoreContracts.get(id) ??
+        "0x0000000000000000000000000000000000000001",
       vip_weight: "0.5",
       vm_type: "2",
     }));
@@ -341,10 +444,17 @@ function answerOnboardingQuery(state: L1RestState, url: URL, body: string) {
     return json({
       params: {
         min_deposit: [state.minDeposit],
-        voting_period: "259200s",
+        voting_period: duration(state.votingPeriod),
         quorum: "0.334",
+        expedited_voting_period: duration(state.expeditedVotingPeriod),
+        expedited_min_deposit: [state.expeditedMinDeposit],
       },
     });
   }
   return undefined;
+}
+
+/** A protobuf duration as JSON writes it: `"604800s"`. */
+function duration(value: bigint | string): string {
+  return typeof value === "string" ? value : `${value}s`;
 }

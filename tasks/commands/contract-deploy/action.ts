@@ -9,7 +9,7 @@ import { VipError } from "../../errors.js";
 import { connect } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
 import { announceSigner, operatorSigner } from "../../signer/signer.js";
-import { journalledStartStage, runDeploy } from "./run.js";
+import { journalledStartStage, runDeploy } from "../../contract/deploy.js";
 
 interface DeployArgs {
   startStage?: string;

@@ -16,7 +16,7 @@ import { type Connection, selectedNetwork } from "../../network/connect.js";
 import { registryEvmChainId } from "../../registry/evm-chain-id.js";
 import { runChainId } from "../chain-id/run.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
-import { runDeploy } from "../contract-deploy/run.js";
+import { runDeploy } from "../../contract/deploy.js";
 import { type OperatorSigner, operatorSigner } from "../../signer/signer.js";
 import { consoleOutput, field, type Output } from "../../output.js";
 import { buildReport } from "../../report/build.js";

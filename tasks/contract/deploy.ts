@@ -10,27 +10,20 @@ import {
   type TransactionReceipt,
 } from "ethers";
 
-import VipScoreModule from "../../../ignition/modules/VipScore.js";
-import { VipScore__factory } from "../../../types/ethers-contracts/index.js";
-import {
-  maxCost,
-  transactionOverrides,
-  withMargin,
-} from "../../contract/confirm.js";
-import {
-  IGNITION_FUTURE_ID,
-  IGNITION_MODULE_ID,
-} from "../../config/constants.js";
+import VipScoreModule from "../../ignition/modules/VipScore.js";
+import { VipScore__factory } from "../../types/ethers-contracts/index.js";
+import { maxCost, transactionOverrides, withMargin } from "./confirm.js";
+import { IGNITION_FUTURE_ID, IGNITION_MODULE_ID } from "../config/constants.js";
 import {
   deployedAddress,
   deploymentTransaction,
   PACKAGED_ARTIFACTS_ONLY,
-} from "../../contract/deployment.js";
-import { ERRORS } from "../../error-catalog.js";
-import { isVipError, VipError, defined } from "../../errors.js";
-import type { Connection } from "../../network/connect.js";
-import { field, formatNumber, type Output } from "../../output.js";
-import { ensureFunds } from "../../signer/funds.js";
+} from "./deployment.js";
+import { ERRORS } from "../error-catalog.js";
+import { isVipError, VipError, defined } from "../errors.js";
+import type { Connection } from "../network/connect.js";
+import { field, formatNumber, type Output } from "../output.js";
+import { ensureFunds } from "../signer/funds.js";
 
 export interface DeployOptions {
   startStage: bigint;

@@ -1,0 +1,71 @@
+import path from "node:path";
+
+import type { NewTaskActionFunction } from "hardhat/types/tasks";
+
+import { correctionSettings } from "../../correction/settings.js";
+import { planCorrection, runCorrection } from "../../correction/correct.js";
+import { describePlan } from "../../correction/describe.js";
+import { ERRORS } from "../../error-catalog.js";
+import { VipError } from "../../errors.js";
+import { consoleOutput, field } from "../../output.js";
+import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
+
+interface CorrectArgs extends PolicyBoundOptions {
+  stage: string;
+  scoresDir: string;
+  policy?: string;
+  dryRun: boolean;
+  yes: boolean;
+  allowEmpty: boolean;
+  out?: string;
+  newDeploymentId?: string;
+  forumUrl?: string;
+  reason?: string;
+  dataDir?: string;
+  journalDir?: string;
+  contract?: string;
+  deploymentId?: string;
+}
+
+const action: NewTaskActionFunction<CorrectArgs> = async (args, hre) => {
+  const settings = await correctionSettings(hre, args);
+  const { old, env, request, stage } = settings;
+  const plan = await planCorrection(old, request, env);
+  if (args.dryRun) {
+    describePlan(plan, consoleOutput);
+    consoleOutput.line("dry run: nothing was sent or written");
+    return;
+  }
+  if (!args.yes && process.stdin.isTTY === true) {
+    describePlan(plan, consoleOutput);
+    const answer = await hre.interruptions.requestInput(
+      "vip",
+      `Correct stage ${stage}: deploy a new contract and replay ${plan.stages.length} stage(s) to it? (y/N)`,
+    );
+    if (!/^y(es)?$/i.test(answer.trim()))
+      throw new VipError(ERRORS.AUTOPILOT.CORRECTION_DECLINED, { stage });
+  }
+  const outDir = path.resolve(
+    args.out ??
+      path.join(hre.config.paths.root, "vip-correction", `stage-${stage}`),
+  );
+  const { newContract } = await runCorrection(plan, env, {
+    outDir,
+    vipModuleAddress: request.base.moduleAddress,
+    metadata: args.forumUrl ?? "",
+    ...(args.reason === undefined ? {} : { reason: args.reason }),
+  });
+  consoleOutput.line(
+    field(
+      "next",
+      `publish ${path.join(outDir, "forum-post.md")} on the forum, then submit ` +
+        `${path.join(outDir, "proposal.json")} (initiad tx gov submit-proposal; set its metadata ` +
+        `to the post's URL), and ask the VIP agent to take the stage again once it executes; ` +
+        `every task and the autopilot now use ${newContract} (restart the autopilot; on a ` +
+        "second host, copy ignition/vip-contracts.json and the new deployment, and add its key " +
+        `with allowlist:add --contract ${newContract})`,
+    ),
+  );
+};
+
+export default action;

@@ -1,0 +1,152 @@
+import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { ignitionPath as ignitionFolder } from "../config/package-files.js";
+import { baseChain, taskFolder, vipUrl } from "../config/settings.js";
+import { locateScoreContract } from "../contract/locate.js";
+import { parseStage } from "../contract/preflight.js";
+import { refuseSuperseded } from "../contract/succession.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
+import { Journal } from "../journal/journal.js";
+import { connect } from "../network/connect.js";
+import { consoleOutput } from "../output.js";
+import { loadPolicies } from "../policy/load.js";
+import { activityContext } from "../scoring/context.js";
+import type { PolicyBoundOptions } from "../scoring/policy-bounds.js";
+import { announceSigner, operatorSigner } from "../signer/signer.js";
+import type { CorrectionRequest } from "./correct.js";
+import { correctionJournalPath, type CorrectionEnv } from "./replay.js";
+
+/** `stage:correct`'s options, as Hardhat parses them. */
+interface CorrectionOptions extends PolicyBoundOptions {
+  stage: string;
+  scoresDir: string;
+  policy?: string;
+  allowEmpty: boolean;
+  newDeploymentId?: string;
+  dataDir?: string;
+  journalDir?: string;
+  contract?: string;
+  deploymentId?: string;
+}
+
+/**
+ * What a correction runs on, read and checked before anything is sent: the
+ * options (the stage, the scores folder, the policy's header), the network
+ * and its signer, the base chain and the rollup's REST API, and the contract
+ * being corrected: the one a started correction journalled (it is superseded
+ * once the correction made the new one current), else the chain's contract,
+ * which must not be superseded already.
+ */
+export async function correctionSettings(
+  hre: HardhatRuntimeEnvironment,
+  args: CorrectionOptions,
+): Promise<{
+  stage: bigint;
+  old: VipScore;
+  env: CorrectionEnv;
+  request: CorrectionRequest;
+}> {
+  const stage = parseStage(args.stage);
+  const scoresDir = path.resolve(args.scoresDir);
+  if ((await stat(scoresDir).catch(() => undefined))?.isDirectory() !== true)
+    throw new VipError(ERRORS.AUTOPILOT.SCORES_DIR_NOT_A_FOLDER, {
+      dir: scoresDir,
+    });
+  if (args.policy !== undefined) await loadPolicies(args.policy);
+  const connection = await connect(hre);
+  const operator = await operatorSigner(connection);
+  announceSigner(consoleOutput, operator);
+  const chainId = (await connection.ethers.provider.getNetwork()).chainId;
+  const journalDir = taskFolder(
+    hre.config.paths.root,
+    "journal",
+    args.journalDir,
+  );
+  const ignitionPath = ignitionFolder(hre);
+  const base = await baseChain(
+    connection.networkName,
+    connection.networkConfig,
+  );
+  const rollupRestUrl = await vipUrl(
+    connection.networkName,
+    connection.networkConfig,
+    "rollupRestUrl",
+  );
+  const started = await startedCorrection(journalDir, chainId, stage);
+  const old = await locateScoreContract(
+    connection,
+    {
+      contract: started?.oldContract ?? args.contract,
+      deploymentId: started === undefined ? args.deploymentId : undefined,
+      ignitionPath,
+    },
+    operator.signer,
+  );
+  if (started === undefined) await refuseSuperseded(ignitionPath, chainId, old);
+  const source =
+    args.policy === undefined
+      ? { scoresDir }
+      : {
+          scoresDir,
+          policy: {
+            path: args.policy,
+            activity: (
+              await activityContext(hre, {
+                dataDir: args.dataDir,
+                bounds: args,
+              })
+            ).ctx,
+          },
+        };
+  return {
+    stage,
+    old,
+    env: {
+      connection,
+      signer: operator.signer,
+      chainId,
+      network: connection.networkName,
+      journalDir,
+      ignitionPath,
+      deploymentId:
+        args.newDeploymentId ??
+        started?.deploymentId ??
+        `chain-${chainId}-from-stage-${stage}`,
+      oldContract: await old.getAddress(),
+      out: consoleOutput,
+    },
+    request: {
+      stage,
+      source,
+      allowEmpty: args.allowEmpty,
+      rollupRestUrl,
+      base,
+    },
+  };
+}
+
+/** The start of a correction of `stage` journalled on this chain, if any. */
+async function startedCorrection(
+  journalDir: string,
+  chainId: bigint,
+  stage: bigint,
+): Promise<{ oldContract: string; deploymentId: string } | undefined> {
+  const file = correctionJournalPath(journalDir, chainId, stage);
+  if (!existsSync(file)) return undefined;
+  const start = (
+    await Journal.open<{
+      type: string;
+      oldContract?: string;
+      deploymentId?: string;
+    }>(file)
+  ).records.find((r) => r.type === "start");
+  return start?.oldContract === undefined || start.deploymentId === undefined
+    ? undefined
+    : { oldContract: start.oldContract, deploymentId: start.deploymentId };
+}
