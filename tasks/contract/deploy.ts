@@ -106,7 +106,6 @@ export async function runDeploy(
       ),
     );
   }
-  out.line(`save the contract address for the whitelist proposal: ${address}`);
   return {
     address,
     startStage: options.startStage,

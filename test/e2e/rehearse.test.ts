@@ -3,6 +3,7 @@ import path from "node:path";
 
 import { expect } from "chai";
 
+import { defined } from "../../tasks/errors.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 
 describe("rehearse", () => {
@@ -24,9 +25,10 @@ describe("rehearse", () => {
       "bridge:transfer from the base chain",
       "stage:autopilot --policy",
       "scores from the rollup's activity, command by command",
+      "a wrong stage and its correction",
     ];
     for (const [i, step] of steps.entries())
-      expect(result.stdout).to.include(`[${i + 1}/14] ${step}`);
+      expect(result.stdout).to.include(`[${i + 1}/15] ${step}`);
     expect(result.stdout).to.match(/^tracked\s+0x[0-9a-f]{64}/m);
     expect(result.stdout).to.match(
       /^bridge holds\s+1000000 of the test token$/m,
@@ -85,6 +87,41 @@ describe("rehearse", () => {
     );
     expect(stage17).to.include("final, finalized on chain");
     expect(stage17).to.include("perp-volume");
+    // The wrong stage 18: found by the audit, corrected on a new contract,
+    // the proposal kept in the project.
+    expect(result.stdout).to.match(
+      /^audit\s+3 address\(es\) differ from the policy$/m,
+    );
+    expect(result.stdout).to.match(
+      /^finalized\s+stage 18 on 0x[0-9a-fA-F]{40} in tx 0x[0-9a-f]{64}$/m,
+    );
+    const proposalFile = path.join(
+      PROJECT_ROOT,
+      "vip-correction",
+      "rehearsal",
+      "proposal.json",
+    );
+    expect(result.stdout).to.include(`proposal              ${proposalFile}`);
+    const proposal = JSON.parse(await readFile(proposalFile, "utf8")) as {
+      messages: { function_name: string; args: string[] }[];
+    };
+    expect(
+      proposal.messages.map((m) => [
+        m.function_name,
+        JSON.parse(m.args[1] ?? "") as string,
+      ]),
+    ).to.deep.equal([
+      [
+        "update_l2_score_contract",
+        defined(
+          /finalized\s+stage 18 on (0x[0-9a-fA-F]{40})/m.exec(
+            result.stdout,
+          )?.[1],
+          "the new contract",
+        ),
+      ],
+      ["execute_rollup_challenge", "18"],
+    ]);
     expect(result.stdout).to.include("Rehearsal complete.");
     // The one warning is the op hook's, which an operator must heed.
     const warnings = result.stderr

@@ -68,7 +68,7 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
     ];
     if (startStage === 0n) throw new VipError(ERRORS.CONTRACT.START_STAGE_ZERO);
   }
-  await runDeploy(
+  const { address } = await runDeploy(
     connection,
     {
       startStage,
@@ -77,6 +77,9 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
       journalDir,
     },
     consoleOutput,
+  );
+  consoleOutput.line(
+    `save the contract address for the whitelist proposal: ${address}`,
   );
 };
 

@@ -40,6 +40,7 @@ import {
   startRollupRestStandIn,
 } from "../../stand-ins/rollup-rest.js";
 import { rehearseAutopilot } from "./autopilot.js";
+import { rehearseCorrection } from "./correction.js";
 import { rehearseFunding, rehearseTransfer } from "./bridge.js";
 import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
 import { rehearsePolicy } from "./policy.js";
@@ -51,6 +52,7 @@ interface RehearseArgs {
 
 const COSMOS_CHAIN_ID = "rehearsal-1";
 const PROGRAM_STAGE = 15n;
+const REHEARSAL_BRIDGE = 16n;
 
 /**
  * The operator's whole flow, onboarding included, on Hardhat's in-process
@@ -60,7 +62,8 @@ const PROGRAM_STAGE = 15n;
  * score back), stage:finalize, stage, bridge:transfer (from the EVM, and from
  * the base chain with an op hook), stage:autopilot scoring a stage from the
  * sample policy, and the next stage scored from it command by command (index,
- * compute, push, finalize). It needs no configuration
+ * compute, push, finalize), then a wrong stage found by the audit and
+ * corrected on a new contract, with its proposal. It needs no configuration
  * and sends nothing off this machine.
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
@@ -85,6 +88,7 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
       score,
       programStage,
       taskFolder(hre.config.paths.root, "report"),
+      path.join(hre.config.paths.root, "vip-correction", "rehearsal"),
     );
     out.line(
       `\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`,
@@ -118,7 +122,7 @@ interface Rehearsal {
   step: (title: string) => void;
 }
 
-const STEPS = 14;
+const STEPS = 15;
 
 /**
  * The selected network, refused unless it lives in this process: the
@@ -136,7 +140,9 @@ function inProcessNetwork(hre: HardhatRuntimeEnvironment): { name: string } {
 async function startStandIns(): Promise<StandIns> {
   const cometbft = await startCometBftStandIn({ network: COSMOS_CHAIN_ID });
   const baseChain = await startL1RestStandIn({ stage: PROGRAM_STAGE });
-  const rollupRest = await startRollupRestStandIn({ bridgeId: 16n });
+  const rollupRest = await startRollupRestStandIn({
+    bridgeId: REHEARSAL_BRIDGE,
+  });
   return { cometbft, baseChain, rollupRest };
 }
 
@@ -352,6 +358,7 @@ async function rehearseScoring(
   score: VipScore,
   programStage: bigint,
   reportDir: string,
+  correctionDir: string,
 ): Promise<void> {
   const { signer } = operator;
   const sample = await deploySamplePolicy(signer, journalDir);
@@ -383,6 +390,25 @@ async function rehearseScoring(
   );
   await rehearsePolicy(rehearsal);
   await writeRehearsalReport(rehearsal, reportDir);
+
+  step(
+    `a wrong stage and its correction: stage ${programStage + 3n} finalized from a broken job's file, ` +
+      "found by scores:audit, corrected by stage:correct --policy on a new contract, the proposal written",
+  );
+  // The whitelist proposal of the onboarding steps has passed by now.
+  standIns.baseChain.state.registeredBridges.push(REHEARSAL_BRIDGE);
+  const proposal = await rehearseCorrection({
+    ...rehearsal,
+    rollupRestUrl: standIns.rollupRest.url,
+    bridgeId: REHEARSAL_BRIDGE,
+    outDir: correctionDir,
+  });
+  out.line(
+    field(
+      "proposal",
+      `${proposal}, with forum-post.md and changed-addresses.csv beside it`,
+    ),
+  );
 }
 
 /**
