@@ -122,6 +122,8 @@ function describeChoice(plan: CorrectionPlan): string {
         "would sink the update with it"
       );
     case "update-only":
-      return "the contract update alone: no wrong stage can be challenged in time any more";
+      return plan.windows.every((w) => w.state === "no-snapshot")
+        ? "the contract update alone: no wrong stage has a snapshot yet, so there is nothing to challenge"
+        : "the contract update alone: no wrong stage can be challenged in time any more";
   }
 }

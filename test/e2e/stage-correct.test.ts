@@ -1,204 +1,41 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { expect } from "chai";
-import { type JsonRpcProvider, Wallet } from "ethers";
+import type { JsonRpcProvider } from "ethers";
 
-import { contractsFile } from "../../tasks/contract/succession.js";
 import { ERRORS } from "../../tasks/error-catalog.js";
 import { defined } from "../../tasks/errors.js";
-import {
-  type L1RestStandIn,
-  startL1RestStandIn,
-} from "../../tasks/stand-ins/l1-rest.js";
-import {
-  type RollupRestStandIn,
-  startRollupRestStandIn,
-} from "../../tasks/stand-ins/rollup-rest.js";
 import {
   type VipScore,
   VipScore__factory,
 } from "../../types/ethers-contracts/index.js";
-import { failure } from "../helpers/failure.js";
 import {
-  type CliResult,
-  PROJECT_ROOT,
-  runHardhat,
-  spawnHardhat,
-} from "../helpers/hardhat-cli.js";
-import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
-import { DEPLOYER_KEY } from "../helpers/keys.js";
-import { directProvider } from "../helpers/rig.js";
-
-const BRIDGE = 29n;
-const NOW = 2_100_000_000n;
-const INTERVAL = 86_400n;
-const DAY = 86_400n;
-const [A, B, C, D] = ["a1", "b2", "c3", "d4"].map(
-  (byte) => `0x${byte.repeat(20)}`,
-) as [string, string, string, string];
-
-function csv(rows: [string, bigint][]): string {
-  return (
-    ["address,score", ...rows.map(([a, s]) => `${a},${s}`)].join("\n") + "\n"
-  );
-}
+  A,
+  B,
+  BRIDGE,
+  C,
+  csv,
+  D,
+  useCorrectionRig,
+} from "../helpers/correction-rig.js";
+import { failure } from "../helpers/failure.js";
+import { spawnHardhat } from "../helpers/hardhat-cli.js";
 
 describe("stage:correct: a wrongly finalized stage corrected on a new contract, with its proposal (hardhat node)", function () {
-  let node: HardhatNode;
+  // The node, the stand-ins, the contract with stages 5 and 6 finalized and 7
+  // open, and the corrected files: see the rig.
+  const rig = useCorrectionRig();
+  const { env, cli, correctArgs, correct, scoresOf, nonce } = rig;
   let provider: JsonRpcProvider;
-  let baseChain: L1RestStandIn;
-  let rollupRest: RollupRestStandIn;
   let old: VipScore;
   let work: string;
-  let scoresDir: string;
   let journalDir: string;
   let outDir: string;
-
-  before(async () => {
-    node = await startHardhatNode();
-    provider = directProvider(node);
+  beforeEach(() => {
+    ({ provider, old, work, journalDir, outDir } = rig);
   });
-  after(async () => {
-    await node.close();
-    await forgetChain();
-  });
-
-  /** The chain's deployments and its entry in vip-contracts.json, removed. */
-  const forgetChain = async () => {
-    const deployments = path.join(PROJECT_ROOT, "ignition", "deployments");
-    for (const id of [
-      `chain-${node.chainId}`,
-      `chain-${node.chainId}-from-stage-5`,
-    ])
-      await rm(path.join(deployments, id), { recursive: true, force: true });
-    const file = contractsFile(path.join(PROJECT_ROOT, "ignition"));
-    if (!existsSync(file)) return;
-    const record = JSON.parse(await readFile(file, "utf8")) as {
-      chains: Record<string, unknown>;
-    };
-    delete record.chains[node.chainId.toString()];
-    if (Object.keys(record.chains).length === 0) await rm(file);
-    else await writeFile(file, JSON.stringify(record, null, 2) + "\n");
-  };
-
-  beforeEach(async () => {
-    await forgetChain();
-    // The program at stage 8 (stage 7 running); stages 5 and 6 snapshotted.
-    baseChain = await startL1RestStandIn({
-      stage: 7n,
-      stageStartTime: NOW - DAY / 2n,
-      stageEndTime: NOW + DAY / 2n,
-      stageInterval: INTERVAL,
-      now: NOW,
-      registeredBridges: [BRIDGE],
-      challengePeriod: 3n * DAY,
-      expeditedVotingPeriod: DAY,
-      snapshots: new Map([
-        [5n, new Map([[`${BRIDGE}:1`, { createTime: NOW - DAY }]])],
-        [6n, new Map([[`${BRIDGE}:1`, { createTime: NOW - DAY / 4n }]])],
-      ]),
-    });
-    rollupRest = await startRollupRestStandIn({ bridgeId: BRIDGE });
-    work = await mkdtemp(path.join(tmpdir(), "vip-correct-"));
-    scoresDir = path.join(work, "scores");
-    journalDir = path.join(work, "journal");
-    outDir = path.join(work, "correction");
-    await mkdir(scoresDir);
-    // The contract, deployed as an operator does, then stages 5 and 6
-    // finalized (5 wrongly), stage 7 open with a live score.
-    const deployed = await cli(["contract:deploy", "--start-stage", "5"]);
-    expect(deployed.code, deployed.output).to.equal(0);
-    const address = defined(
-      /deployed\s+VipScore at (0x[0-9a-fA-F]{40})/.exec(deployed.stdout)?.[1],
-      "contract:deploy names the address",
-    );
-    old = VipScore__factory.connect(
-      address,
-      new Wallet(DEPLOYER_KEY, provider),
-    );
-    for (const [stage, rows] of [
-      [
-        5n,
-        [
-          [A, 10n],
-          [B, 20n],
-        ],
-      ],
-      [
-        6n,
-        [
-          [A, 1n],
-          [C, 3n],
-        ],
-      ],
-    ] as [bigint, [string, bigint][]][]) {
-      await (
-        await old.updateScores(
-          stage,
-          rows.map((r) => r[0]),
-          rows.map((r) => r[1]),
-        )
-      ).wait();
-      await (await old.finalizeStage(stage)).wait();
-    }
-    await (await old.updateScores(7n, [A], [2n])).wait();
-    // The corrected stage 5 (B was short, D missing); stage 6 was right.
-    await writeFile(
-      path.join(scoresDir, "stage-5.final.csv"),
-      csv([
-        [A, 10n],
-        [B, 25n],
-        [D, 5n],
-      ]),
-    );
-    await writeFile(
-      path.join(scoresDir, "stage-6.final.csv"),
-      csv([
-        [A, 1n],
-        [C, 3n],
-      ]),
-    );
-  });
-  afterEach(async () => {
-    await Promise.all([baseChain.close(), rollupRest.close()]);
-    await rm(work, { recursive: true, force: true });
-  });
-
-  const env = () => ({
-    JSON_RPC_URL: node.url,
-    PRIVATE_KEY: DEPLOYER_KEY,
-    L1_REST_URL: baseChain.url,
-    ROLLUP_REST_URL: rollupRest.url,
-  });
-  const cli = (args: string[]): Promise<CliResult> =>
-    runHardhat([...args, "--network", "rollup"], env());
-  const correctArgs = (...extra: string[]) => [
-    "stage:correct",
-    "--stage",
-    "5",
-    "--scores-dir",
-    scoresDir,
-    "--journal-dir",
-    journalDir,
-    "--out",
-    outDir,
-    "--network",
-    "rollup",
-    ...extra,
-  ];
-  const correct = (...extra: string[]) =>
-    runHardhat(correctArgs(...extra), env());
-  const scoresOf = async (score: VipScore, stage: bigint) => {
-    const found = new Map<string, bigint>();
-    for (const entry of await score.getScores(stage, 0n, 1000n))
-      found.set(entry.addr.toLowerCase(), entry.amount);
-    return found;
-  };
-  const nonce = () =>
-    provider.getTransactionCount(new Wallet(DEPLOYER_KEY).address);
 
   it("--dry-run prints the plan (the changes, the replay, the deadline, the proposal) and sends nothing", async () => {
     const before = await nonce();
