@@ -722,7 +722,9 @@ export const ERRORS = {
       cause:
         "ignition/vip-contracts.json, which stage:correct writes to say which contract is " +
         "current, could not be read as JSON of its shape.",
-      fix: "Restore the file from a backup, or move it aside and pass --contract.",
+      fix:
+        "Restore it from vip-contracts.json.bak beside it (written before each change). Do not " +
+        "delete it: without it the replaced contract is the default again.",
     },
   },
   SCORES: {
@@ -1744,6 +1746,51 @@ export const ERRORS = {
         "stage:correct reads the rollup's OPinit bridge id from its REST API " +
         "(/opinit/opchild/v1/bridge_info) before anything is sent.",
       fix: "Set ROLLUP_REST_URL (vip.rollupRestUrl) to the rollup's REST API, and check that it answers.",
+    },
+    CORRECTION_BRIDGE_NOT_REGISTERED: {
+      number: 6048,
+      message: joined(
+        "bridge {bridge} is not registered in the VIP program (vip::get_bridge_infos): there is ",
+        "no score contract of it to replace; nothing was sent",
+      ),
+      cause:
+        "The rollup's bridge id is not among the program's bridges: the rollup is not in the " +
+        "program yet, or the rollup's REST API answers for another rollup.",
+      fix: "Check ROLLUP_REST_URL and the VIP module address (VIP_MODULE_ADDRESS) of the network.",
+    },
+    CORRECTION_NOT_THE_PROGRAMS: {
+      number: 6049,
+      message: joined(
+        "the VIP program reads bridge {bridge}'s scores from {registered}, not from {contract}: ",
+        "the correction would judge another contract than the one the program reads; name it ",
+        "with --contract {registered}; nothing was sent",
+      ),
+      cause:
+        "The contract being corrected (the chain's default, or --contract/--deployment-id) is not " +
+        "the score contract the program has for the bridge.",
+      fix: "Pass --contract with the program's score contract.",
+    },
+    CORRECTION_OTHER_DEPLOYMENT: {
+      number: 6050,
+      message: joined(
+        "the correction of stage {stage} started with the new deployment {started} ({journal}); ",
+        "--new-deployment-id {given} would deploy another contract: drop it to resume; nothing ",
+        "was sent",
+      ),
+      cause:
+        "A correction resumes on the deployment it started; another id was given.",
+      fix: "Run the same command without --new-deployment-id (or with the one it started with).",
+    },
+    CORRECTION_DEPLOYMENT_TAKEN: {
+      number: 6051,
+      message: joined(
+        "the deployment id {id} already holds a contract ({dir}): a new correction needs a new ",
+        "one; give --new-deployment-id; nothing was sent",
+      ),
+      cause:
+        "A correction deploys its new contract under a deployment id of its own; this one was " +
+        "used by an earlier deployment that no journal of this correction names.",
+      fix: "Pass --new-deployment-id with an unused id.",
     },
     PASS_FAILED: {
       number: 6036,

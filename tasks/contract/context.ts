@@ -30,6 +30,15 @@ export interface ContractContext {
 export async function contractContext(
   hre: HardhatRuntimeEnvironment,
   args: ContractArgs,
+  {
+    superseded = "refuse",
+  }: {
+    /**
+     * A contract a correction replaced is refused for writes; `allow` is for
+     * revoking a key on it (allowlist:remove), which takes power away.
+     */
+    superseded?: "refuse" | "allow";
+  } = {},
 ): Promise<ContractContext> {
   const connection = await connect(hre);
   const operator = await operatorSigner(connection);
@@ -38,11 +47,12 @@ export async function contractContext(
     { ...args, ignitionPath: ignitionPath(hre) },
     operator.signer,
   );
-  await refuseSuperseded(
-    ignitionPath(hre),
-    (await connection.ethers.provider.getNetwork()).chainId,
-    score,
-  );
+  if (superseded === "refuse")
+    await refuseSuperseded(
+      ignitionPath(hre),
+      (await connection.ethers.provider.getNetwork()).chainId,
+      score,
+    );
   return { connection, operator, signer: operator.signer, score };
 }
 

@@ -205,16 +205,25 @@ async function ensureDeployFunds(
     deployer,
     "operatorSigner found an account to sign with",
   ).getAddress();
-  const transaction = await new VipScore__factory().getDeployTransaction(
-    startStage,
-  );
-  const gas = await provider.estimateGas({ ...transaction, from });
+  const gas = await deploymentGas(provider, from, startStage);
   await ensureFunds(
     provider,
     from,
     maxCost(await transactionOverrides(provider, withMargin(gas))),
     "the deployment of VipScore",
   );
+}
+
+/** What deploying VipScore at `startStage` from `from` costs, by the node's estimate. */
+export async function deploymentGas(
+  provider: Provider,
+  from: string,
+  startStage: bigint,
+): Promise<bigint> {
+  const transaction = await new VipScore__factory().getDeployTransaction(
+    startStage,
+  );
+  return provider.estimateGas({ ...transaction, from });
 }
 
 /**

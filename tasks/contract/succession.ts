@@ -1,6 +1,8 @@
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, readFile } from "node:fs/promises";
 import path from "node:path";
 
+import { assertHardhatInvariant } from "@nomicfoundation/hardhat-errors";
 import { z } from "zod";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
@@ -109,6 +111,10 @@ export async function recordSuccession(
     fromStage: bigint;
   },
 ): Promise<void> {
+  assertHardhatInvariant(
+    succession.previous.toLowerCase() !== succession.next.toLowerCase(),
+    "a contract is never replaced by itself",
+  );
   const record = await readRecord(ignitionPath);
   const key = chainId.toString();
   const at = new Date().toISOString();
@@ -141,7 +147,11 @@ export async function recordSuccession(
       at,
     });
   record.chains[key] = chain;
-  await writeJsonFileAtomically(contractsFile(ignitionPath), record);
+  const file = contractsFile(ignitionPath);
+  // The record decides which contract every task writes to: the one it
+  // replaces is kept beside it.
+  if (existsSync(file)) await copyFile(file, `${file}.bak`);
+  await writeJsonFileAtomically(file, record);
 }
 
 /**

@@ -41,6 +41,7 @@ export function describePlan(plan: CorrectionPlan, out: Output): void {
   );
   for (const window of plan.windows) describeWindow(window, plan, out);
   out.line(field("proposal", describeChoice(plan)));
+  for (const warning of plan.warnings) out.warn(warning);
 }
 
 function describeStage(stage: StagePlan, out: Output): void {
@@ -82,8 +83,10 @@ function describeWindow(
     out.line(
       field(
         label,
-        "no snapshot yet: the agent has not taken the stage, so there is nothing to challenge; " +
-          "the contract update decides which contract it is taken from",
+        "no snapshot yet: the agent has not taken the stage, so there is nothing to challenge " +
+          "yet. It takes it from the old contract until a proposal executes, so no proposal is " +
+          "written now: once the snapshot is taken, run stage:correct again (the replay is done; " +
+          "it writes the proposal with the challenge)",
       ),
     );
     return;
@@ -105,7 +108,8 @@ function describeWindow(
       label,
       `snapshot taken ${iso(window.createTime ?? 0n)}; the window closes at ${iso(deadline)} (in ${left}): ` +
         (window.passesInTime
-          ? `${vote} submitted now ends its vote in time${window.tight ? ", with little to spare" : ""}`
+          ? `${vote} submitted now ends its vote in time${window.tight ? ", with little to spare" : ""}; ` +
+            `submit it before ${iso(deadline - plan.votingSeconds)}`
           : `${vote} submitted now ends its vote too late`),
     ),
   );
@@ -122,8 +126,8 @@ function describeChoice(plan: CorrectionPlan): string {
         "would sink the update with it"
       );
     case "update-only":
-      return plan.windows.every((w) => w.state === "no-snapshot")
-        ? "the contract update alone: no wrong stage has a snapshot yet, so there is nothing to challenge"
+      return plan.windows.some((w) => w.state === "no-snapshot")
+        ? "none yet: a wrong stage has no snapshot yet (see above)"
         : "the contract update alone: no wrong stage can be challenged in time any more";
   }
 }

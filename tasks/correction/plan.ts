@@ -53,6 +53,8 @@ export interface CorrectionPlan {
   expedited: boolean;
   /** The deposit such a proposal needs, as coins text. */
   deposit: string;
+  /** What the base chain says that the operator should know (said with the plan). */
+  warnings: string[];
 }
 
 /** Spare time under which a proposal that can pass in time is called tight. */

@@ -9,7 +9,7 @@ import { deploymentDir } from "../contract/deployment.js";
 import { finalizeOnce } from "../contract/finalize.js";
 import { recordSuccession } from "../contract/succession.js";
 import { ERRORS } from "../error-catalog.js";
-import { VipError } from "../errors.js";
+import { defined, VipError } from "../errors.js";
 import {
   finalizeJournalPath,
   Journal,
@@ -113,8 +113,10 @@ export async function carryOut(
         });
         break;
       case "replay": {
-        const plan = stages.find((s) => s.stage === step.stage);
-        if (plan === undefined) throw notPlanned(step.stage);
+        const plan = defined(
+          stages.find((s) => s.stage === step.stage),
+          "the next step replays a stage of the plan: first to last",
+        );
         const tx = await replayStage(env, stageContract(env, state), plan);
         await journal.append({
           type: "finalized",
@@ -139,15 +141,6 @@ export async function carryOut(
         return stageContract(env, state).target as string;
     }
   }
-}
-
-/** A stage the plan does not hold (the new contract is past the plan). */
-function notPlanned(stage: bigint): VipError {
-  return new VipError(ERRORS.AUTOPILOT.CORRECTION_FILE_MISSING, {
-    stage,
-    file: "(not in the plan)",
-    first: stage,
-  });
 }
 
 /**
@@ -217,13 +210,10 @@ async function correctionState(
 }
 
 function stageContract(env: CorrectionEnv, state: CorrectionState): VipScore {
-  if (state.deployed === undefined)
-    throw new VipError(ERRORS.AUTOPILOT.CORRECTION_FILE_MISSING, {
-      stage: state.first,
-      file: "(no new contract)",
-      first: state.first,
-    });
-  return VipScore__factory.connect(state.deployed, env.signer);
+  return VipScore__factory.connect(
+    defined(state.deployed, "a step after the deployment"),
+    env.signer,
+  );
 }
 
 /** The new contract, starting at the corrected stage: its own deployment. */

@@ -7,6 +7,7 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { ignitionPath as ignitionFolder } from "../config/package-files.js";
 import { baseChain, taskFolder, vipUrl } from "../config/settings.js";
+import { deployedAddress, deploymentDir } from "../contract/deployment.js";
 import { locateScoreContract } from "../contract/locate.js";
 import { parseStage } from "../contract/preflight.js";
 import { refuseSuperseded } from "../contract/succession.js";
@@ -114,10 +115,12 @@ export async function correctionSettings(
       network: connection.networkName,
       journalDir,
       ignitionPath,
-      deploymentId:
-        args.newDeploymentId ??
-        started?.deploymentId ??
-        `chain-${chainId}-from-stage-${stage}`,
+      deploymentId: await newDeploymentId(
+        args.newDeploymentId,
+        started,
+        { ignitionPath, chainId, stage, old: await old.getAddress() },
+        correctionJournalPath(journalDir, chainId, stage),
+      ),
       oldContract: await old.getAddress(),
       out: consoleOutput,
     },
@@ -129,6 +132,42 @@ export async function correctionSettings(
       base,
     },
   };
+}
+
+/**
+ * The new contract's Ignition deployment id: the one a started correction
+ * journalled (another given is refused: it would deploy a second contract),
+ * else the one given, else `chain-<id>-from-stage-<N>-<old address's first
+ * bytes>`; an id that already holds a deployment no journal of this
+ * correction names is refused (a second correction of the same stage would
+ * otherwise find the first one's contract "already deployed").
+ */
+async function newDeploymentId(
+  given: string | undefined,
+  started: { deploymentId: string } | undefined,
+  where: { ignitionPath: string; chainId: bigint; stage: bigint; old: string },
+  journal: string,
+): Promise<string> {
+  if (started !== undefined) {
+    if (given !== undefined && given !== started.deploymentId)
+      throw new VipError(ERRORS.AUTOPILOT.CORRECTION_OTHER_DEPLOYMENT, {
+        stage: where.stage,
+        started: started.deploymentId,
+        journal,
+        given,
+      });
+    return started.deploymentId;
+  }
+  const id =
+    given ??
+    `chain-${where.chainId}-from-stage-${where.stage}-${where.old.slice(2, 10).toLowerCase()}`;
+  const dir = deploymentDir(where.ignitionPath, where.chainId, id);
+  if ((await deployedAddress(dir)) !== undefined)
+    throw new VipError(ERRORS.AUTOPILOT.CORRECTION_DEPLOYMENT_TAKEN, {
+      id,
+      dir,
+    });
+  return id;
 }
 
 /** The start of a correction of `stage` journalled on this chain, if any. */

@@ -1,4 +1,5 @@
 import {
+  type BridgeInfo,
   fetchBridgeInfos,
   fetchChainTime,
   fetchGovParams,
@@ -20,6 +21,12 @@ export interface ChallengeWindows {
   expedited: boolean;
   /** The deposit a proposal needs (the expedited one when there is one). */
   deposit: string;
+  /** The bridge as the program knows it; undefined when it is not registered. */
+  bridge?: BridgeInfo;
+  /** Each snapshotted stage's total score, as the snapshot holds it. */
+  snapshotTotals: Map<bigint, bigint>;
+  /** Whether the program names its challenge period (else its code default is assumed). */
+  challengePeriodKnown: boolean;
 }
 
 /**
@@ -42,16 +49,20 @@ export async function readChallengeWindows(
   ]);
   // The bridge's snapshots are kept under its current version; a bridge the
   // program has not registered has none.
-  const version = infos.find((info) => info.bridgeId === bridgeId)?.version;
+  const bridge = infos.find((info) => info.bridgeId === bridgeId);
+  const version = bridge?.version;
   const votingSeconds =
     gov.expeditedVotingPeriodSeconds ?? gov.votingPeriodSeconds;
   const challengePeriod = program.challengePeriod ?? DEFAULT_CHALLENGE_PERIOD;
   const windows: ChallengeWindow[] = [];
+  const snapshotTotals = new Map<bigint, bigint>();
   for (const stage of stages) {
     const snapshot =
       version === undefined
         ? undefined
         : await fetchSnapshot(restUrl, moduleAddress, stage, bridgeId, version);
+    if (snapshot !== undefined)
+      snapshotTotals.set(stage, snapshot.totalL2Score);
     windows.push(
       challengeWindow(
         stage,
@@ -68,5 +79,8 @@ export async function readChallengeWindows(
     votingSeconds,
     expedited: gov.expeditedVotingPeriodSeconds !== undefined,
     deposit: gov.expeditedMinDeposit ?? gov.minDeposit,
+    ...(bridge === undefined ? {} : { bridge }),
+    snapshotTotals,
+    challengePeriodKnown: program.challengePeriod !== undefined,
   };
 }

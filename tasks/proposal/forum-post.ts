@@ -9,9 +9,14 @@ import {
 } from "./correction.js";
 
 /** Where a stage's snapshot stands against its challenge window. */
-export type ChallengeWindow =
+export type PostedWindow =
   /** Snapshotted; a challenge must execute before `closesAt` (unix seconds). */
   | { state: "open"; closesAt: bigint }
+  /**
+   * Snapshotted, and the window still open, but it closes at `closesAt`,
+   * before an expedited vote could end: not challenged.
+   */
+  | { state: "too-late"; closesAt: bigint }
   /** Snapshotted, and the window closed at `closedAt`: no challenge can pass. */
   | { state: "closed"; closedAt: bigint }
   /** Not snapshotted yet: the agent will take it from the contract then in force. */
@@ -26,7 +31,7 @@ interface CorrectedStage {
   newTotalScore: bigint;
   /** How many addresses' scores differ between the two. */
   changedAddresses: number;
-  window: ChallengeWindow;
+  window: PostedWindow;
 }
 
 /** A file the post names, with its sha256 (hex). */
@@ -37,7 +42,7 @@ interface PostedFile {
 }
 
 /** Everything the forum post of a correction says. */
-export interface CorrectionPlan {
+export interface ForumPostPlan {
   bridgeId: bigint;
   /** What was wrong, in the operator's words; a default sentence without it. */
   reason?: string;
@@ -118,10 +123,12 @@ function byStage(a: CorrectedStage, b: CorrectedStage): number {
   return a.stage < b.stage ? -1 : a.stage > b.stage ? 1 : 0;
 }
 
-function windowText(window: ChallengeWindow): string {
+function windowText(window: PostedWindow): string {
   switch (window.state) {
     case "open":
       return `challenge before ${formatUnixTime(window.closesAt)}`;
+    case "too-late":
+      return `its window closes ${formatUnixTime(window.closesAt)}, before a vote could end`;
     case "closed":
       return `past its window (closed ${formatUnixTime(window.closedAt)})`;
     case "no-snapshot":
@@ -177,13 +184,13 @@ function challengedStages(messages: CorrectionMessage[]): bigint[] {
 }
 
 /** What the VIP agent is asked to do once the proposal executes. */
-function agentRequest(plan: CorrectionPlan, contract: string): string[] {
+function agentRequest(plan: ForumPostPlan, contract: string): string[] {
   const challenged = challengedStages(plan.messages);
   const unsnapshotted = plan.stages
     .filter((s) => s.window.state === "no-snapshot")
     .map((s) => s.stage);
   const closed = plan.stages
-    .filter((s) => s.window.state === "closed")
+    .filter((s) => s.window.state === "closed" || s.window.state === "too-late")
     .map((s) => s.stage);
   const lines: string[] = [];
   if (challenged.length > 0)
@@ -206,10 +213,10 @@ function agentRequest(plan: CorrectionPlan, contract: string): string[] {
   if (closed.length > 0)
     lines.push(
       closed.length === 1
-        ? `${stagesText(closed)} is past its challenge window: its snapshot cannot be ` +
-            "challenged any more, and its rewards stay as finalized."
-        : `${stagesText(closed)} are past their challenge windows: their snapshots cannot be ` +
-            "challenged any more, and their rewards stay as finalized.",
+        ? `${stagesText(closed)} can no longer be challenged in time (its window closes ` +
+            "before a vote could end): its rewards stay as finalized."
+        : `${stagesText(closed)} can no longer be challenged in time (their windows close ` +
+            "before a vote could end): their rewards stay as finalized.",
     );
   return lines;
 }
@@ -221,7 +228,7 @@ function filesList(files: PostedFile[]): string[] {
 }
 
 /** The section on the second, contract-update-only proposal. */
-function updateOnlySection(plan: CorrectionPlan): string[] {
+function updateOnlySection(plan: ForumPostPlan): string[] {
   if (plan.contractUpdateOnly === undefined) return [];
   return [
     "## If the challenge window closes first",
@@ -244,7 +251,7 @@ function updateOnlySection(plan: CorrectionPlan): string[] {
  * outside (the operator's reason, file names, hashes, ids) is escaped: it can
  * add no markup.
  */
-export function correctionForumPost(plan: CorrectionPlan): string {
+export function correctionForumPost(plan: ForumPostPlan): string {
   assertHardhatInvariant(
     plan.stages.length > 0,
     "a correction names the stage it corrects",

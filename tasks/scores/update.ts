@@ -557,7 +557,7 @@ async function verify(
  * Most a new address costs in `updateScores` (test/contract/gas.test.ts holds
  * the contract to it).
  */
-const MAX_GAS_PER_ADDRESS = 31_000n;
+export const MAX_GAS_PER_ADDRESS = 31_000n;
 
 /**
  * Warns before the push when the signer's balance may not cover it: the bound

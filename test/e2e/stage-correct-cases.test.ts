@@ -64,7 +64,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       PROJECT_ROOT,
       "ignition",
       "deployments",
-      `chain-${rig.node.chainId}-from-stage-5`,
+      `chain-${rig.node.chainId}-from-stage-5-${(rig.old.target as string).slice(2, 10).toLowerCase()}`,
     );
 
   /**
@@ -227,6 +227,32 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
     });
   });
 
+  describe("refusals about the program's bridge: nothing sent, nothing written", function () {
+    it("a bridge the program has not registered: CORRECTION_BRIDGE_NOT_REGISTERED", async () => {
+      rig.baseChain.state.registeredBridges = [];
+      const before = await nonce();
+      const message = await refusal(
+        await correct("--yes"),
+        ERRORS.AUTOPILOT.CORRECTION_BRIDGE_NOT_REGISTERED,
+        before,
+      );
+      expect(message).to.include(`bridge ${BRIDGE}`);
+    });
+
+    it("a contract the program does not read the bridge's scores from: CORRECTION_NOT_THE_PROGRAMS, naming both", async () => {
+      const other = "0x" + "e5".repeat(20);
+      rig.baseChain.state.scoreContracts.set(BRIDGE, other);
+      const before = await nonce();
+      const message = await refusal(
+        await correct("--yes"),
+        ERRORS.AUTOPILOT.CORRECTION_NOT_THE_PROGRAMS,
+        before,
+      );
+      expect(message).to.include(other);
+      expect(message).to.include(await rig.old.getAddress());
+    });
+  });
+
   describe("the challenge window of the corrected stage", function () {
     it("past its window (snapshot 4 days old, 3-day period): said plainly; the proposal holds only the contract update", async () => {
       snapshotStage5(NOW - 4n * DAY);
@@ -269,22 +295,35 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       });
     });
 
-    it("no snapshot yet for stage 5: said as such; the proposal holds only the contract update", async () => {
+    it("no snapshot yet for stage 5: said as such, no proposal written; run again once the agent took it, the proposal challenges it", async () => {
       snapshotStage5(undefined);
       const { result, address } = await corrected();
       expect(result.stdout).to.match(
-        /challenge 5\s+no snapshot yet: the agent has not taken the stage, so there is nothing to challenge/,
+        /challenge 5\s+no snapshot yet: the agent has not taken the stage, so there is nothing to challenge yet/,
       );
       expect(result.stdout).to.match(
-        /proposal\s+the contract update alone: no wrong stage has a snapshot yet, so there is nothing to challenge/,
+        /proposal\s+none yet: a wrong stage has no snapshot yet/,
       );
+      expect(result.stdout).to.match(/next\s+.*no proposal yet/);
+      expect(existsSync(path.join(rig.outDir, "proposal.json"))).to.equal(
+        false,
+      );
+      expect(existsSync(path.join(rig.outDir, "forum-post.md"))).to.equal(true);
+
+      // The agent takes stage 5 (from the old contract); the same command,
+      // run again, sends nothing and writes the proposal with its challenge.
+      snapshotStage5(NOW - DAY / 2n);
+      const before = await nonce();
+      const again = await correct("--yes");
+      expect(again.code, again.output).to.equal(0);
+      expect(await nonce()).to.equal(before);
       expect(await proposal("proposal.json")).to.deep.equal({
         expedited: true,
-        messages: [[EXECUTE_JSON, UPDATE, [BRIDGE.toString(), address]]],
+        messages: [
+          [EXECUTE_JSON, UPDATE, [BRIDGE.toString(), address]],
+          [EXECUTE_JSON, CHALLENGE, [BRIDGE.toString(), "5"]],
+        ],
       });
-      expect(
-        existsSync(path.join(rig.outDir, "proposal-contract-update.json")),
-      ).to.equal(false);
     });
   });
 

@@ -175,6 +175,7 @@ describe("stage:correct: a wrongly finalized stage corrected on a new contract, 
 
   it("resumes a correction killed during the replay: the same end, nothing sent twice", async () => {
     const updateScores = old.interface.getFunction("updateScores").selector;
+    const creationsBefore = await creations();
     const killed = spawnHardhat(correctArgs("--yes"), env());
     let printed = "";
     defined(killed.child.stdout, "stdout").on(
@@ -215,7 +216,21 @@ describe("stage:correct: a wrongly finalized stage corrected on a new contract, 
     // One push per replayed stage (two stages, one batch each), one
     // finalization each: nothing sent twice.
     expect(await updateCount(updateScores, address)).to.equal(2);
+    const finalizeAt = old.interface.getFunction("finalizeStageAt").selector;
+    expect(await updateCount(finalizeAt, address)).to.equal(2);
+    // One new contract, deployed once.
+    expect(await creations()).to.equal(creationsBefore + 1);
   });
+
+  /** Contracts created on the chain (transactions without a `to`). */
+  const creations = async () => {
+    let count = 0;
+    for (let n = 0, latest = await provider.getBlockNumber(); n <= latest; n++)
+      for (const tx of defined(await provider.getBlock(n, true), "block")
+        .prefetchedTransactions)
+        if (tx.to === null) count++;
+    return count;
+  };
 
   /** `updateScores` transactions to `to` (any contract but the old one when undefined). */
   const updateCount = async (selector: string, to?: string) => {

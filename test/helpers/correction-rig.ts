@@ -1,5 +1,12 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -101,9 +108,12 @@ export function useCorrectionRig(): CorrectionRig {
   const forgetChain = async () => {
     const chainId = built(node, "node").chainId;
     const deployments = path.join(PROJECT_ROOT, "ignition", "deployments");
-    for (const id of [`chain-${chainId}`, `chain-${chainId}-from-stage-5`])
-      await rm(path.join(deployments, id), { recursive: true, force: true });
+    // The chain's own deployment and every correction's (chain-<id>-…).
+    for (const id of existsSync(deployments) ? await readdir(deployments) : [])
+      if (id === `chain-${chainId}` || id.startsWith(`chain-${chainId}-`))
+        await rm(path.join(deployments, id), { recursive: true, force: true });
     const file = contractsFile(path.join(PROJECT_ROOT, "ignition"));
+    await rm(`${file}.bak`, { force: true });
     if (!existsSync(file)) return;
     const record = JSON.parse(await readFile(file, "utf8")) as {
       chains: Record<string, unknown>;
@@ -217,6 +227,8 @@ export function useCorrectionRig(): CorrectionRig {
       address,
       new Wallet(DEPLOYER_KEY, rig.provider),
     );
+    // The program reads the rollup's scores from it.
+    rig.baseChain.state.scoreContracts.set(BRIDGE, address);
     for (const [stage, rows] of [
       [
         5n,

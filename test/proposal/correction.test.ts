@@ -17,7 +17,7 @@ import {
 } from "../../tasks/proposal/correction.js";
 import {
   changedAddressesCsv,
-  type CorrectionPlan,
+  type ForumPostPlan,
   correctionForumPost,
 } from "../../tasks/proposal/forum-post.js";
 
@@ -256,7 +256,7 @@ describe("the correction proposal's messages", () => {
 });
 
 describe("the correction's forum post and CSV", () => {
-  const plan = (overrides: Partial<CorrectionPlan> = {}): CorrectionPlan => ({
+  const plan = (overrides: Partial<ForumPostPlan> = {}): ForumPostPlan => ({
     bridgeId: 29n,
     policy: { name: "perp-volume.sql", sha256: "ab".repeat(32) },
     stages: [
@@ -339,7 +339,7 @@ describe("the correction's forum post and CSV", () => {
       "please take the snapshot of stage 12 of bridge 29 again, from the new score contract",
     );
     expect(post).to.include("stage 13 has no snapshot yet");
-    expect(post).to.include("stage 11 is past its challenge window");
+    expect(post).to.include("stage 11 can no longer be challenged in time");
     expect(post).to.include("## If the challenge window closes first");
     expect(
       correctionForumPost(plan({ contractUpdateOnly: undefined })),

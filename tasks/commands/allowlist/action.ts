@@ -21,9 +21,12 @@ function allowListAction(
 ): NewTaskActionFunction<AllowListArgs> {
   return async (args, hre) => {
     const address = parseAllowListAddress(args.address);
+    // Revoking a key stays possible on a replaced contract (a second host's,
+    // say): it only takes power away.
     const { connection, operator, signer, score } = await contractContext(
       hre,
       args,
+      { superseded: change === "remove" ? "allow" : "refuse" },
     );
     announceSigner(consoleOutput, operator);
     await changeAllowList(

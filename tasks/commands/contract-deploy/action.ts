@@ -4,6 +4,7 @@ import { ignitionPath } from "../../config/package-files.js";
 import { fetchVipStage } from "../../clients/l1-rest.js";
 import { baseChain } from "../../config/settings.js";
 import { deploymentDir } from "../../contract/deployment.js";
+import { currentDeploymentId } from "../../contract/succession.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { connect } from "../../network/connect.js";
@@ -33,10 +34,13 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
   const connection = await connect(hre);
   announceSigner(consoleOutput, await operatorSigner(connection));
   const chainId = (await connection.ethers.provider.getNetwork()).chainId;
+  // After a correction, the chain's current deployment is the default (as
+  // every task locates the contract), not the replaced one.
   const journalDir = deploymentDir(
     ignitionPath(hre),
     chainId,
-    args.deploymentId,
+    args.deploymentId ??
+      (await currentDeploymentId(ignitionPath(hre), chainId)),
   );
 
   const fromJournal = await journalledStartStage(journalDir);

@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { fetchChainTime } from "../../clients/l1-rest.js";
 import { planCorrection, runCorrection } from "../../correction/correct.js";
+import { describePlan } from "../../correction/describe.js";
 import { defined } from "../../errors.js";
 import { taskFolder } from "../../config/settings.js";
 import { field } from "../../output.js";
@@ -40,13 +41,26 @@ export async function rehearseCorrection(
 ): Promise<string> {
   const work = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-correction-"));
   try {
+    // The program reads the rollup's scores from this contract.
+    r.baseChain.state.scoreContracts.set(
+      r.bridgeId,
+      await r.score.getAddress(),
+    );
     const { activity, stage } = await wrongStage(r, work);
     const { state } = r.baseChain;
     // The stand-in's program moves past the stage by its clock.
     await fetchChainTime(r.baseChain.url);
     state.snapshots.set(
       stage,
-      new Map([[`${r.bridgeId}:1`, { createTime: state.now ?? 0n }]]),
+      new Map([
+        [
+          `${r.bridgeId}:1`,
+          {
+            createTime: state.now ?? 0n,
+            totalL2Score: (await r.score.stages(stage)).totalScore,
+          },
+        ],
+      ]),
     );
     r.out.line(
       field(
@@ -147,21 +161,19 @@ async function correct(
     oldContract: await r.score.getAddress(),
     out: r.out,
   };
-  const plan = await planCorrection(
-    r.score,
-    {
-      stage,
-      source: { scoresDir, policy: { path: r.sample.policyPath, activity } },
-      allowEmpty: false,
-      rollupRestUrl: r.rollupRestUrl,
-      base: {
-        restUrl: r.baseChain.url,
-        moduleAddress: r.baseChain.moduleAddress,
-      },
+  const request = {
+    stage,
+    source: { scoresDir, policy: { path: r.sample.policyPath, activity } },
+    allowEmpty: false,
+    rollupRestUrl: r.rollupRestUrl,
+    base: {
+      restUrl: r.baseChain.url,
+      moduleAddress: r.baseChain.moduleAddress,
     },
-    env,
-  );
-  await runCorrection(plan, env, {
+  };
+  const plan = await planCorrection(r.score, request, env);
+  describePlan(plan, r.out);
+  await runCorrection(plan, env, request, {
     outDir: r.outDir,
     vipModuleAddress: r.baseChain.moduleAddress,
     metadata: "",

@@ -31,13 +31,16 @@ const action: NewTaskActionFunction<CorrectArgs> = async (args, hre) => {
   const settings = await correctionSettings(hre, args);
   const { old, env, request, stage } = settings;
   const plan = await planCorrection(old, request, env);
+  describePlan(plan, consoleOutput);
   if (args.dryRun) {
-    describePlan(plan, consoleOutput);
-    consoleOutput.line("dry run: nothing was sent or written");
+    consoleOutput.line(
+      args.policy === undefined
+        ? "dry run: nothing was sent or written"
+        : `dry run: nothing was sent; the computed final files are in ${request.source.scoresDir}`,
+    );
     return;
   }
   if (!args.yes && process.stdin.isTTY === true) {
-    describePlan(plan, consoleOutput);
     const answer = await hre.interruptions.requestInput(
       "vip",
       `Correct stage ${stage}: deploy a new contract and replay ${plan.stages.length} stage(s) to it? (y/N)`,
@@ -49,23 +52,32 @@ const action: NewTaskActionFunction<CorrectArgs> = async (args, hre) => {
     args.out ??
       path.join(hre.config.paths.root, "vip-correction", `stage-${stage}`),
   );
-  const { newContract } = await runCorrection(plan, env, {
+  const done = await runCorrection(plan, env, request, {
     outDir,
     vipModuleAddress: request.base.moduleAddress,
     metadata: args.forumUrl ?? "",
     ...(args.reason === undefined ? {} : { reason: args.reason }),
   });
-  consoleOutput.line(
-    field(
-      "next",
-      `publish ${path.join(outDir, "forum-post.md")} on the forum, then submit ` +
-        `${path.join(outDir, "proposal.json")} (initiad tx gov submit-proposal; set its metadata ` +
-        `to the post's URL), and ask the VIP agent to take the stage again once it executes; ` +
-        `every task and the autopilot now use ${newContract} (restart the autopilot; on a ` +
-        "second host, copy ignition/vip-contracts.json and the new deployment, and add its key " +
-        `with allowlist:add --contract ${newContract})`,
-    ),
-  );
+  consoleOutput.line(field("next", nextSteps(done.files, done.newContract)));
 };
+
+/** What the operator does next, from the files written. */
+function nextSteps(files: string[], newContract: string): string {
+  const named = (name: string) => files.find((f) => path.basename(f) === name);
+  const post = named("forum-post.md");
+  const proposal = named("proposal.json");
+  const backup = named("proposal-contract-update.json");
+  const submit =
+    proposal === undefined
+      ? "no proposal yet: a wrong stage has no snapshot; run this command again once the agent has taken it"
+      : `submit ${proposal}${backup === undefined ? "" : ` and ${backup} (both: see the plan)`} ` +
+        "with initiad tx gov submit-proposal (its metadata the post's URL), and ask the VIP agent " +
+        "to take the stage again once it executes";
+  return (
+    `publish ${post ?? "the forum post"}; ${submit}. Every task and the autopilot now use ` +
+    `${newContract} (restart the autopilot; on a second host, copy ignition/vip-contracts.json ` +
+    `and the new deployment, and add its key with allowlist:add --contract ${newContract})`
+  );
+}
 
 export default action;
