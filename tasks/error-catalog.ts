@@ -197,6 +197,46 @@ export const ERRORS = {
         "transactions the chain rejects.",
       fix: "Install the node CLI of the version the rollup runs.",
     },
+    SCORE_TARGET_MISSING: {
+      number: 1033,
+      message:
+        "{task} needs --stage <n> or --window <start>,<end>: {problem}; nothing was read",
+      cause:
+        "A scoring command runs over one stage of the program (--stage) or one window of " +
+        "your choosing (--window): neither or both were given.",
+      fix:
+        "Give --stage 12 for a stage, or --window 2026-11-01,2026-11-15 (ISO 8601 UTC or " +
+        "unix seconds; last-14d, last-6h) for a trial.",
+    },
+    WINDOW_INVALID: {
+      number: 1034,
+      message: "--window {value}: {problem}; nothing was read",
+      cause:
+        "--window is `<start>,<end>` (each ISO 8601, UTC unless it says otherwise, or unix " +
+        "seconds; start before end) or `last-<n>d` / `last-<n>h`.",
+      fix:
+        "Write it as 2026-11-01T00:00:00Z,2026-11-15T00:00:00Z, as 1793491200,1794700800, " +
+        "or as last-14d (the 14 whole UTC days before today).",
+    },
+    STAGE_NUMBER_WITHOUT_WINDOW: {
+      number: 1035,
+      message:
+        "--stage-number {value} goes with --window only (with --stage, the stage is the number); nothing was read",
+      cause:
+        "--stage-number sets the `stage` column of a trial window, and picks the policy " +
+        "in force for that stage.",
+      fix: "Drop --stage-number, or use --window instead of --stage.",
+    },
+    NETWORK_URL_NOT_SET: {
+      number: 1036,
+      message: 'network "{network}" needs {variable}, {what}: {advice}',
+      cause:
+        "The network's url is a configuration variable that is set neither in the " +
+        "environment nor in the keystore.",
+      fix:
+        "Set the variable the message names in the environment or with " +
+        "`npx hardhat keystore set <NAME>`.",
+    },
   },
   CONTRACT: {
     NOT_AN_ADDRESS: {
@@ -1372,12 +1412,44 @@ export const ERRORS = {
     AUDIT_DIFFERENCES: {
       number: 5031,
       message: joined(
-        "stage {stage}: {count} difference(s) between the policy's scores ",
+        "{what}: {count} difference(s) between the policy's scores ",
         "and {against} (listed above)",
       ),
       cause:
         "The scores the policy computes for the stage differ from those published.",
       fix: "Read the differences listed above: the index, the policy or the published scores differ.",
+    },
+    TRIAL_FILE_REFUSED: {
+      number: 5040,
+      message: joined(
+        "{file} is a trial's scores ({why}): a trial over a window of your choosing is ",
+        "never pushed nor finalized; nothing was sent",
+      ),
+      cause:
+        "scores:compute --window writes window-<start>-<end>.csv and a manifest marked " +
+        '"trial": true: scores of a window the program never opened.',
+      fix:
+        "Compute the stage itself (scores:compute --stage N) and push stage-N.csv or " +
+        "stage-N.final.csv.",
+    },
+    POLICIES_REFUSED: {
+      number: 5042,
+      message:
+        "{count} of {total} policies cannot run (each refusal is printed above)",
+      cause:
+        "scores:check admitted each policy of --policy as a stage would; some were refused.",
+      fix: "Correct each policy at the file and line its refusal names, and check again.",
+    },
+    AUDIT_NOTHING_TO_COMPARE: {
+      number: 5041,
+      message: joined(
+        "scores:audit --window has nothing to compare with: give --manifest <a published ",
+        "trial manifest>, or --stage-number N to compare with the contract's stage N; nothing was read",
+      ),
+      cause:
+        "A trial window is no stage of the contract: without a stage number or a manifest " +
+        "the audit would check nothing.",
+      fix: "Add --manifest or --stage-number.",
     },
   },
   AUTOPILOT: {

@@ -84,6 +84,29 @@ export const requiredToChain = required("toChain", "the destination chain id");
 export const requiredToDenom = required("toDenom", "the destination denom");
 export const requiredAmount = required("amount", "the amount in base units");
 
+/**
+ * What a scoring command runs over (`scores:compute`, `scores:explain`,
+ * `scores:audit`): a stage, or a trial window; exactly one of the two.
+ */
+export const scoringStageOption = textOption(
+  "stage",
+  "The stage to score: any stage the base chain's program has started (its window " +
+    "is read from the base chain; `npx hardhat stage` shows the open one). Or give --window",
+);
+
+export const windowOption = textOption(
+  "window",
+  "A trial window instead of a stage: <start>,<end> (ISO 8601, UTC unless it says " +
+    "otherwise, or unix seconds), or last-14d / last-6h (whole UTC days or hours before " +
+    "the current one); the base chain is not asked, and the file is never pushed",
+);
+
+export const stageNumberOption = textOption(
+  "stageNumber",
+  "With --window: the value of the stage table's `stage` column, and the policy in force " +
+    "for that stage (default: null, and the policy with the highest @from-stage)",
+);
+
 /** The policy a stage is scored under (`scores:compute`, `scores:explain`). */
 export const requiredStagePolicy = required(
   "policy",

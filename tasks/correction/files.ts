@@ -7,6 +7,7 @@ import type { ActivityContext } from "../scoring/context.js";
 import { writeStageFiles } from "../scoring/publish.js";
 import { scoreStage } from "../scoring/score-stage.js";
 import { readScoreFile, type ScoreFile } from "../scores/read.js";
+import { refuseTrialScores } from "../scores/trial-guard.js";
 import { finalScoreFile } from "../scores/score-files.js";
 
 /** Where the corrected final files come from. */
@@ -41,7 +42,9 @@ export async function correctedFiles(
         file,
         first,
       });
-    files.push(await readScoreFile(file, { allowEmpty: true }));
+    const read = await readScoreFile(file, { allowEmpty: true });
+    await refuseTrialScores(read);
+    files.push(read);
   }
   return files;
 }

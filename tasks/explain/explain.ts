@@ -16,7 +16,10 @@ export interface OnChainScore {
 
 /** One address's score in a stage, where it stands, and where it came from. */
 export interface Explanation {
-  stage: bigint;
+  /** The stage; a trial's `--stage-number`, else null. */
+  stage: bigint | null;
+  /** A trial window (`--window`), not a stage of the program. */
+  trial: boolean;
   address: string;
   policy: Pick<Policy, "name" | "file" | "sha256">;
   window: { start: bigint; end: bigint };
@@ -54,6 +57,7 @@ export function explanation(
   const total = rows.reduce((sum, r) => sum + r.score, 0n);
   return {
     stage: scores.window.stage,
+    trial: scores.trial,
     address,
     policy: {
       name: scores.policy.name,

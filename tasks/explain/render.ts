@@ -1,5 +1,6 @@
 import { field, formatNumber, formatUnixTime, safeText } from "../output.js";
 import type { EvidenceRow, SourceEvidence } from "./evidence.js";
+import { windowLabel } from "../scoring/target.js";
 import { type Explanation, windowText } from "./explain.js";
 
 /** Earlier rows listed one by one before they are summarised (without --all). */
@@ -45,7 +46,10 @@ function sourceLines(source: SourceEvidence, all: boolean): string[] {
 
 function onChainLine(explained: Explanation): string {
   const held = explained.onChain;
-  if (held === undefined) return "no contract deployed on this network";
+  if (held === undefined)
+    return explained.stage === null
+      ? "not asked: a trial window is no stage of the contract (--stage-number N compares with stage N)"
+      : "no contract deployed on this network";
   const state = held.finalized ? "finalized" : "not finalized";
   const same =
     held.score === explained.score
@@ -62,10 +66,16 @@ export function explanationLines(
   const scored = explained.scored ? "" : " (the policy does not score it)";
   return [
     field(
-      "stage",
-      `${explained.stage}: ${windowText(explained.window)}, rollup blocks ` +
-        `${explained.blocks.first}–${explained.blocks.last}` +
-        (explained.final ? " (final)" : " (live: the window is open)"),
+      explained.trial ? "window" : "stage",
+      (explained.trial
+        ? `${windowLabel({ ...explained.window, stage: explained.stage }, true)} (a trial)`
+        : `${explained.stage}: ${windowText(explained.window)}`) +
+        `, rollup blocks ${explained.blocks.first}–${explained.blocks.last}` +
+        (explained.final
+          ? " (final)"
+          : explained.trial
+            ? ""
+            : " (live: the window is open)"),
     ),
     field(
       "policy",

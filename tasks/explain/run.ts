@@ -6,7 +6,7 @@ import { VipError } from "../errors.js";
 import { indexFile } from "../indexer/index-policies.js";
 import { ActivityStore } from "../indexer/store.js";
 import type { ActivityContext } from "../scoring/context.js";
-import { scoreStage } from "../scoring/score-stage.js";
+import { type PreparedScoring, scorePrepared } from "../scoring/prepare.js";
 import { addressEvidence } from "./evidence.js";
 import { type Explanation, explanation, type OnChainScore } from "./explain.js";
 
@@ -38,16 +38,17 @@ async function onChainScore(
 }
 
 /**
- * Scores the stage under its policy (the index brought up to the head, as
- * `scores:compute` does, nothing written), then reads every row of the
- * policy's sources that names the address, and what the contract holds.
+ * Scores the stage (or trial window) under its policy (the index brought up
+ * to the head, as `scores:compute` does, nothing written), then reads every
+ * row of the policy's sources that names the address, and what the contract
+ * holds when there is a stage to read.
  */
 export async function explainAddress(
   ctx: ActivityContext,
-  request: { policyPath: string; stage: bigint; address: string },
+  request: { prepared: PreparedScoring; address: string },
   contract: VipScore | undefined,
 ): Promise<Explanation> {
-  const scores = await scoreStage(ctx, request.policyPath, request.stage);
+  const scores = await scorePrepared(ctx, request.prepared);
   const store = await ActivityStore.open(indexFile(ctx.dataDir, ctx.chainId));
   let evidence;
   try {
@@ -63,9 +64,10 @@ export async function explainAddress(
   } finally {
     store.close();
   }
+  const stage = scores.window.stage;
   const onChain =
-    contract === undefined
+    contract === undefined || stage === null
       ? undefined
-      : await onChainScore(contract, request.stage, request.address);
+      : await onChainScore(contract, stage, request.address);
   return explanation(request.address, scores, evidence, onChain);
 }

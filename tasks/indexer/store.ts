@@ -16,9 +16,16 @@ import {
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import { LOG_COLUMN_TYPES, LOG_COLUMNS } from "../policy/engine-policy.js";
 import type { PolicySource } from "../policy/parse.js";
 import type { LogColumns } from "./decode.js";
 import { checkFormat, REBUILD_COMMAND } from "./index-format.js";
+
+
+/** The columns every log table starts with, and their types. */
+const LOG_TABLE_COLUMNS = LOG_COLUMNS.map(
+  (name) => `${name} ${LOG_COLUMN_TYPES[name].toLowerCase()}`,
+).join(", ");
 
 /** A block the index relies on: its hash proves it was not replaced. */
 export interface StoredBlock {
@@ -101,8 +108,8 @@ export class ActivityStore {
       .map((c) => `"${c.name}" ${c.sql}${storedAs(c.sql)}`)
       .join(", ");
     await this.connection.run(
-      `create table if not exists ${logTable(source)} (block_number bigint, block_time bigint, ` +
-        `tx_hash varchar, tx_index integer, log_index integer${columns === "" ? "" : ", " + columns})`,
+      `create table if not exists ${logTable(source)} (${LOG_TABLE_COLUMNS}` +
+        `${columns === "" ? "" : ", " + columns})`,
     );
     await this.connection.run(
       "insert into sources values ($1, $2, $3, $4, $4) on conflict do nothing",

@@ -2,6 +2,8 @@ import type { NetworkConfig } from "hardhat/types/config";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 
+import { HardhatError } from "@nomicfoundation/hardhat-errors";
+
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 
@@ -15,7 +17,8 @@ export type Connection = NetworkConnection;
 export async function connect(
   hre: HardhatRuntimeEnvironment,
 ): Promise<Connection> {
-  operatorNetwork(hre);
+  const { name, config } = operatorNetwork(hre);
+  await checkNetworkUrl(name, config);
   return hre.network.getOrCreate();
 }
 
@@ -26,6 +29,8 @@ export async function connect(
 export async function connectAnyNetwork(
   hre: HardhatRuntimeEnvironment,
 ): Promise<Connection> {
+  const { name, config } = selectedNetwork(hre);
+  await checkNetworkUrl(name, config);
   return hre.network.getOrCreate();
 }
 
@@ -42,7 +47,50 @@ export async function connectReadOnly(
     ? selectedNetwork(hre)
     : operatorNetwork(hre);
   if (config.type !== "http") return connectAnyNetwork(hre);
+  await checkNetworkUrl(name, config);
   return hre.network.create({ network: name, override: { accounts: [] } });
+}
+
+/** What each variable a network's url may come from is. */
+const URL_VARIABLES: Record<string, string> = {
+  JSON_RPC_URL:
+    "the rollup's EVM JSON-RPC endpoint (e.g. http://localhost:8545)",
+};
+
+/**
+ * An HTTP network's url, resolved before connecting, so a variable set
+ * nowhere is refused with a VIP code saying what it is and how to set it,
+ * rather than Hardhat's bare "not found" from deep in a task.
+ */
+async function checkNetworkUrl(
+  name: string,
+  config: NetworkConfig,
+): Promise<void> {
+  if (config.type !== "http" || typeof config.url === "string") return;
+  try {
+    await config.url.get();
+  } catch (error) {
+    if (
+      !HardhatError.isHardhatError(
+        error,
+        HardhatError.ERRORS.CORE.GENERAL.ENV_VAR_NOT_FOUND,
+      )
+    )
+      throw error;
+    const variable = String(error.messageArguments.name);
+    throw new VipError(
+      ERRORS.CONFIG.NETWORK_URL_NOT_SET,
+      {
+        network: name,
+        variable,
+        what: URL_VARIABLES[variable] ?? `the URL of network "${name}"'s node`,
+        advice:
+          `set ${variable} in the environment (export ${variable}=http://…) or with ` +
+          `\`npx hardhat keystore set ${variable}\``,
+      },
+      error,
+    );
+  }
 }
 
 /**

@@ -12,6 +12,15 @@ export const LOG_COLUMNS = [
   "log_index",
 ] as const;
 
+/** The log columns' SQL types, as the index stores them. */
+export const LOG_COLUMN_TYPES: Record<(typeof LOG_COLUMNS)[number], string> = {
+  block_number: "BIGINT",
+  block_time: "BIGINT",
+  tx_hash: "VARCHAR",
+  tx_index: "INTEGER",
+  log_index: "INTEGER",
+};
+
 /** A log's place in chain order: the views', the digest's and the README's. */
 export const CHAIN_ORDER = ["block_number", "tx_index", "log_index"] as const;
 
@@ -48,4 +57,6 @@ export interface EngineSource {
   event: string;
   /** The event's parameters, in order: the table's columns after the log's own. */
   columns: string[];
+  /** Each parameter's SQL type, as the index stores it (`HUGEINT`, …). */
+  columnTypes: string[];
 }

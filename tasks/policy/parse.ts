@@ -48,6 +48,11 @@ export interface Policy {
 
 const RESERVED_TABLES = new Set(["stage"]);
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+/**
+ * A Solidity identifier: a parameter's name as the contract declares it
+ * (`tokenId`, `_from`, `$x`) is its column, quoted wherever the tool writes it.
+ */
+const SOLIDITY_IDENTIFIER = /^[a-zA-Z$_][a-zA-Z0-9$_]*$/;
 
 /**
  * Reads a policy file's header (`-- @policy`, `-- @from-stage`, `-- @source`
@@ -178,18 +183,22 @@ function parseSource(
   if (event.anonymous)
     fail(line, "an anonymous event has no topic to filter by");
   const columns = event.inputs.map((input) => column(input, line, fail));
-  const names = new Set<string>(LOG_COLUMNS);
+  // DuckDB matches names whatever their case: `Amount` is `amount`.
+  const names = new Map<string, string>(
+    LOG_COLUMNS.map((name) => [name, name]),
+  );
   for (const c of columns) {
-    if (names.has(c.name))
+    const taken = names.get(c.name.toLowerCase());
+    if (taken !== undefined)
       fail(
         line,
         `parameter ${c.name} clashes with ${
-          (LOG_COLUMNS as readonly string[]).includes(c.name)
-            ? "a column every source has"
-            : "another parameter"
+          (LOG_COLUMNS as readonly string[]).includes(taken)
+            ? `${taken}, a column every source has`
+            : `parameter ${taken} (SQL names ignore case)`
         }: rename it in the signature`,
       );
-    names.add(c.name);
+    names.set(c.name.toLowerCase(), c.name);
   }
   const fromBlock = BigInt(rawFrom ?? 0);
   const declared = event.format("full");
@@ -218,10 +227,12 @@ function column(
       line,
       `every parameter needs a name (its column): ${input.format("sighash")} has none`,
     );
-  if (!IDENTIFIER.test(input.name))
+  // ethers has parsed the signature, so this holds; kept for what a
+  // column name may not be (a quote would end the quoted name).
+  if (!SOLIDITY_IDENTIFIER.test(input.name))
     fail(
       line,
-      `parameter name ${input.name} must be lowercase letters, digits and _ to be a column`,
+      `parameter name ${input.name} is not a Solidity identifier (letters, digits, _ and $)`,
     );
   const type = input.type;
   const indexed = input.indexed === true;
@@ -260,6 +271,7 @@ export function enginePolicy(policy: Policy): EnginePolicy {
       address: source.address,
       event: source.event.format("full"),
       columns: source.columns.map((c) => c.name),
+      columnTypes: source.columns.map((c) => c.sql),
     })),
   };
 }

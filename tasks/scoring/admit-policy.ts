@@ -7,6 +7,7 @@ import { admit } from "../policy/admit.js";
 import { boundPlanRefusals, type TableScan } from "../policy/bound-plan.js";
 import { inexactExpressions } from "../policy/exactness.js";
 import type { EnginePolicy } from "../policy/engine-policy.js";
+import { reservedColumnHint } from "../policy/sql-names.js";
 import {
   listConstructs,
   type PolicyConstruct,
@@ -214,9 +215,13 @@ function engineError(policy: EnginePolicy, error: unknown): VipError {
     at < 0
       ? ""
       : `\n${safeText(lines[at] ?? "")}\n${safeText(lines[at + 1] ?? "")}`;
+  const hint = reservedColumnHint(
+    first,
+    policy.sources.flatMap((source) => source.columns),
+  );
   return new VipError(ERRORS.SCORING.POLICY_SQL_ERROR, {
     place: line === undefined ? policy.file : `${policy.file}:${line}`,
-    reason: safeText(first),
+    reason: safeText(first) + hint,
     context,
   });
 }

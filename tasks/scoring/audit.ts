@@ -2,6 +2,7 @@ import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { field, formatNumber, type Output } from "../output.js";
 import { forEachStageScore } from "../contract/stage-pages.js";
 import type { StageScores } from "./score-stage.js";
+import { windowLabel } from "./target.js";
 
 /**
  * What a challenger checks: the stage recomputed from its own index against
@@ -10,13 +11,55 @@ import type { StageScores } from "./score-stage.js";
  * difference with both values; returns how many there are.
  */
 export async function auditStage(
-  score: VipScore,
+  /** The contract, when there is a stage to compare with. */
+  score: VipScore | undefined,
   scores: StageScores,
   out: Output,
   manifest?: unknown,
   manifestPath?: string,
 ): Promise<number> {
   const stage = scores.window.stage;
+  let differences =
+    score === undefined || stage === null
+      ? 0
+      : await compareContract(score, stage, scores, out);
+  if (manifest !== undefined)
+    differences += compareManifest(
+      scores,
+      manifest,
+      manifestPath ?? "the manifest",
+      out,
+    );
+  if (differences === 0) {
+    const count = formatNumber(scores.computation.rows.length);
+    const holds =
+      score === undefined
+        ? `the manifest matches the policy's ${count} scores`
+        : `the contract holds exactly the policy's ${count} scores` +
+          (manifest === undefined ? "" : ", and the manifest matches");
+    out.line(
+      field(
+        "audit",
+        `${windowLabel(scores.window, scores.trial)}: ${holds}` +
+          (scores.final || scores.trial
+            ? ""
+            : " (the window has not closed: live scores)"),
+      ),
+    );
+  }
+  return differences;
+}
+
+/**
+ * Every address whose score in the contract's stage differs from the
+ * policy's (one it does not score counts as 0), printed; how many.
+ */
+async function compareContract(
+  score: VipScore,
+  stage: bigint,
+  scores: StageScores,
+  out: Output,
+): Promise<number> {
   const expected = new Map(
     scores.computation.rows.map((r) => [r.address, r.score]),
   );
@@ -37,22 +80,6 @@ export async function auditStage(
       `differs  ${address}: policy ${policy}, contract ${chain === undefined ? "never scored" : chain}`,
     );
   }
-  if (manifest !== undefined)
-    differences += compareManifest(
-      scores,
-      manifest,
-      manifestPath ?? "the manifest",
-      out,
-    );
-  if (differences === 0)
-    out.line(
-      field(
-        "audit",
-        `stage ${stage}: the contract holds exactly the policy's ${formatNumber(expected.size)} scores` +
-          (manifest === undefined ? "" : ", and the manifest matches") +
-          (scores.final ? "" : " (the window has not closed: live scores)"),
-      ),
-    );
   return differences;
 }
 
@@ -76,6 +103,7 @@ function compareManifest(
   };
   for (const key of [
     "stage",
+    "trial",
     "policy",
     "window",
     "blocks",

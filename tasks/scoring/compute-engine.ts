@@ -1,4 +1,3 @@
-import type { StageWindow } from "../clients/stage-window.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { indentedList, safeText } from "../output.js";
@@ -15,13 +14,17 @@ import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
 import { checkedAnswer } from "./policy-answer.js";
 import { type PackedRows, type ScoreRow, unpackRows } from "./score-rows.js";
 import type { StageBlocks } from "./stage-blocks.js";
+import { type ScoredWindow, windowLabel } from "./target.js";
 import { logTable } from "../indexer/store.js";
 
 /** One stage to compute, as plain data: what crosses into the engine's process. */
 export interface StageJob {
+  kind: "stage";
   indexFile: string;
   policy: EnginePolicy;
-  window: StageWindow;
+  window: ScoredWindow;
+  /** A trial window (`--window`), not a stage of the program. */
+  trial: boolean;
   blocks: StageBlocks;
   bounds: PolicyBounds;
   /** A private folder of this run for the engine's temporary files. */
@@ -73,7 +76,7 @@ export async function computeInEngine(
   // Bad rows are named first: they are wrong in any order.
   const rows = await checkedAnswer(sandbox, policy, {
     sql: admitted.sql,
-    stage: job.window.stage,
+    label: windowLabel(job.window, job.trial),
     deadline,
   });
   if (admitted.undecided.length > 0)
@@ -150,7 +153,7 @@ async function defineTables(
     );
   }
   await sandbox.connection.run(
-    `create table stage as select ${window.stage}::BIGINT as stage, ` +
+    `create table stage as select ${window.stage ?? "NULL"}::BIGINT as stage, ` +
       `${window.start}::BIGINT as start_time, ${window.end}::BIGINT as end_time, ` +
       `${blocks.firstNumber}::BIGINT as first_block, ${last}::BIGINT as last_block`,
   );
@@ -195,7 +198,7 @@ async function checkOrderFree(
     await admitPolicy(sandbox, policy, readsOf(policy, "memory"), deadline);
     second = await checkedAnswer(sandbox, policy, {
       sql: admitted.sql,
-      stage: job.window.stage,
+      label: windowLabel(job.window, job.trial),
       deadline,
     });
   } finally {

@@ -1,13 +1,19 @@
 import { type ErrorParam, isVipError } from "../errors.js";
 import {
+  type CheckJob,
+  checkInEngine,
+  type PolicyCheck,
+} from "./check-engine.js";
+import {
   computeInEngine,
   type EngineComputation,
   type StageJob,
 } from "./compute-engine.js";
 
 /**
- * The process a policy runs in (see `computeStage`): takes one stage job,
- * answers its computation or its refusal, and exits. Whatever the engine
+ * The process a policy runs in (see `computeStage`): takes one job (a stage
+ * to compute, or a policy to check alone), answers its result or its
+ * refusal, and exits. Whatever the engine
  * does to this process (an abort, the memory it takes, a query that cannot
  * be interrupted) ends here, not in the command that started it.
  */
@@ -15,6 +21,10 @@ export type WorkerAnswer =
   | {
       ok: true;
       computation: EngineComputation;
+    }
+  | {
+      ok: true;
+      check: PolicyCheck;
     }
   | {
       ok: false;
@@ -26,22 +36,24 @@ export type WorkerAnswer =
       refusal?: { number: number; params: Record<string, ErrorParam> };
     };
 
-process.once("message", (job: StageJob) => {
-  void computeInEngine(job).then(
-    (computation) => answer({ ok: true, computation }),
-    (error: unknown) =>
-      answer({
-        ok: false,
-        message: error instanceof Error ? error.message : String(error),
-        ...(isVipError(error)
-          ? {
-              refusal: {
-                number: error.descriptor.number,
-                params: { ...error.params },
-              },
-            }
-          : {}),
-      }),
+process.once("message", (job: StageJob | CheckJob) => {
+  const done: Promise<WorkerAnswer> =
+    job.kind === "check"
+      ? checkInEngine(job).then((check) => ({ ok: true, check }))
+      : computeInEngine(job).then((computation) => ({ ok: true, computation }));
+  void done.then(answer, (error: unknown) =>
+    answer({
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+      ...(isVipError(error)
+        ? {
+            refusal: {
+              number: error.descriptor.number,
+              params: { ...error.params },
+            },
+          }
+        : {}),
+    }),
   );
 });
 

@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 
-import type { StageWindow } from "../clients/stage-window.js";
 import { enginePolicy, type Policy } from "../policy/parse.js";
 import type { StageComputation } from "./compute-engine.js";
 import { EngineProcess } from "./engine-process.js";
 import { DEFAULT_POLICY_BOUNDS, type PolicyBounds } from "./sandbox.js";
 import type { StageBlocks } from "./stage-blocks.js";
+import type { ScoredWindow } from "./target.js";
 
 export type { StageComputation } from "./compute-engine.js";
 export type { ScoreRow } from "./score-rows.js";
@@ -24,11 +24,19 @@ export type { ScoreRow } from "./score-rows.js";
 export async function computeStage(
   indexFile: string,
   policy: Policy,
-  window: StageWindow,
+  window: ScoredWindow,
   blocks: StageBlocks,
-  bounds: PolicyBounds = DEFAULT_POLICY_BOUNDS,
-  /** Started ahead (while the index is brought up to date), or now. */
-  engine: EngineProcess = EngineProcess.take(),
+  {
+    bounds = DEFAULT_POLICY_BOUNDS,
+    engine = EngineProcess.take(),
+    trial = false,
+  }: {
+    bounds?: PolicyBounds;
+    /** Started ahead (while the index is brought up to date), or now. */
+    engine?: EngineProcess;
+    /** A trial window (`--window`), not a stage of the program. */
+    trial?: boolean;
+  } = {},
 ): Promise<StageComputation> {
   const tempRoot = path.join(path.dirname(indexFile), "tmp");
   await mkdir(tempRoot, { recursive: true });
@@ -36,9 +44,11 @@ export async function computeStage(
   const tempDir = await mkdtemp(path.join(tempRoot, "policy-"));
   try {
     return await engine.run({
+      kind: "stage",
       indexFile,
       policy: enginePolicy(policy),
       window,
+      trial,
       blocks,
       bounds,
       tempDir,

@@ -5,6 +5,7 @@ import type { Socket } from "node:net";
 import { ERRORS, type ErrorDescriptor } from "../error-catalog.js";
 import { type ErrorParam, VipError } from "../errors.js";
 import { safeText } from "../output.js";
+import type { CheckJob, PolicyCheck } from "./check-engine.js";
 import type { StageComputation, StageJob } from "./compute-engine.js";
 import type { WorkerAnswer } from "./compute-worker.js";
 import { unpackRows } from "./score-rows.js";
@@ -118,6 +119,25 @@ export class EngineProcess {
 
   /** Runs `job` in the worker, within its bounds. */
   async run(job: StageJob): Promise<StageComputation> {
+    const answer = await this.answered(job);
+    if (!("computation" in answer))
+      throw new Error("the engine answered a stage with a check");
+    const { rows, ...rest } = answer.computation;
+    return { ...rest, rows: unpackRows(rows) };
+  }
+
+  /** Checks a policy alone in the worker (see `checkInEngine`), within its bounds. */
+  async check(job: CheckJob): Promise<PolicyCheck> {
+    const answer = await this.answered(job);
+    if (!("check" in answer))
+      throw new Error("the engine answered a check with a stage");
+    return answer.check;
+  }
+
+  /** The worker's answer to `job`, or its refusal thrown, within the job's bounds. */
+  private async answered(
+    job: StageJob | CheckJob,
+  ): Promise<Extract<WorkerAnswer, { ok: true }>> {
     let stopped: Stop;
     const stop = (why: Stop) => {
       stopped ??= why;
@@ -131,10 +151,7 @@ export class EngineProcess {
     try {
       if (this.worker.connected) this.worker.send(job);
       await this.done;
-      if (this.answer?.ok === true) {
-        const { rows, ...rest } = this.answer.computation;
-        return { ...rest, rows: unpackRows(rows) };
-      }
+      if (this.answer?.ok === true) return this.answer;
       throw this.failure(job, stopped, await this.exited);
     } finally {
       clearTimeout(timer);
@@ -153,7 +170,10 @@ export class EngineProcess {
    * once it holds more than the job's bound allows. Where there is no /proc,
    * the engine's own memory limit is the bound.
    */
-  private watchMemory(job: StageJob, exceeded: () => void): NodeJS.Timeout {
+  private watchMemory(
+    job: StageJob | CheckJob,
+    exceeded: () => void,
+  ): NodeJS.Timeout {
     const limitKb = (job.bounds.memoryMb + PROCESS_OVERHEAD_MB) * 1024;
     return setInterval(() => {
       readFile(`/proc/${this.worker.pid}/status`, "utf8").then(
@@ -167,7 +187,11 @@ export class EngineProcess {
   }
 
   /** The worker's refusal as it said it, or why it stopped without one. */
-  private failure(job: StageJob, stopped: Stop, exit: Exit): VipError {
+  private failure(
+    job: StageJob | CheckJob,
+    stopped: Stop,
+    exit: Exit,
+  ): VipError {
     const file = job.policy.file;
     if (stopped === "time")
       return new VipError(ERRORS.SCORING.POLICY_TIMEOUT_KILLED, {

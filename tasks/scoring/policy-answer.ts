@@ -30,7 +30,7 @@ const ZERO_ADDRESS = `0x${"0".repeat(40)}`;
 export async function checkedAnswer(
   sandbox: PolicySandbox,
   policy: EnginePolicy,
-  { sql, stage, deadline }: { sql: string; stage: bigint; deadline: Deadline },
+  { sql, label, deadline }: { sql: string; label: string; deadline: Deadline },
 ): Promise<PackedRows> {
   await placingErrors(policy, () =>
     sandbox.runBounded(`create temp table answer as ${sql}`, deadline),
@@ -43,7 +43,7 @@ export async function checkedAnswer(
     if (packed !== undefined) return packed;
   }
   return packRows(
-    checkedRows(policy.file, stage, await answerRows(sandbox, deadline)),
+    checkedRows(policy.file, label, await answerRows(sandbox, deadline)),
   );
 }
 

@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 
 import { finalScoreFile, liveScoreFile } from "../scores/score-files.js";
-import type { StageWindow } from "../clients/stage-window.js";
 import { writeFileAtomically, writeJsonFileAtomically } from "../files/json.js";
 import type { Policy } from "../policy/parse.js";
 import type { ScoreRow, StageComputation } from "./compute.js";
 import type { StageBlocks } from "./stage-blocks.js";
+import { type ScoredWindow, trialBaseName } from "./target.js";
 
 const CSV_HEADER = "address,score\n";
 
@@ -38,15 +38,25 @@ export function scoreCsv(rows: ScoreRow[]): Buffer {
  */
 export function stageManifest(
   policy: Policy,
-  window: StageWindow,
-  blocks: StageBlocks,
-  final: boolean,
+  {
+    window,
+    blocks,
+    final,
+    trial,
+  }: {
+    window: ScoredWindow;
+    blocks: StageBlocks;
+    final: boolean;
+    /** A trial window (`--window`): its file can never be pushed. */
+    trial: boolean;
+  },
   computation: StageComputation,
   csv: Uint8Array,
   zeroed: string[] = [],
 ): StageManifest {
   return {
-    stage: window.stage.toString(),
+    stage: window.stage === null ? null : window.stage.toString(),
+    ...(trial ? { trial: true as const } : {}),
     final,
     policy: {
       name: policy.name,
@@ -65,9 +75,7 @@ export function stageManifest(
     },
     sources: computation.sources,
     output: {
-      file: final
-        ? `stage-${window.stage}.final.csv`
-        : `stage-${window.stage}.csv`,
+      file: path.basename(scoreFileOf(".", window, { final, trial })),
       sha256: createHash("sha256").update(csv).digest("hex"),
       addresses: computation.rows.length,
       total: computation.rows.reduce((sum, r) => sum + r.score, 0n).toString(),
@@ -79,7 +87,13 @@ export function stageManifest(
 
 /** A stage's manifest: every number as a decimal string, hashes in hex. */
 export interface StageManifest {
-  stage: string;
+  /** The stage's number; a trial's `--stage-number`, else null. */
+  stage: string | null;
+  /**
+   * A trial over a window of the operator's choosing (`--window`): never
+   * pushed nor finalized (`scores:update` refuses its file).
+   */
+  trial?: true;
   final: boolean;
   policy: { name: string; file: string; fromStage: string; sha256: string };
   window: { start: string; end: string };
@@ -103,22 +117,51 @@ export function manifestFile(dir: string, stage: bigint): string {
   return path.join(dir, `stage-${stage}.manifest.json`);
 }
 
+/** A trial's manifest: `window-<start>-<end>.manifest.json`. */
+function trialManifestFile(dir: string, window: ScoredWindow): string {
+  return path.join(dir, `${trialBaseName(window)}.manifest.json`);
+}
+
 /**
- * Writes the stage's CSV (`stage-N.final.csv` once final, else `stage-N.csv`)
- * and its manifest, each whole or not at all; the CSV first, so a manifest
- * always describes a file that exists.
+ * The score file of a computation: `stage-N.final.csv` once final, else
+ * `stage-N.csv`; a trial's `window-<start>-<end>.csv`, whatever its stage
+ * number, so it is never taken for a stage's.
+ */
+function scoreFileOf(
+  dir: string,
+  window: ScoredWindow,
+  { final, trial }: { final: boolean; trial: boolean },
+): string {
+  if (trial || window.stage === null)
+    return path.join(dir, `${trialBaseName(window)}.csv`);
+  return final
+    ? finalScoreFile(dir, window.stage)
+    : liveScoreFile(dir, window.stage);
+}
+
+/**
+ * Writes the computation's CSV (`stage-N.final.csv` once final, else
+ * `stage-N.csv`; a trial's `window-<start>-<end>.csv`) and its manifest, each
+ * whole or not at all; the CSV first, so a manifest always describes a file
+ * that exists.
  */
 export async function writeStageFiles(
   dir: string,
   manifest: StageManifest,
   csv: Uint8Array,
 ): Promise<{ csv: string; manifest: string }> {
-  const stage = BigInt(manifest.stage);
-  const file = manifest.final
-    ? finalScoreFile(dir, stage)
-    : liveScoreFile(dir, stage);
+  const trial = manifest.trial === true || manifest.stage === null;
+  const window: ScoredWindow = {
+    stage: manifest.stage === null ? null : BigInt(manifest.stage),
+    start: BigInt(manifest.window.start),
+    end: BigInt(manifest.window.end),
+  };
+  const file = scoreFileOf(dir, window, { final: manifest.final, trial });
   await writeFileAtomically(file, csv);
-  const manifestPath = manifestFile(dir, stage);
+  const manifestPath =
+    trial || window.stage === null
+      ? trialManifestFile(dir, window)
+      : manifestFile(dir, window.stage);
   await writeJsonFileAtomically(manifestPath, manifest);
   return { csv: file, manifest: manifestPath };
 }

@@ -65,7 +65,8 @@ export class PolicySandbox {
   ) {}
 
   static async open(
-    indexFile: string,
+    /** The index to attach read-only as `store`; none for a check alone. */
+    indexFile: string | undefined,
     bounds: PolicyBounds,
     { tempDir, threads }: { tempDir: string; threads?: number },
   ): Promise<PolicySandbox> {
@@ -82,9 +83,10 @@ export class PolicySandbox {
     });
     try {
       const connection = await instance.connect();
-      await connection.run(
-        `attach '${indexFile.replace(/'/g, "''")}' as store (read_only)`,
-      );
+      if (indexFile !== undefined)
+        await connection.run(
+          `attach '${indexFile.replace(/'/g, "''")}' as store (read_only)`,
+        );
       await connection.run("set TimeZone = 'UTC'");
       await connection.run("set enable_external_access = false");
       await connection.run("set lock_configuration = true");

@@ -32,7 +32,8 @@ export interface RawAnswer {
  */
 export function checkedRows(
   file: string,
-  stage: bigint,
+  /** How a problem names the window: `stage 7`, or a trial's window. */
+  label: string,
   answer: RawAnswer,
 ): ScoreRow[] {
   const given = answer.addresses.map((value) =>
@@ -51,7 +52,7 @@ export function checkedRows(
     if (address !== null && isAddress(address)) previous = keys[i];
     if (typeof checked === "string")
       problems.push(
-        `stage ${stage}: ${address === null ? "(NULL)" : safeText(address, 80)}: ${checked}`,
+        `${label}: ${address === null ? "(NULL)" : safeText(address, 80)}: ${checked}`,
       );
     else rows.push(checked);
   }

@@ -1,5 +1,5 @@
 import { fetchChainTime } from "../clients/l1-rest.js";
-import { fetchStageWindow, type StageWindow } from "../clients/stage-window.js";
+import { fetchStageWindow } from "../clients/stage-window.js";
 import { field, formatNumber, formatUnixTime } from "../output.js";
 import { loadPolicies, policyForStage } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
@@ -14,10 +14,18 @@ import {
 import type { IndexReport } from "../indexer/index-sources.js";
 import { scoreCsv, stageManifest, type StageManifest } from "./publish.js";
 import { stageBlocks, type StageBlocks } from "./stage-blocks.js";
+import {
+  type ScoredWindow,
+  type ScoreTarget,
+  trialWindow,
+  windowLabel,
+} from "./target.js";
 
 export interface StageScores {
   policy: Policy;
-  window: StageWindow;
+  window: ScoredWindow;
+  /** A trial window (`--window`): its files can never be pushed. */
+  trial: boolean;
   blocks: StageBlocks;
   /** The window has closed on both clocks: the scores can no longer change. */
   final: boolean;
@@ -28,51 +36,79 @@ export interface StageScores {
   indexed: IndexReport;
 }
 
-/** What a stage's computation reads besides the policy. */
-interface StageInputs {
-  window: StageWindow;
+/** What a window's computation reads besides the policy. */
+interface WindowInputs {
+  window: ScoredWindow;
+  trial: boolean;
   blocks: StageBlocks;
   final: boolean;
   indexed: IndexReport;
 }
 
 /**
- * A stage's window from the base chain, the index brought up to the
- * rollup's head, and the stage's blocks by their timestamps. Final once the
- * base chain's time is past the window's end and the rollup has a block at
- * or after it.
+ * The window (a stage's from the base chain, or the trial's as given), the
+ * index brought up to the rollup's head for every policy's sources, and the
+ * window's blocks by their timestamps. A stage is final once the base
+ * chain's time is past its end and the rollup has a block at or after it; a
+ * trial is never final, and asks the base chain nothing.
  */
-async function stageInputs(
+async function windowInputs(
   ctx: ActivityContext,
-  policy: Policy,
-  policyPath: string,
-  stage: bigint,
-): Promise<StageInputs> {
-  const window = await fetchStageWindow(
-    ctx.l1RestUrl,
-    ctx.moduleAddress,
-    stage,
-  );
-  const baseTime = await fetchChainTime(ctx.l1RestUrl);
+  policies: Policy[],
+  policyPath: string | undefined,
+  target: ScoreTarget,
+): Promise<WindowInputs> {
+  const trial = target.kind === "trial";
+  const window = trial
+    ? trialWindow(target)
+    : await fetchStageWindow(ctx.l1RestUrl, ctx.moduleAddress, target.stage);
+  const baseTime = trial ? undefined : await fetchChainTime(ctx.l1RestUrl);
   const reader = rollupReader(ctx);
-  const indexed = await indexPolicies(ctx, [policy], {
-    reader,
-    policyPath,
-  });
+  const indexed = await indexPolicies(ctx, policies, { reader, policyPath });
   const blocks = await stageBlocks(reader, window, indexed.head);
   ctx.out.line(
     field(
       "window",
-      `stage ${stage}: ${formatUnixTime(window.start)} to ${formatUnixTime(window.end)}; ` +
-        `rollup blocks ${blocks.firstNumber}–${blocks.last.number}${blocks.closed ? "" : " (so far)"}`,
+      `${windowLabel(window, trial)}` +
+        (trial
+          ? " (a trial: the base chain is not asked)"
+          : `: ${formatUnixTime(window.start)} to ${formatUnixTime(window.end)}`) +
+        `; rollup blocks ${blocks.firstNumber}–${blocks.last.number}${blocks.closed ? "" : " (so far)"}`,
     ),
   );
-  return {
-    window,
-    blocks,
-    final: baseTime >= window.end && blocks.closed,
-    indexed,
-  };
+  const final =
+    baseTime !== undefined && baseTime >= window.end && blocks.closed;
+  if (!final) ctx.out.line(field("open", openClocks(window, blocks, baseTime)));
+  return { window, trial, blocks, final, indexed };
+}
+
+/**
+ * Which clock has not reached the window's end yet, and where it stands:
+ * what a newcomer waits for.
+ */
+function openClocks(
+  window: ScoredWindow,
+  blocks: StageBlocks,
+  baseTime: bigint | undefined,
+): string {
+  const end = formatUnixTime(window.end);
+  const said: string[] = [];
+  if (baseTime !== undefined && baseTime < window.end)
+    said.push(
+      `the base chain's time is ${formatUnixTime(baseTime)}, before the end ${end}`,
+    );
+  if (!blocks.closed)
+    said.push(
+      `the rollup's last block (${blocks.last.number}) is at ${formatUnixTime(blocks.last.time)}, ` +
+        `before the end ${end}: the window closes on the rollup at its first block at or after it`,
+    );
+  if (baseTime === undefined)
+    said.push(
+      blocks.closed
+        ? "the window has closed on the rollup; a trial's scores are never final"
+        : "a trial's scores are never final",
+    );
+  return said.join("; ");
 }
 
 /**
@@ -95,78 +131,87 @@ function addZeros(
   return zeroed;
 }
 
+interface ScoreOptions {
+  /**
+   * The addresses that hold a score on chain for the stage: each one the
+   * policy does not score is written with 0, so a score pushed live and no
+   * longer earned is cleared by the final file.
+   */
+  onChain?: () => Promise<string[]>;
+  /** What `--policy` named: the index's rebuild command names it. */
+  policyPath?: string;
+}
+
 /**
- * A stage's scores under the policy in force for it: its window from the base
- * chain, its blocks from the rollup's timestamps, the index brought up to the
- * head, then the policy run on logs up to the stage's last block. Final once
- * the base chain's time is past the window's end and the rollup has a block
- * at or after it.
+ * Each policy's scores over one window: the index brought up to the head
+ * once for all of them, the window's blocks found once, then each policy run
+ * on logs up to the window's last block. Every policy sees the same blocks,
+ * so two policies compare over the same logs even while the rollup moves.
  */
-export async function scoreStage(
+export async function scorePolicies(
   ctx: ActivityContext,
-  policyPath: string,
-  stage: bigint,
-  options: {
-    /**
-     * The addresses that hold a score on chain for the stage: each one the
-     * policy does not score is written with 0, so a score pushed live and no
-     * longer earned is cleared by the final file.
-     */
-    onChain?: () => Promise<string[]>;
-  } = {},
-): Promise<StageScores> {
-  const policy = policyForStage(await loadPolicies(policyPath), stage);
-  ctx.out.line(
-    field(
-      "policy",
-      `${policy.name} (${policy.file}, from stage ${policy.fromStage}, sha256 ${policy.sha256.slice(0, 16)}…)`,
-    ),
-  );
-  // The policy's engine, started ahead or now: its start-up overlaps the
-  // indexing.
-  const engine = EngineProcess.take();
-  let computation: StageComputation;
-  let inputs: StageInputs;
+  policies: Policy[],
+  target: ScoreTarget,
+  options: ScoreOptions = {},
+): Promise<StageScores[]> {
+  // The first policy's engine, started ahead or now: its start-up overlaps
+  // the indexing.
+  let engine = EngineProcess.take();
+  let inputs: WindowInputs;
+  const computations: StageComputation[] = [];
   try {
-    inputs = await stageInputs(ctx, policy, policyPath, stage);
-    computation = await computeStage(
-      indexFile(ctx.dataDir, ctx.chainId),
-      policy,
-      inputs.window,
-      inputs.blocks,
-      ctx.policyBounds,
-      engine,
-    );
+    inputs = await windowInputs(ctx, policies, options.policyPath, target);
+    for (const [i, policy] of policies.entries()) {
+      if (i > 0) engine = EngineProcess.take();
+      computations.push(
+        await computeStage(
+          indexFile(ctx.dataDir, ctx.chainId),
+          policy,
+          inputs.window,
+          inputs.blocks,
+          { bounds: ctx.policyBounds, engine, trial: inputs.trial },
+        ),
+      );
+    }
   } finally {
     engine.dispose();
   }
-  const { window, blocks, final, indexed } = inputs;
-  const zeroed =
-    options.onChain === undefined
-      ? []
-      : addZeros(computation, await options.onChain());
-  const csv = scoreCsv(computation.rows);
-  const manifest = stageManifest(
-    policy,
-    window,
-    blocks,
-    final,
-    computation,
-    csv,
-    zeroed,
+  const onChain =
+    options.onChain === undefined ? undefined : await options.onChain();
+  return policies.map((policy, i) =>
+    stageScores(
+      ctx,
+      policy,
+      inputs,
+      computations[i] as StageComputation,
+      onChain,
+    ),
   );
+}
+
+/** One policy's computation as files and a manifest, said in a line. */
+function stageScores(
+  ctx: ActivityContext,
+  policy: Policy,
+  inputs: WindowInputs,
+  computation: StageComputation,
+  onChain: string[] | undefined,
+): StageScores {
+  const { window, trial, blocks, final, indexed } = inputs;
+  const zeroed = onChain === undefined ? [] : addZeros(computation, onChain);
+  const csv = scoreCsv(computation.rows);
+  const manifest = stageManifest(policy, inputs, computation, csv, zeroed);
   ctx.out.line(
     field(
       "scores",
       `${formatNumber(computation.rows.length)} addresses, total ${formatNumber(BigInt(manifest.output.total))}` +
-        (final
-          ? ", final"
-          : ", live (the window has not closed on both clocks)"),
+        (final ? ", final" : trial ? ", a trial" : ", live"),
     ),
   );
   return {
     policy,
     window,
+    trial,
     blocks,
     final,
     computation,
@@ -174,4 +219,66 @@ export async function scoreStage(
     manifest,
     indexed,
   };
+}
+
+/**
+ * The policy of `policyPath` that a target runs: a stage's, the one in force
+ * for it; a trial's, the one in force for its `--stage-number`, else the
+ * latest (the one in force now).
+ */
+export function policyForTarget(
+  policies: Policy[],
+  target: ScoreTarget,
+): Policy {
+  if (target.kind === "stage") return policyForStage(policies, target.stage);
+  if (target.stageNumber !== null)
+    return policyForStage(policies, target.stageNumber);
+  return policies.reduce((latest, policy) =>
+    policy.fromStage > latest.fromStage ? policy : latest,
+  );
+}
+
+/** Says which policy runs, and where it comes from. */
+export function sayPolicy(ctx: ActivityContext, policy: Policy): void {
+  ctx.out.line(
+    field(
+      "policy",
+      `${policy.name} (${policy.file}, from stage ${policy.fromStage}, sha256 ${policy.sha256.slice(0, 16)}…)`,
+    ),
+  );
+}
+
+/**
+ * A window's scores under the policy of `policyPath` that applies to it (see
+ * `policyForTarget`): its window, its blocks from the rollup's timestamps,
+ * the index brought up to the head, then the policy run on logs up to the
+ * window's last block.
+ */
+export async function scoreTarget(
+  ctx: ActivityContext,
+  policyPath: string,
+  target: ScoreTarget,
+  options: Omit<ScoreOptions, "policyPath"> = {},
+): Promise<StageScores> {
+  const policy = policyForTarget(await loadPolicies(policyPath), target);
+  sayPolicy(ctx, policy);
+  const [scores] = await scorePolicies(ctx, [policy], target, {
+    ...options,
+    policyPath,
+  });
+  return scores as StageScores;
+}
+
+/**
+ * A stage's scores under the policy in force for it (see `scoreTarget`).
+ * Final once the base chain's time is past the window's end and the rollup
+ * has a block at or after it.
+ */
+export async function scoreStage(
+  ctx: ActivityContext,
+  policyPath: string,
+  stage: bigint,
+  options: Omit<ScoreOptions, "policyPath"> = {},
+): Promise<StageScores> {
+  return scoreTarget(ctx, policyPath, { kind: "stage", stage }, options);
 }

@@ -1,4 +1,4 @@
-import type { StageWindow } from "../clients/stage-window.js";
+import type { ScoredWindow } from "./target.js";
 import type { BlockHeader, RollupReader } from "../indexer/rpc.js";
 import { firstBlockAtOrAfter } from "../network/block-search.js";
 
@@ -21,7 +21,7 @@ export interface StageBlocks {
  */
 export async function stageBlocks(
   reader: RollupReader,
-  window: StageWindow,
+  window: Pick<ScoredWindow, "start" | "end">,
   head: bigint,
 ): Promise<StageBlocks> {
   const cache = new Map<bigint, BlockHeader>();

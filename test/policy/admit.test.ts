@@ -18,6 +18,7 @@ const POLICY: EnginePolicy = {
       address: "0x00",
       event: "Trade()",
       columns: [],
+      columnTypes: [],
     },
   ],
 };

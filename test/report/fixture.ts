@@ -81,14 +81,17 @@ export async function writeStage(
   const hash = `0x${"ab".repeat(32)}`;
   const manifest = stageManifest(
     policy,
-    window,
     {
-      first: { number: stage * 100n, hash, time: window.start },
-      last: { number: stage * 100n + 99n, hash, time: window.end - 1n },
-      firstNumber: stage * 100n,
-      closed: final,
+      window,
+      blocks: {
+        first: { number: stage * 100n, hash, time: window.start },
+        last: { number: stage * 100n + 99n, hash, time: window.end - 1n },
+        firstNumber: stage * 100n,
+        closed: final,
+      },
+      final,
+      trial: false,
     },
-    final,
     { rows, sources: [], engine: "test" },
     csv,
   );

@@ -121,7 +121,7 @@ describe("hostile policies (test/corpus/hostile-policies): each refused, safely"
         policy,
         STAGE_WINDOW,
         STAGE_BLOCKS,
-        hostile.bounds,
+        { bounds: hostile.bounds },
       ).then(
         () => undefined,
         (e: unknown) => e,

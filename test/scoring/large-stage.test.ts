@@ -182,11 +182,11 @@ describe("a large stage's cost, and the same answer as the plain way", () => {
       ).getColumnsJson();
       const engine = await checkedAnswer(sandbox, enginePolicy(POLICY), {
         sql,
-        stage: 1n,
+        label: "stage 1",
         deadline: new Deadline(60, POLICY.file),
       });
       const plain = packRows(
-        checkedRows(POLICY.file, 1n, { addresses, scores }),
+        checkedRows(POLICY.file, "stage 1", { addresses, scores }),
       );
       return { engine, plain };
     } finally {

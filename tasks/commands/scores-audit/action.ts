@@ -3,52 +3,46 @@ import { readFile } from "node:fs/promises";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { activityContext } from "../../scoring/context.js";
-import { EngineProcess } from "../../scoring/engine-process.js";
 import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
 import { auditStage } from "../../scoring/audit.js";
-import { scoreStage } from "../../scoring/score-stage.js";
+import { prepareScoring, scorePrepared } from "../../scoring/prepare.js";
+import { windowLabel } from "../../scoring/target.js";
+import type { ScoreTargetOptions } from "../../scoring/target-option.js";
 import { readOnlyContract } from "../../contract/context.js";
-import { parseStage } from "../../contract/preflight.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
-import { loadPolicies } from "../../policy/load.js";
 import { stageAddresses } from "../../contract/stage-pages.js";
 
-interface ScoresAuditArgs extends PolicyBoundOptions {
+interface ScoresAuditArgs extends PolicyBoundOptions, ScoreTargetOptions {
   dataDir?: string;
   policy: string;
-  stage: string;
   manifest?: string;
   contract?: string;
   deploymentId?: string;
 }
 
 const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
-  // The policy's engine starts now, while this command connects and
-  // indexes: its start-up costs no time of its own.
-  EngineProcess.warmUp();
-  const stage = parseStage(args.stage);
-  await loadPolicies(args.policy);
-  let manifest: unknown;
-  if (args.manifest !== undefined) {
-    try {
-      manifest = JSON.parse(await readFile(args.manifest, "utf8"));
-    } catch (error) {
-      throw new VipError(ERRORS.SCORING.MANIFEST_UNREADABLE, {
-        file: args.manifest,
-        reason: error instanceof Error ? error.message : String(error),
-      });
-    }
-  }
+  // The options, the manifest and the policy are checked before anything
+  // is read.
+  const prepared = await prepareScoring(hre, "scores:audit", args);
+  const { target } = prepared;
+  const stage = target.kind === "stage" ? target.stage : target.stageNumber;
+  if (stage === null && args.manifest === undefined)
+    throw new VipError(ERRORS.SCORING.AUDIT_NOTHING_TO_COMPARE);
+  const manifest =
+    args.manifest === undefined ? undefined : await readManifest(args.manifest);
   const { ctx } = await activityContext(hre, {
     dataDir: args.dataDir,
     bounds: args,
+    needsBaseChain: target.kind === "stage",
   });
-  const score = await readOnlyContract(hre, args);
+  const score = stage === null ? undefined : await readOnlyContract(hre, args);
   // As the autopilot writes a final file: an address on chain that the policy
   // does not score is listed with 0, so a published manifest compares whole.
-  const scores = await scoreStage(ctx, args.policy, stage, {
-    onChain: () => stageAddresses(score, stage),
+  const scores = await scorePrepared(ctx, prepared, {
+    ...(score === undefined || stage === null
+      ? {}
+      : { onChain: () => stageAddresses(score, stage) }),
   });
   const differences = await auditStage(
     score,
@@ -59,13 +53,24 @@ const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
   );
   if (differences > 0)
     throw new VipError(ERRORS.SCORING.AUDIT_DIFFERENCES, {
-      stage,
+      what: windowLabel(scores.window, scores.trial),
       count: differences,
-      against:
-        args.manifest === undefined
-          ? "the contract"
-          : "the contract or the manifest",
+      against: [
+        ...(score === undefined ? [] : ["the contract"]),
+        ...(manifest === undefined ? [] : ["the manifest"]),
+      ].join(" or "),
     });
 };
+
+async function readManifest(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new VipError(ERRORS.SCORING.MANIFEST_UNREADABLE, {
+      file,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
 
 export default action;

@@ -8,8 +8,10 @@ import {
   policyMemoryOption,
   policyTimeoutOption,
   required,
-  requiredStage,
+  scoringStageOption,
+  stageNumberOption,
   textOption,
+  windowOption,
 } from "../../cli/options.js";
 
 const policy = required("policy", "the published policy file (.sql) or folder");
@@ -20,11 +22,13 @@ export default task(
     "contract (and a manifest); exit 1 on any difference",
 )
   .addOption(policy.option)
-  .addOption(requiredStage.option)
+  .addOption(scoringStageOption)
+  .addOption(windowOption)
+  .addOption(stageNumberOption)
   .addOption(
     textOption(
       "manifest",
-      "a published stage-N.manifest.json to compare as well",
+      "a published stage-N.manifest.json (or a trial's window-…manifest.json) to compare as well",
     ),
   )
   .addOption(contractOption)
@@ -32,5 +36,5 @@ export default task(
   .addOption(dataDirOption())
   .addOption(policyTimeoutOption)
   .addOption(policyMemoryOption)
-  .setAction(lazyAction(() => import("./action.js"), [requiredStage, policy]))
+  .setAction(lazyAction(() => import("./action.js"), [policy]))
   .build();

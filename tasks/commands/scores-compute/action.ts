@@ -1,31 +1,30 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { activityContext } from "../../scoring/context.js";
-import { EngineProcess } from "../../scoring/engine-process.js";
 import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
+import {
+  prepareScoring,
+  sayTrial,
+  scorePrepared,
+} from "../../scoring/prepare.js";
 import { writeStageFiles } from "../../scoring/publish.js";
+import type { ScoreTargetOptions } from "../../scoring/target-option.js";
 import { warnIfOldMinievm } from "../../indexer/node-version.js";
-import { scoreStage } from "../../scoring/score-stage.js";
-import { parseStage } from "../../contract/preflight.js";
 import { field } from "../../output.js";
-import { loadPolicies } from "../../policy/load.js";
 
-interface ScoresComputeArgs extends PolicyBoundOptions {
+interface ScoresComputeArgs extends PolicyBoundOptions, ScoreTargetOptions {
   dataDir?: string;
   policy: string;
-  stage: string;
   out: string;
 }
 
 const action: NewTaskActionFunction<ScoresComputeArgs> = async (args, hre) => {
-  // The policy's engine starts now, while this command connects and
-  // indexes: its start-up costs no time of its own.
-  EngineProcess.warmUp();
-  const stage = parseStage(args.stage);
-  await loadPolicies(args.policy);
+  // The options and the policy are checked before anything is read.
+  const prepared = await prepareScoring(hre, "scores:compute", args);
   const { ctx, connection } = await activityContext(hre, {
     dataDir: args.dataDir,
     bounds: args,
+    needsBaseChain: prepared.target.kind === "stage",
   });
   // Asked while the stage is computed; waited for at the end, failed or not.
   const versionChecked = warnIfOldMinievm(
@@ -34,13 +33,14 @@ const action: NewTaskActionFunction<ScoresComputeArgs> = async (args, hre) => {
     ctx.out,
   );
   try {
-    const scores = await scoreStage(ctx, args.policy, stage);
+    const scores = await scorePrepared(ctx, prepared);
     const written = await writeStageFiles(
       args.out,
       scores.manifest,
       scores.csv,
     );
     ctx.out.line(field("wrote", `${written.csv} and ${written.manifest}`));
+    sayTrial(ctx.out, prepared);
   } finally {
     await versionChecked;
   }

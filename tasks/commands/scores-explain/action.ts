@@ -1,19 +1,18 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { ignitionPath } from "../../config/package-files.js";
-import { parseStage } from "../../contract/preflight.js";
 import { findScoreContract } from "../../contract/locate.js";
 import { explanationJson } from "../../explain/explain.js";
 import { explanationLines } from "../../explain/render.js";
 import { explainAddress, parseExplainAddress } from "../../explain/run.js";
 import { consoleOutput, type Output } from "../../output.js";
-import { loadPolicies } from "../../policy/load.js";
 import { activityContext } from "../../scoring/context.js";
 import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
+import { prepareScoring } from "../../scoring/prepare.js";
+import type { ScoreTargetOptions } from "../../scoring/target-option.js";
 
-interface ScoresExplainArgs extends PolicyBoundOptions {
+interface ScoresExplainArgs extends PolicyBoundOptions, ScoreTargetOptions {
   policy: string;
-  stage: string;
   address: string;
   dataDir?: string;
   contract?: string;
@@ -31,11 +30,11 @@ const quiet: Output = {
 const action: NewTaskActionFunction<ScoresExplainArgs> = async (args, hre) => {
   // Everything the user typed is checked before anything is read.
   const address = parseExplainAddress(args.address);
-  const stage = parseStage(args.stage);
-  await loadPolicies(args.policy);
+  const prepared = await prepareScoring(hre, "scores:explain", args);
   const { ctx, connection } = await activityContext(hre, {
     dataDir: args.dataDir,
     bounds: args,
+    needsBaseChain: prepared.target.kind === "stage",
   });
   ctx.out = args.json ? quiet : consoleOutput;
   const contract = await findScoreContract(
@@ -43,11 +42,7 @@ const action: NewTaskActionFunction<ScoresExplainArgs> = async (args, hre) => {
     { ...args, ignitionPath: ignitionPath(hre) },
     connection.ethers.provider,
   );
-  const explained = await explainAddress(
-    ctx,
-    { policyPath: args.policy, stage, address },
-    contract,
-  );
+  const explained = await explainAddress(ctx, { prepared, address }, contract);
   if (args.json) console.log(explanationJson(explained));
   else
     for (const line of explanationLines(explained, args.all))

@@ -8,8 +8,10 @@ import {
   policyMemoryOption,
   policyTimeoutOption,
   required,
-  requiredStage,
   requiredStagePolicy,
+  scoringStageOption,
+  stageNumberOption,
+  windowOption,
 } from "../../cli/options.js";
 
 const address = required("address", "the 0x address to explain");
@@ -20,7 +22,9 @@ export default task(
     "policy, what the contract holds, and every log of the policy's sources naming it",
 )
   .addOption(requiredStagePolicy.option)
-  .addOption(requiredStage.option)
+  .addOption(scoringStageOption)
+  .addOption(windowOption)
+  .addOption(stageNumberOption)
   .addOption(address.option)
   .addOption(dataDirOption())
   .addOption(contractOption)
@@ -37,9 +41,6 @@ export default task(
       "List every earlier row instead of a summary of a long history",
   })
   .setAction(
-    lazyAction(
-      () => import("./action.js"),
-      [requiredStagePolicy, requiredStage, address],
-    ),
+    lazyAction(() => import("./action.js"), [requiredStagePolicy, address]),
   )
   .build();

@@ -10,6 +10,7 @@ import { consoleOutput } from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
 import { readScoreFile } from "../../scores/read.js";
 import { pushIntentOf } from "../../scores/score-files.js";
+import { refuseTrialScores } from "../../scores/trial-guard.js";
 import { runScoresUpdate } from "../../scores/update.js";
 
 interface ScoresUpdateArgs {
@@ -39,6 +40,7 @@ const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
   // The file is checked before the network is touched, so a bad file never
   // waits on a node or a Ledger.
   const file = await readScoreFile(args.file);
+  await refuseTrialScores(file);
   const { connection, operator, signer, score } = await contractContext(
     hre,
     args,
