@@ -5,17 +5,29 @@ import {
 } from "../policy/engine-policy.js";
 import type { PolicyConstruct } from "../policy/place.js";
 import { textOf } from "../policy/place.js";
+import { type ErrorParam, isVipError } from "../errors.js";
 import { admitPolicy } from "./admit-policy.js";
 import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
 
-/** A policy to check alone, as plain data: what crosses into the engine's process. */
+/** Policies to check alone, as plain data: what crosses into the engine's process. */
 export interface CheckJob {
   kind: "check";
-  policy: EnginePolicy;
+  policies: EnginePolicy[];
+  /** Each policy's bounds (its time bound applies to each one). */
   bounds: PolicyBounds;
   /** A private folder of this run for the engine's temporary files. */
   tempDir: string;
 }
+
+/** A refusal, as plain data: its descriptor's number and its values. */
+export interface Refusal {
+  number: number;
+  params: Record<string, ErrorParam>;
+  message: string;
+}
+
+/** Each policy's check, in order: what it found, or the policy's refusal. */
+export type CheckOutcome = { check: PolicyCheck } | { refusal: Refusal };
 
 /** What the check found of an admitted policy. */
 export interface PolicyCheck {
@@ -32,8 +44,32 @@ export interface PolicyCheck {
  * bound plan's exactness and tables). What it refuses here, a stage would
  * refuse; what it admits runs over any stage's logs.
  */
-export async function checkInEngine(job: CheckJob): Promise<PolicyCheck> {
-  const { policy } = job;
+export async function checkInEngine(job: CheckJob): Promise<CheckOutcome[]> {
+  const outcomes: CheckOutcome[] = [];
+  for (const policy of job.policies)
+    outcomes.push(
+      await checkOne(policy, job).then(
+        (check) => ({ check }),
+        (error: unknown) => {
+          // Anything but a refusal is the engine's own failure: the job's.
+          if (!isVipError(error)) throw error;
+          return {
+            refusal: {
+              number: error.descriptor.number,
+              params: { ...error.params },
+              message: error.message,
+            },
+          };
+        },
+      ),
+    );
+  return outcomes;
+}
+
+async function checkOne(
+  policy: EnginePolicy,
+  job: CheckJob,
+): Promise<PolicyCheck> {
   const deadline = new Deadline(job.bounds.timeoutSeconds, policy.file);
   const sandbox = await PolicySandbox.open(undefined, job.bounds, {
     tempDir: job.tempDir,

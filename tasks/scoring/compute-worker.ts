@@ -2,7 +2,7 @@ import { type ErrorParam, isVipError } from "../errors.js";
 import {
   type CheckJob,
   checkInEngine,
-  type PolicyCheck,
+  type CheckOutcome,
 } from "./check-engine.js";
 import {
   computeInEngine,
@@ -24,7 +24,7 @@ export type WorkerAnswer =
     }
   | {
       ok: true;
-      check: PolicyCheck;
+      checks: CheckOutcome[];
     }
   | {
       ok: false;
@@ -39,7 +39,7 @@ export type WorkerAnswer =
 process.once("message", (job: StageJob | CheckJob) => {
   const done: Promise<WorkerAnswer> =
     job.kind === "check"
-      ? checkInEngine(job).then((check) => ({ ok: true, check }))
+      ? checkInEngine(job).then((checks) => ({ ok: true, checks }))
       : computeInEngine(job).then((computation) => ({ ok: true, computation }));
   void done.then(answer, (error: unknown) =>
     answer({

@@ -5,7 +5,7 @@ import type { Socket } from "node:net";
 import { ERRORS, type ErrorDescriptor } from "../error-catalog.js";
 import { type ErrorParam, VipError } from "../errors.js";
 import { safeText } from "../output.js";
-import type { CheckJob, PolicyCheck } from "./check-engine.js";
+import type { CheckJob, CheckOutcome } from "./check-engine.js";
 import type { StageComputation, StageJob } from "./compute-engine.js";
 import type { WorkerAnswer } from "./compute-worker.js";
 import { unpackRows } from "./score-rows.js";
@@ -126,12 +126,12 @@ export class EngineProcess {
     return { ...rest, rows: unpackRows(rows) };
   }
 
-  /** Checks a policy alone in the worker (see `checkInEngine`), within its bounds. */
-  async check(job: CheckJob): Promise<PolicyCheck> {
+  /** Checks policies alone in the worker (see `checkInEngine`), within their bounds. */
+  async check(job: CheckJob): Promise<CheckOutcome[]> {
     const answer = await this.answered(job);
-    if (!("check" in answer))
+    if (!("checks" in answer))
       throw new Error("the engine answered a check with a stage");
-    return answer.check;
+    return answer.checks;
   }
 
   /** The worker's answer to `job`, or its refusal thrown, within the job's bounds. */
@@ -143,9 +143,11 @@ export class EngineProcess {
       stopped ??= why;
       this.worker.kill("SIGKILL");
     };
+    // A check's time bound holds for each of its policies.
+    const jobs = job.kind === "check" ? job.policies.length : 1;
     const timer = setTimeout(
       () => stop("time"),
-      job.bounds.timeoutSeconds * 1000 + GRACE_MS,
+      job.bounds.timeoutSeconds * 1000 * jobs + GRACE_MS,
     );
     const watch = this.watchMemory(job, () => stop("memory"));
     try {
@@ -192,7 +194,10 @@ export class EngineProcess {
     stopped: Stop,
     exit: Exit,
   ): VipError {
-    const file = job.policy.file;
+    const file =
+      job.kind === "check"
+        ? job.policies.map((policy) => policy.file).join(", ")
+        : job.policy.file;
     if (stopped === "time")
       return new VipError(ERRORS.SCORING.POLICY_TIMEOUT_KILLED, {
         file,
@@ -205,18 +210,11 @@ export class EngineProcess {
         overheadMb: PROCESS_OVERHEAD_MB,
       });
     const { answer } = this;
-    if (answer?.ok === false) {
-      const descriptor =
-        answer.refusal === undefined
-          ? undefined
-          : descriptorNumbered(answer.refusal.number);
-      if (answer.refusal !== undefined && descriptor !== undefined)
-        return rebuilt(descriptor, answer.refusal.params);
-      return new VipError(ERRORS.SCORING.ENGINE_FAILED, {
-        file,
-        reason: safeText(answer.message),
+    if (answer?.ok === false)
+      return rebuiltRefusal(file, {
+        ...answer.refusal,
+        message: answer.message,
       });
-    }
     if (this.startError !== undefined)
       return new VipError(ERRORS.SCORING.ENGINE_NOT_STARTED, {
         file,
@@ -240,13 +238,28 @@ function descriptorNumbered(number: number): ErrorDescriptor | undefined {
 }
 
 /**
- * The error the engine's process refused the job with, made again here from
- * its descriptor and values: the same code and message, on this side.
+ * The error the engine's process refused a job (or a policy) with, made
+ * again here from its descriptor's number and values: the same code and
+ * message, on this side. An error without a known descriptor is the
+ * engine's failure, its words kept.
  */
-function rebuilt(
-  descriptor: ErrorDescriptor,
-  params: Record<string, ErrorParam>,
+export function rebuiltRefusal(
+  file: string,
+  refusal: {
+    number?: number;
+    params?: Record<string, ErrorParam>;
+    message: string;
+  },
 ): VipError {
+  const descriptor =
+    refusal.number === undefined
+      ? undefined
+      : descriptorNumbered(refusal.number);
+  if (descriptor === undefined || refusal.params === undefined)
+    return new VipError(ERRORS.SCORING.ENGINE_FAILED, {
+      file,
+      reason: safeText(refusal.message),
+    });
   // The values came with the descriptor's number: they are its own.
-  return new VipError(descriptor, params as never);
+  return new VipError(descriptor, refusal.params as never);
 }

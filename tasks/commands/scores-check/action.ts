@@ -1,12 +1,12 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { ERRORS } from "../../error-catalog.js";
-import { isVipError, VipError } from "../../errors.js";
+import { VipError } from "../../errors.js";
 import { selectedNetwork } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
 import type { Policy } from "../../policy/parse.js";
-import { checkPolicy } from "../../scoring/check-policy.js";
+import { checkPolicies } from "../../scoring/check-policy.js";
 import { policyLines } from "../../scoring/describe-policy.js";
 import { EngineProcess } from "../../scoring/engine-process.js";
 import {
@@ -36,19 +36,22 @@ const action: NewTaskActionFunction<ScoresCheckArgs> = async (args, hre) => {
   const policies = await loadPolicies(args.policy);
   const bounds = policyBounds(args, selectedNetwork(hre).config);
   const until = lastStages(policies);
-  let refused = 0;
-  for (const [i, policy] of policies.entries()) {
+  const results = await checkPolicies(policies, bounds);
+  for (const [i, result] of results.entries()) {
     if (i > 0) consoleOutput.line("");
-    try {
-      const check = await checkPolicy(policy, bounds);
-      for (const line of policyLines(policy, until.get(policy), check))
+    if ("refused" in result)
+      consoleOutput.line(
+        `refused  ${result.policy.file}: ${result.refused.message}`,
+      );
+    else
+      for (const line of policyLines(
+        result.policy,
+        until.get(result.policy),
+        result.check,
+      ))
         consoleOutput.line(line);
-    } catch (error) {
-      if (!isVipError(error)) throw error;
-      refused++;
-      consoleOutput.line(`refused  ${policy.file}: ${error.message}`);
-    }
   }
+  const refused = results.filter((result) => "refused" in result).length;
   if (refused > 0)
     throw new VipError(ERRORS.SCORING.POLICIES_REFUSED, {
       count: refused,
