@@ -20,7 +20,7 @@ export interface CheckJob {
 }
 
 /** A refusal, as plain data: its descriptor's number and its values. */
-export interface Refusal {
+interface Refusal {
   number: number;
   params: Record<string, ErrorParam>;
   message: string;

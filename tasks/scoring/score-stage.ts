@@ -254,7 +254,7 @@ export function sayPolicy(ctx: ActivityContext, policy: Policy): void {
  * the index brought up to the head, then the policy run on logs up to the
  * window's last block.
  */
-export async function scoreTarget(
+async function scoreTarget(
   ctx: ActivityContext,
   policyPath: string,
   target: ScoreTarget,

@@ -60,7 +60,7 @@ function given(value: string | undefined): string | undefined {
 }
 
 /** `--window`'s `[start, end)`, in unix seconds. */
-export function parseWindow(value: string, now: number): [bigint, bigint] {
+function parseWindow(value: string, now: number): [bigint, bigint] {
   const invalid = (problem: string): never => {
     throw new VipError(ERRORS.CONFIG.WINDOW_INVALID, {
       value: safeText(value, 80),
