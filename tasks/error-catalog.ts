@@ -1213,6 +1213,44 @@ export const ERRORS = {
       cause: "Every policy of --policy starts after the stage asked for.",
       fix: "Add a policy whose @from-stage is at or before the stage, or ask for a later stage.",
     },
+    NEW_POLICY_EXISTS: {
+      number: 5100,
+      message: joined(
+        "{file} already exists: scores:new-policy never overwrites a file; ",
+        "nothing was written",
+      ),
+      cause:
+        "--out names a file (or folder) that is already there, perhaps a policy in force.",
+      fix: "Give --out a new file name, or move the existing file away first.",
+    },
+    NEW_POLICY_UNKNOWN_FAMILY: {
+      number: 5101,
+      message:
+        "--template {family} is not a family of the cookbook: the families are {families}; nothing was written",
+      cause:
+        "--template names one of the example policies in policies/examples/ (docs/policies.md), " +
+        "by its file name without .sql.",
+      fix: "Give one of the families the message lists.",
+    },
+    NEW_POLICY_NAME: {
+      number: 5102,
+      message: joined(
+        '{source} "{name}" is not a policy name (letters, digits, ".", "_" or "-", ',
+        "starting with a letter or digit); nothing was written",
+      ),
+      cause:
+        "The policy's @policy name is --name, or else --out's file name without its " +
+        "extension, and it holds another character.",
+      fix: "Give --name my-policy (or an --out file named so).",
+    },
+    NEW_POLICY_FROM_STAGE: {
+      number: 5103,
+      message:
+        "--from-stage {value} is not a stage number (1 or more, below 2^64); nothing was written",
+      cause:
+        "--from-stage is the first stage the new policy applies to: its @from-stage line.",
+      fix: "Give the stage number, e.g. --from-stage 12 (the default is 1).",
+    },
     POLICY_NOT_ONE_STATEMENT: {
       number: 5010,
       message:

@@ -25,6 +25,7 @@ import scoresAuditTask from "./commands/scores-audit/task.js";
 import scoresVerifyTask from "./commands/scores-verify/task.js";
 import scoresReportTask from "./commands/scores-report/task.js";
 import scoresExplainTask from "./commands/scores-explain/task.js";
+import scoresNewPolicyTask from "./commands/scores-new-policy/task.js";
 import stageCorrectTask from "./commands/stage-correct/task.js";
 import stageFinalizeTask from "./commands/stage-finalize/task.js";
 import stageAutopilotTask from "./commands/stage-autopilot/task.js";
@@ -72,6 +73,7 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
     scoresVerifyTask,
     scoresReportTask,
     scoresExplainTask,
+    scoresNewPolicyTask,
     stageFinalizeTask,
     stageCorrectTask,
     stageAutopilotTask,

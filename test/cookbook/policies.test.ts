@@ -9,7 +9,7 @@ import {
   startL1RestStandIn,
   type L1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
-import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
+import { runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { directProvider } from "../helpers/rig.js";
 import { parseScoreCsv } from "../helpers/score-csv.js";
@@ -39,8 +39,6 @@ import {
 } from "./models.js";
 import { type Deployed, deployVenues, playBlocks } from "./play.js";
 import { pointSources } from "./sources.js";
-
-const EXAMPLES = path.join(PROJECT_ROOT, "policies", "examples");
 
 /** Scores as an object of strings: a difference reads as one. */
 const readable = (scores: Scores) =>
@@ -174,7 +172,7 @@ const FAMILIES: Family[] = [
   },
 ];
 
-describe("the cookbook: each example policy of policies/examples/, run by scores:compute on hardhat node, gives what its words give", function () {
+describe("the cookbook: each example policy of policies/examples/, copied by scores:new-policy and run by scores:compute on hardhat node, gives what its words give", function () {
   let node: HardhatNode;
   let provider: JsonRpcProvider;
   let baseChain: L1RestStandIn;
@@ -186,6 +184,17 @@ describe("the cookbook: each example policy of policies/examples/, run by scores
     work = await mkdtemp(path.join(tmpdir(), "vip-cookbook-"));
     // One index for every policy, as one project keeps it.
     data = path.join(work, "vip-data");
+    // Each policy is started as an operator starts one: scores:new-policy
+    // copies the example (named after the file, from stage 1).
+    const copies = FAMILIES.map((family) =>
+      runHardhat([
+        "scores:new-policy",
+        "--template",
+        family.name,
+        "--out",
+        path.join(work, `${family.name}.sql`),
+      ]),
+    );
     [node, baseChain] = await Promise.all([
       startHardhatNode(),
       startL1RestStandIn({
@@ -197,6 +206,8 @@ describe("the cookbook: each example policy of policies/examples/, run by scores
         now: OPEN_STAGE.start + 600n,
       }),
     ]);
+    for (const copy of await Promise.all(copies))
+      expect(copy.code, copy.output).to.equal(0);
     provider = directProvider(node);
     deployed = await deployVenues(provider);
     await playBlocks(provider, deployed, BLOCKS);
@@ -226,14 +237,11 @@ describe("the cookbook: each example policy of policies/examples/, run by scores
 
   for (const family of FAMILIES)
     it(`${family.name}: every address and the total of stages 1 and 2`, async () => {
-      // An operator's copy, its @source lines naming the venue's contracts.
+      // The operator's edit: the @source lines name the venue's contracts.
       const policy = path.join(work, `${family.name}.sql`);
       await writeFile(
         policy,
-        pointSources(
-          await readFile(path.join(EXAMPLES, `${family.name}.sql`), "utf8"),
-          family.sources(deployed),
-        ),
+        pointSources(await readFile(policy, "utf8"), family.sources(deployed)),
       );
       const out = path.join(work, family.name);
       for (const [stage, window] of STAGES) {

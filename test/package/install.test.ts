@@ -1,6 +1,13 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -138,10 +145,14 @@ describe("the npm package, installed into a brand-new Hardhat project", function
       "scripts/sample-scores.csv",
       "scripts/sample-policy/perp-volume.sql",
       "scripts/examples/registry-input.json",
+      // The cookbook, which scores:new-policy copies from.
+      ...(await readdir(path.join(PROJECT_ROOT, "policies", "examples"))).map(
+        (name) => `policies/examples/${name}`,
+      ),
     ]);
     const outside = files.filter(
       (f) =>
-        !/^(dist\/(tasks|types|ignition|artifacts)\/|contracts\/I?VipScore\.sol$|scripts\/sample-scores\.csv$|scripts\/sample-policy\/perp-volume\.sql$|scripts\/examples\/registry-input\.json$|package\.json$|README\.md$|LICENSE$)/.test(
+        !/^(dist\/(tasks|types|ignition|artifacts)\/|contracts\/I?VipScore\.sol$|scripts\/sample-scores\.csv$|scripts\/sample-policy\/perp-volume\.sql$|scripts\/examples\/registry-input\.json$|policies\/examples\/[a-z-]+\.sql$|package\.json$|README\.md$|LICENSE$)/.test(
           f,
         ),
     );
@@ -156,6 +167,38 @@ describe("the npm package, installed into a brand-new Hardhat project", function
       ),
     ) as { name: string };
     expect(manifest.name).to.equal("hardhat-vip-score");
+  });
+
+  it("starts a policy from the cookbook it ships (scores:new-policy), in the project", async () => {
+    const made = await inProject([
+      "scores:new-policy",
+      "--template",
+      "time-weighted-lending",
+      "--out",
+      "policies/1-lending.sql",
+    ]);
+    expect(made.code, made.output).to.equal(0);
+    const copy = await readFile(
+      path.join(project, "policies", "1-lending.sql"),
+      "utf8",
+    );
+    const shipped = await readFile(
+      path.join(
+        project,
+        "node_modules",
+        "hardhat-vip-score",
+        "policies",
+        "examples",
+        "time-weighted-lending.sql",
+      ),
+      "utf8",
+    );
+    expect(copy).to.equal(
+      shipped.replace(
+        "-- @policy time-weighted-lending\n",
+        "-- @policy 1-lending\n",
+      ),
+    );
   });
 
   it("rehearses with the README's config alone, and refuses to rehearse on a real network", async () => {
