@@ -2935,6 +2935,15 @@ export const ERRORS = {
         "a full disk).",
       fix: "Check that the folder holding --out is writable and has room, then run again.",
     },
+    COMPARE_ROWS_UNORDERED: {
+      number: 10100,
+      message:
+        "scores:compare: the {side} policy's scores are not in address order at {address}",
+      cause:
+        "scores:compare pairs the two policies' scores by merging two lists in address " +
+        "order; a computation always hands its rows over in that order, each address once.",
+      fix: "Report it: a computation's rows came back out of order or with an address twice.",
+    },
   },
 } as const satisfies {
   [Category in keyof typeof ERROR_CATEGORIES]: Record<string, ErrorDescriptor>;
