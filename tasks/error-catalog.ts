@@ -2944,6 +2944,35 @@ export const ERRORS = {
         "order; a computation always hands its rows over in that order, each address once.",
       fix: "Report it: a computation's rows came back out of order or with an address twice.",
     },
+    COMPARE_OUT_IS_FILE: {
+      number: 10101,
+      message:
+        "--out {out} is a file: scores:compare writes a folder (compare.html, compare.csv and both policies)",
+      cause:
+        "The path given to scores:compare --out exists and is not a folder.",
+      fix: "Pass a folder: a new one, or one that holds an earlier comparison.",
+    },
+    COMPARE_OUT_UNWRITABLE: {
+      number: 10102,
+      message:
+        "cannot write the comparison to {out}: {reason}; nothing was written",
+      cause:
+        "Creating --out, writing a file beside its place or renaming it into place failed " +
+        "(permissions, a full disk). The files written so far were removed.",
+      fix: "Check that --out (or the folder holding it) is writable and has room, then run again.",
+    },
+    COMPARE_NO_PROPOSED_POLICY: {
+      number: 10103,
+      message:
+        "--with {path} holds no policy in force for stage {stage}: its earliest starts at stage {earliest}",
+      cause:
+        "--with named a folder, and the proposed policy is picked from it as for --policy: " +
+        "the highest @from-stage at or below the stage compared. A proposed policy usually " +
+        "starts at a later stage than the one it is previewed on.",
+      fix:
+        "Pass the proposed policy's file itself (--with next/my.sql): a file is compared " +
+        "whatever its @from-stage.",
+    },
   },
 } as const satisfies {
   [Category in keyof typeof ERROR_CATEGORIES]: Record<string, ErrorDescriptor>;

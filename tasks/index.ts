@@ -20,6 +20,7 @@ import {
 import scoresUpdateTask from "./commands/scores-update/task.js";
 import scoresIndexTask from "./commands/scores-index/task.js";
 import scoresComputeTask from "./commands/scores-compute/task.js";
+import scoresCompareTask from "./commands/scores-compare/task.js";
 import scoresCheckTask from "./commands/scores-check/task.js";
 import scoresAuditTask from "./commands/scores-audit/task.js";
 import scoresVerifyTask from "./commands/scores-verify/task.js";
@@ -69,6 +70,7 @@ const vipScorePlugin: HardhatPlugin = definePlugin({
     scoresIndexTask,
     scoresCheckTask,
     scoresComputeTask,
+    scoresCompareTask,
     scoresAuditTask,
     scoresVerifyTask,
     scoresReportTask,

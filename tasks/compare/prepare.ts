@@ -1,0 +1,100 @@
+import { stat } from "node:fs/promises";
+
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
+
+import { ERRORS } from "../error-catalog.js";
+import { isVipError, VipError } from "../errors.js";
+import { selectedNetwork } from "../network/connect.js";
+import { loadPolicies } from "../policy/load.js";
+import type { Policy } from "../policy/parse.js";
+import { checkPolicies } from "../scoring/check-policy.js";
+import { EngineProcess } from "../scoring/engine-process.js";
+import {
+  type PolicyBoundOptions,
+  policyBounds,
+} from "../scoring/policy-bounds.js";
+import type { PolicyBounds } from "../scoring/sandbox.js";
+import { policyForTarget } from "../scoring/score-stage.js";
+import type { ScoreTarget } from "../scoring/target.js";
+import {
+  scoreTargetOf,
+  type ScoreTargetOptions,
+} from "../scoring/target-option.js";
+
+export interface CompareOptions extends ScoreTargetOptions, PolicyBoundOptions {
+  /** The current policy: a file or a folder. */
+  policy: string;
+  /** The proposed policy: a file (whatever its @from-stage) or a folder. */
+  with: string;
+}
+
+/** What `scores:compare` knows before it reads anything but its files. */
+export interface PreparedComparison {
+  target: ScoreTarget;
+  current: Policy;
+  proposed: Policy;
+  bounds: PolicyBounds;
+}
+
+/**
+ * Everything `scores:compare` can check before it connects to anything: its
+ * options, both policies' headers, and both policies' admission in the
+ * engine, so either policy that cannot run is refused, naming its file and
+ * line, before the node, the base chain or the index is touched.
+ */
+export async function prepareComparison(
+  hre: HardhatRuntimeEnvironment,
+  options: CompareOptions,
+): Promise<PreparedComparison> {
+  const target = scoreTargetOf("scores:compare", options);
+  // The first check's engine starts while the policy files are read.
+  EngineProcess.warmUp();
+  const current = policyForTarget(await loadPolicies(options.policy), target);
+  const proposed = await proposedPolicy(options.with, target);
+  const bounds = policyBounds(options, selectedNetwork(hre).config);
+  await checkBoth(current, proposed, bounds);
+  // The computation's engine starts while the command connects and indexes.
+  EngineProcess.warmUp();
+  return { target, current, proposed, bounds };
+}
+
+/**
+ * The proposed policy: `--with`'s file whatever its @from-stage (a change
+ * usually starts at a later stage than the one it is previewed on), or the
+ * policy a folder holds for the target, picked as `--policy`'s is.
+ */
+async function proposedPolicy(
+  path: string,
+  target: ScoreTarget,
+): Promise<Policy> {
+  const policies = await loadPolicies(path);
+  const [only] = policies;
+  if (only !== undefined && !(await isFolder(path))) return only;
+  try {
+    return policyForTarget(policies, target);
+  } catch (error) {
+    if (!isVipError(error, ERRORS.SCORING.NO_POLICY_FOR_STAGE)) throw error;
+    throw new VipError(ERRORS.REPORT.COMPARE_NO_PROPOSED_POLICY, {
+      path,
+      stage: error.params.stage,
+      earliest: error.params.earliest,
+    });
+  }
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path)).isDirectory();
+}
+
+/**
+ * Both policies admitted, in one engine; a refusal of the current policy is
+ * reported before one of the proposed.
+ */
+async function checkBoth(
+  current: Policy,
+  proposed: Policy,
+  bounds: PolicyBounds,
+): Promise<void> {
+  for (const result of await checkPolicies([current, proposed], bounds))
+    if ("refused" in result) throw result.refused;
+}
