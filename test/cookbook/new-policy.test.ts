@@ -105,6 +105,10 @@ describe("scores:new-policy: an operator's policy started from the cookbook", fu
     );
     expect(body(text)).to.equal(body(example));
     expect(result.stdout).to.include(out);
+    // What the task tells the operator to run next, with no network.
+    const checked = await runHardhat(["scores:check", "--policy", out]);
+    expect(checked.code, checked.output).to.equal(0);
+    expect(checked.stdout).to.match(/^policy\s+casino-ranks /m);
     expect(result.stdout).to.match(
       /^source bets\s+0x0{38}e1 \(a placeholder\) BetPlaced\(address indexed player, uint256 indexed gameId, uint256 amount\)$/m,
     );

@@ -92,9 +92,10 @@ export async function writeNewPolicy(
       ),
     );
   out.line(
-    "Next: put your contracts' addresses (and from-block) on the @source lines, " +
-      "adapt the constants the header describes, then try it over a stage: " +
-      `npx hardhat scores:compute --network <name> --policy ${request.out} --stage <n> --out scores/`,
+    "Next: put your contracts' addresses (and from-block) on the @source lines and adapt the " +
+      "constants the header describes; then check it with no network " +
+      `(npx hardhat scores:check --policy ${request.out}) and try it over a window ` +
+      `(npx hardhat scores:compute --network <name> --policy ${request.out} --window last-14d --out trial/)`,
   );
 }
 
