@@ -21,7 +21,6 @@ import type { PolicySource } from "../policy/parse.js";
 import type { LogColumns } from "./decode.js";
 import { checkFormat, REBUILD_COMMAND } from "./index-format.js";
 
-
 /** The columns every log table starts with, and their types. */
 const LOG_TABLE_COLUMNS = LOG_COLUMNS.map(
   (name) => `${name} ${LOG_COLUMN_TYPES[name].toLowerCase()}`,

@@ -178,10 +178,12 @@ export async function scorePolicies(
   }
   const onChain =
     options.onChain === undefined ? undefined : await options.onChain();
+  // Several policies' lines name each one.
+  const named = policies.length > 1;
   return policies.map((policy, i) =>
     stageScores(
       ctx,
-      policy,
+      { policy, named },
       inputs,
       computations[i] as StageComputation,
       onChain,
@@ -192,7 +194,7 @@ export async function scorePolicies(
 /** One policy's computation as files and a manifest, said in a line. */
 function stageScores(
   ctx: ActivityContext,
-  policy: Policy,
+  { policy, named }: { policy: Policy; named: boolean },
   inputs: WindowInputs,
   computation: StageComputation,
   onChain: string[] | undefined,
@@ -203,7 +205,7 @@ function stageScores(
   const manifest = stageManifest(policy, inputs, computation, csv, zeroed);
   ctx.out.line(
     field(
-      "scores",
+      named ? `scores ${policy.name}` : "scores",
       `${formatNumber(computation.rows.length)} addresses, total ${formatNumber(BigInt(manifest.output.total))}` +
         (final ? ", final" : trial ? ", a trial" : ", live"),
     ),

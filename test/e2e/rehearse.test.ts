@@ -60,9 +60,7 @@ describe("rehearse", () => {
     expect(result.stdout).to.match(/^autopilot ok: stage 16: finalized in tx/m);
     // The autopilot scored stage 16 from the sample policy: live first
     // (2 traders: 2·20·5/5 + 1·20·10/5 = 40 + 40), then final.
-    expect(result.stdout).to.match(
-      /^scores\s+2 addresses, total 80, live$/m,
-    );
+    expect(result.stdout).to.match(/^scores\s+2 addresses, total 80, live$/m);
     expect(result.stdout).to.match(/^scores\s+2 addresses, total 80, final$/m);
     // The sample policy: 3 trades in stage 17's window (280 + 20 + 196) and
     // the autopilot's closing trade of stage 16 (20), the one after its end
