@@ -169,7 +169,7 @@ const REFUSED: { names: string; hint: string; floating?: true }[] = [
   {
     names: "/",
     hint:
-      "`/` divides in floating point, also between integers: use `//` (integer division, floors), or " +
+      "`/` divides in floating point, also between integers: use `//` (integer division, toward zero: a floor of values >= 0), or " +
       "multiply by a DECIMAL such as 0.25",
     floating: true,
   },
