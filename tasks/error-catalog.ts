@@ -1470,6 +1470,20 @@ export const ERRORS = {
         "Compute the stage itself (scores:compute --stage N) and push stage-N.csv or " +
         "stage-N.final.csv.",
     },
+    POLICY_COPY_DIFFERS: {
+      number: 5043,
+      message: joined(
+        "{file} holds another policy (sha256 {there}) than the one {stage} ran (sha256 {ran}): ",
+        "a published policy is never overwritten; nothing was written",
+      ),
+      cause:
+        "The score folder keeps a copy of each policy its stages ran, under the name the " +
+        "manifests give it, so the folder alone is the set to publish. A file of that name " +
+        "holds other bytes: the policy was changed in place after a stage ran under it.",
+      fix:
+        "Give the changed policy a file name of its own (and its own @from-stage), so each " +
+        "stage's manifest names the policy it ran; or write this stage's files to a new folder.",
+    },
     POLICIES_REFUSED: {
       number: 5042,
       message:

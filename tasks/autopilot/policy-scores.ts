@@ -3,6 +3,8 @@ import { writeStageFiles } from "../scoring/publish.js";
 import type { ActivityContext } from "../scoring/context.js";
 import { scoreStage, type StageScores } from "../scoring/score-stage.js";
 import { stageAddresses } from "../contract/stage-pages.js";
+import { ERRORS } from "../error-catalog.js";
+import { isVipError } from "../errors.js";
 
 /** The autopilot computing the scores itself (`--policy`). */
 export interface PolicyScoring {
@@ -34,6 +36,31 @@ export async function computeStageFiles(
     stage,
     final ? { onChain: () => stageAddresses(score, stage) } : {},
   );
-  await writeStageFiles(scoresDir, scores.manifest, scores.csv);
+  await writeWithPolicy(scoring, scoresDir, scores);
   return scores;
+}
+
+/**
+ * The stage's files with the policy beside them. A policy changed in place
+ * since a stage was published under its name is said (the folder is then
+ * not the whole set to publish), never a reason to leave a stage
+ * unfinalized: the score files are written without the copy.
+ */
+async function writeWithPolicy(
+  scoring: PolicyScoring,
+  scoresDir: string,
+  scores: StageScores,
+): Promise<void> {
+  try {
+    await writeStageFiles(
+      scoresDir,
+      scores.manifest,
+      scores.csv,
+      scores.policy.sql,
+    );
+  } catch (error) {
+    if (!isVipError(error, ERRORS.SCORING.POLICY_COPY_DIFFERS)) throw error;
+    scoring.activity.out.warn(error.message);
+    await writeStageFiles(scoresDir, scores.manifest, scores.csv);
+  }
 }

@@ -63,6 +63,11 @@ async function computeFile(
   const scores = await scoreStage(policy.activity, policy.path, stage);
   if (!scores.final)
     throw new VipError(ERRORS.AUTOPILOT.CORRECTION_NOT_FINAL, { stage });
-  const written = await writeStageFiles(scoresDir, scores.manifest, scores.csv);
+  const written = await writeStageFiles(
+    scoresDir,
+    scores.manifest,
+    scores.csv,
+    scores.policy.sql,
+  );
   out.line(field("computed", `${written.csv} and its manifest`));
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 import { finalScoreFile, liveScoreFile } from "../scores/score-files.js";
@@ -6,7 +7,9 @@ import { writeFileAtomically, writeJsonFileAtomically } from "../files/json.js";
 import type { Policy } from "../policy/parse.js";
 import type { ScoreRow, StageComputation } from "./compute.js";
 import type { StageBlocks } from "./stage-blocks.js";
-import { type ScoredWindow, trialBaseName } from "./target.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
+import { type ScoredWindow, trialBaseName, windowLabel } from "./target.js";
 
 const CSV_HEADER = "address,score\n";
 
@@ -142,20 +145,26 @@ function scoreFileOf(
 /**
  * Writes the computation's CSV (`stage-N.final.csv` once final, else
  * `stage-N.csv`; a trial's `window-<start>-<end>.csv`) and its manifest, each
- * whole or not at all; the CSV first, so a manifest always describes a file
- * that exists.
+ * whole or not at all, and, given the policy's text, the policy itself under
+ * the manifest's name for it, so the folder alone is the set to publish. The
+ * policy first, then the CSV, then the manifest: a manifest always describes
+ * files that exist. A published policy is never overwritten: a different one
+ * under the same name is refused before anything is written.
  */
 export async function writeStageFiles(
   dir: string,
   manifest: StageManifest,
   csv: Uint8Array,
-): Promise<{ csv: string; manifest: string }> {
+  policyText?: string,
+): Promise<{ csv: string; manifest: string; policy?: string }> {
   const trial = manifest.trial === true || manifest.stage === null;
-  const window: ScoredWindow = {
-    stage: manifest.stage === null ? null : BigInt(manifest.stage),
-    start: BigInt(manifest.window.start),
-    end: BigInt(manifest.window.end),
-  };
+  const window = manifestWindow(manifest);
+  const policy =
+    policyText === undefined
+      ? undefined
+      : await policyCopy(dir, manifest, policyText);
+  if (policy?.write === true)
+    await writeFileAtomically(policy.path, policy.bytes);
   const file = scoreFileOf(dir, window, { final: manifest.final, trial });
   await writeFileAtomically(file, csv);
   const manifestPath =
@@ -163,5 +172,44 @@ export async function writeStageFiles(
       ? trialManifestFile(dir, window)
       : manifestFile(dir, window.stage);
   await writeJsonFileAtomically(manifestPath, manifest);
-  return { csv: file, manifest: manifestPath };
+  return {
+    csv: file,
+    manifest: manifestPath,
+    ...(policy === undefined ? {} : { policy: policy.path }),
+  };
+}
+
+/**
+ * Where the policy's copy goes (`<dir>/<manifest's policy.file>`), its bytes,
+ * and whether it must be written: not when the same bytes are there already.
+ * Another policy under that name (one changed in place since it was
+ * published) is refused.
+ */
+async function policyCopy(
+  dir: string,
+  manifest: StageManifest,
+  policyText: string,
+): Promise<{ path: string; bytes: Buffer; write: boolean }> {
+  const target = path.join(dir, manifest.policy.file);
+  const bytes = Buffer.from(policyText, "utf8");
+  const there = await readFile(target).catch(() => undefined);
+  if (there === undefined) return { path: target, bytes, write: true };
+  const thereSha256 = createHash("sha256").update(there).digest("hex");
+  if (thereSha256 === manifest.policy.sha256)
+    return { path: target, bytes, write: false };
+  throw new VipError(ERRORS.SCORING.POLICY_COPY_DIFFERS, {
+    file: target,
+    there: thereSha256,
+    ran: manifest.policy.sha256,
+    stage: windowLabel(manifestWindow(manifest), manifest.trial === true),
+  });
+}
+
+/** The window a manifest describes. */
+function manifestWindow(manifest: StageManifest): ScoredWindow {
+  return {
+    stage: manifest.stage === null ? null : BigInt(manifest.stage),
+    start: BigInt(manifest.window.start),
+    end: BigInt(manifest.window.end),
+  };
 }

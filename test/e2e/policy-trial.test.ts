@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -154,6 +155,11 @@ describe("a policy tried on a window of one's choosing, checked before anything 
       end: END.toString(),
     });
     expect(existsSync(path.join(out, "stage-null.csv"))).to.equal(false);
+    // The policy it ran, beside it under the manifest's name: the set is whole.
+    const policyCopy = await readFile(path.join(out, "perp.sql"));
+    expect(createHash("sha256").update(policyCopy).digest("hex")).to.equal(
+      (manifest.policy as { sha256: string }).sha256,
+    );
     expect(baseChainAsked).to.equal(0);
 
     // The same window in ISO 8601, as its stage number 4: the same scores.

@@ -85,6 +85,7 @@ export async function rehearsePolicy({
       scoresDir,
       scores.manifest,
       scores.csv,
+      scores.policy.sql,
     );
     out.line(field("wrote", `${written.csv} and its manifest`));
 

@@ -38,8 +38,14 @@ const action: NewTaskActionFunction<ScoresComputeArgs> = async (args, hre) => {
       args.out,
       scores.manifest,
       scores.csv,
+      scores.policy.sql,
     );
-    ctx.out.line(field("wrote", `${written.csv} and ${written.manifest}`));
+    ctx.out.line(
+      field(
+        "wrote",
+        `${written.csv}, ${written.manifest} and the policy, ${written.policy}`,
+      ),
+    );
     sayTrial(ctx.out, prepared);
   } finally {
     await versionChecked;
