@@ -10,7 +10,11 @@ import { operatorNetwork } from "../network/connect.js";
 import { loadPolicies } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
 import { checkOut } from "../report/write-site.js";
-import type { PolicyBoundOptions } from "../scoring/policy-bounds.js";
+import {
+  type PolicyBoundOptions,
+  policyBounds,
+} from "../scoring/policy-bounds.js";
+import { admitBeforeReading } from "../scoring/prepare.js";
 import type { Role } from "./decide.js";
 
 /** `stage:autopilot`'s options, as Hardhat parses them. */
@@ -82,6 +86,13 @@ export async function readSettings(
         };
   const policies =
     args.policy === undefined ? undefined : await loadPolicies(args.policy);
+  // Each is admitted now, before anything is read: a policy that cannot run
+  // is refused at start, not at a stage's end.
+  if (policies !== undefined)
+    await admitBeforeReading(
+      policies,
+      policyBounds(args, operatorNetwork(hre).config),
+    );
   const webhookUrl = await alertWebhook(args, hre);
   const journalDir = taskFolder(
     hre.config.paths.root,

@@ -14,11 +14,15 @@ import { refuseSuperseded } from "../contract/succession.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { Journal } from "../journal/journal.js";
-import { connect } from "../network/connect.js";
+import { connect, selectedNetwork } from "../network/connect.js";
 import { consoleOutput } from "../output.js";
-import { loadPolicies } from "../policy/load.js";
+import { loadPolicies, policiesFrom } from "../policy/load.js";
 import { activityContext } from "../scoring/context.js";
-import type { PolicyBoundOptions } from "../scoring/policy-bounds.js";
+import {
+  type PolicyBoundOptions,
+  policyBounds,
+} from "../scoring/policy-bounds.js";
+import { admitBeforeReading } from "../scoring/prepare.js";
 import { announceSigner, operatorSigner } from "../signer/signer.js";
 import type { CorrectionRequest } from "./correct.js";
 import { correctionJournalPath, type CorrectionEnv } from "./replay.js";
@@ -59,7 +63,14 @@ export async function correctionSettings(
     throw new VipError(ERRORS.AUTOPILOT.SCORES_DIR_NOT_A_FOLDER, {
       dir: scoresDir,
     });
-  if (args.policy !== undefined) await loadPolicies(args.policy);
+  // Every policy that scores stage N or a later one is admitted before
+  // anything is read: the replay never stops half-way on a policy that
+  // cannot run.
+  if (args.policy !== undefined)
+    await admitBeforeReading(
+      policiesFrom(await loadPolicies(args.policy), stage),
+      policyBounds(args, selectedNetwork(hre).config),
+    );
   const connection = await connect(hre);
   const operator = await operatorSigner(connection);
   announceSigner(consoleOutput, operator);

@@ -41,6 +41,17 @@ export async function loadPolicies(fileOrDir: string): Promise<Policy[]> {
   return policies;
 }
 
+/**
+ * The policies that score `stage` or a later one: the one in force at
+ * `stage`, and every one that takes over after it.
+ */
+export function policiesFrom(policies: Policy[], stage: bigint): Policy[] {
+  const inForce = policyForStage(policies, stage);
+  return policies.filter(
+    (policy) => policy === inForce || policy.fromStage > stage,
+  );
+}
+
 /** The policy in force at `stage`: the highest `@from-stage` at or below it. */
 export function policyForStage(policies: Policy[], stage: bigint): Policy {
   let chosen: Policy | undefined;

@@ -5,6 +5,7 @@ import { ensureNodeErrnoExceptionError } from "@nomicfoundation/hardhat-utils/er
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import type { PushIntent } from "../contract/push-marker.js";
 import { readScoreFile, type ScoreFile } from "./read.js";
+import { refuseTrialScores } from "./trial-guard.js";
 
 /**
  * `stage-<N>.csv`: the stage's scores so far, rewritten by the operator's
@@ -41,8 +42,8 @@ const SETTLE_MS = 2_000;
  * The validated score file at `file`, or undefined when there is none. A file
  * modified within the last two seconds is read only once it has stopped
  * changing, so a job writing it in place is not read half-way. A bad file
- * throws `ScoreFileError` (every problem with its line); nothing is ever pushed
- * from it.
+ * throws `ScoreFileError` (every problem with its line), a trial's scores
+ * (`refuseTrialScores`) are refused; nothing is ever pushed from either.
  */
 export async function readStageFile(
   file: string,
@@ -60,8 +61,11 @@ export async function readStageFile(
     }
     const key = modified * 1e6 + size;
     const age = Date.now() - modified;
-    if (age >= SETTLE_MS && key === (previous ?? key))
-      return readScoreFile(file, options);
+    if (age >= SETTLE_MS && key === (previous ?? key)) {
+      const read = await readScoreFile(file, options);
+      await refuseTrialScores(read);
+      return read;
+    }
     previous = key;
     await sleep(Math.max(100, SETTLE_MS - age) / 1000);
   }

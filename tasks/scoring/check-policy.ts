@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import type { VipError } from "../errors.js";
+import { isVipError, type VipError } from "../errors.js";
 import { enginePolicy, type Policy } from "../policy/parse.js";
 import type { PolicyCheck } from "./check-engine.js";
 import { EngineProcess, rebuiltRefusal } from "./engine-process.js";
@@ -19,16 +19,45 @@ export type CheckResult =
  * Admits parsed policies with no index, no node and no base chain (see
  * `checkInEngine`), all in one engine process of their own and each within
  * its bounds, so a policy that cannot run is refused, with its file and
- * line, before a command connects to anything.
+ * line, before a command connects to anything. When that process itself
+ * fails (a policy that makes the engine abort, or runs past its bound where
+ * the engine cannot interrupt it), each policy is checked again in a process
+ * of its own, so the failure is named with the one policy that caused it.
  */
 export async function checkPolicies(
   policies: Policy[],
   bounds: PolicyBounds = DEFAULT_POLICY_BOUNDS,
   engine: EngineProcess = EngineProcess.take(),
 ): Promise<CheckResult[]> {
-  // The engine's temporary files would go here; a check writes none.
-  const tempDir = await mkdtemp(path.join(tmpdir(), "vip-policy-check-"));
   try {
+    return await checkedTogether(policies, bounds, engine);
+  } catch (error) {
+    if (policies.length < 2 || !isVipError(error)) throw error;
+    const alone: CheckResult[] = [];
+    for (const policy of policies)
+      alone.push(
+        await checkedTogether([policy], bounds, EngineProcess.start()).then(
+          ([result]) => result as CheckResult,
+          (failure: unknown) => {
+            if (!isVipError(failure)) throw failure;
+            return { policy, refused: failure };
+          },
+        ),
+      );
+    return alone;
+  }
+}
+
+/** The policies checked in `engine`, which is ended whatever happens. */
+async function checkedTogether(
+  policies: Policy[],
+  bounds: PolicyBounds,
+  engine: EngineProcess,
+): Promise<CheckResult[]> {
+  let tempDir: string | undefined;
+  try {
+    // The engine's temporary files would go here; a check writes none.
+    tempDir = await mkdtemp(path.join(tmpdir(), "vip-policy-check-"));
     const outcomes = await engine.check({
       kind: "check",
       policies: policies.map(enginePolicy),
@@ -49,7 +78,8 @@ export async function checkPolicies(
     });
   } finally {
     engine.dispose();
-    await rm(tempDir, { recursive: true, force: true });
+    if (tempDir !== undefined)
+      await rm(tempDir, { recursive: true, force: true });
   }
 }
 

@@ -4,17 +4,13 @@ import { selectedNetwork } from "../network/connect.js";
 import { field, type Output } from "../output.js";
 import { loadPolicies } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
-import { checkPolicy } from "./check-policy.js";
+import { checkPolicies } from "./check-policy.js";
 import type { ActivityContext } from "./context.js";
 import { EngineProcess } from "./engine-process.js";
 import { type PolicyBoundOptions, policyBounds } from "./policy-bounds.js";
 import type { PolicyBounds } from "./sandbox.js";
-import {
-  policyForTarget,
-  sayPolicy,
-  scorePolicies,
-  type StageScores,
-} from "./score-stage.js";
+import { policyForTarget, sayPolicy } from "./policy-choice.js";
+import { scorePolicies, type StageScores } from "./score-stage.js";
 import type { ScoreTarget } from "./target.js";
 import { scoreTargetOf, type ScoreTargetOptions } from "./target-option.js";
 
@@ -29,9 +25,40 @@ export interface PreparedScoring {
 }
 
 /**
+ * A scoring command's options, checked before anything is read: what it
+ * runs over (`--stage` or `--window`) and the policy's bounds. The engine
+ * that will check the policies starts now, while their files are read.
+ */
+export function scoringOptions(
+  hre: HardhatRuntimeEnvironment,
+  task: string,
+  args: ScoreTargetOptions & PolicyBoundOptions,
+): { target: ScoreTarget; bounds: PolicyBounds } {
+  const target = scoreTargetOf(task, args);
+  const bounds = policyBounds(args, selectedNetwork(hre).config);
+  EngineProcess.warmUp();
+  return { target, bounds };
+}
+
+/**
+ * Admits every one of `policies` in the engine (parse tree, binding,
+ * exactness; one engine process for all), refusing with the first refusal,
+ * in their order, before anything else is read. The computation's engine
+ * then starts, while the command connects and indexes: its start-up costs
+ * no time of its own.
+ */
+export async function admitBeforeReading(
+  policies: Policy[],
+  bounds: PolicyBounds,
+): Promise<void> {
+  for (const result of await checkPolicies(policies, bounds))
+    if ("refused" in result) throw result.refused;
+  EngineProcess.warmUp();
+}
+
+/**
  * Everything a scoring command can check before it connects to anything:
- * its options (`--stage` or `--window`), the policy file's header, and the
- * policy's admission in the engine (parse tree, binding, exactness), so a
+ * its options, the policy file's header, and the policy's admission, so a
  * policy that cannot run is refused naming its file and line, and no node,
  * base chain or index has been touched.
  */
@@ -40,15 +67,9 @@ export async function prepareScoring(
   task: string,
   args: ScoreTargetOptions & PolicyBoundOptions & { policy: string },
 ): Promise<PreparedScoring> {
-  const target = scoreTargetOf(task, args);
-  // The check's engine starts while the policy files are read.
-  EngineProcess.warmUp();
+  const { target, bounds } = scoringOptions(hre, task, args);
   const policy = policyForTarget(await loadPolicies(args.policy), target);
-  const bounds = policyBounds(args, selectedNetwork(hre).config);
-  await checkPolicy(policy, bounds);
-  // The computation's engine starts now, while the command connects and
-  // indexes: its start-up costs no time of its own.
-  EngineProcess.warmUp();
+  await admitBeforeReading([policy], bounds);
   return { target, policyPath: args.policy, policy, bounds };
 }
 
@@ -58,7 +79,7 @@ export async function scorePrepared(
   prepared: PreparedScoring,
   options: { onChain?: () => Promise<string[]> } = {},
 ): Promise<StageScores> {
-  sayPolicy(ctx, prepared.policy);
+  sayPolicy(ctx.out, "policy", prepared.policy);
   const [scores] = await scorePolicies(
     ctx,
     [prepared.policy],

@@ -1,25 +1,16 @@
-import { fetchChainTime } from "../clients/l1-rest.js";
-import { fetchStageWindow } from "../clients/stage-window.js";
-import { field, formatNumber, formatUnixTime } from "../output.js";
+import { indexFile } from "../indexer/index-policies.js";
+import type { IndexReport } from "../indexer/index-sources.js";
+import { field, formatNumber, safeText } from "../output.js";
 import { loadPolicies, policyForStage } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
 import type { ActivityContext } from "./context.js";
 import { computeStage, type StageComputation } from "./compute.js";
 import { EngineProcess } from "./engine-process.js";
-import {
-  indexFile,
-  indexPolicies,
-  rollupReader,
-} from "../indexer/index-policies.js";
-import type { IndexReport } from "../indexer/index-sources.js";
+import { sayPolicy } from "./policy-choice.js";
 import { scoreCsv, stageManifest, type StageManifest } from "./publish.js";
-import { stageBlocks, type StageBlocks } from "./stage-blocks.js";
-import {
-  type ScoredWindow,
-  type ScoreTarget,
-  trialWindow,
-  windowLabel,
-} from "./target.js";
+import type { StageBlocks } from "./stage-blocks.js";
+import type { ScoredWindow, ScoreTarget } from "./target.js";
+import { type WindowInputs, windowInputs } from "./window-inputs.js";
 
 export interface StageScores {
   policy: Policy;
@@ -34,81 +25,6 @@ export interface StageScores {
   manifest: StageManifest;
   /** What indexing before the computation found and stored. */
   indexed: IndexReport;
-}
-
-/** What a window's computation reads besides the policy. */
-interface WindowInputs {
-  window: ScoredWindow;
-  trial: boolean;
-  blocks: StageBlocks;
-  final: boolean;
-  indexed: IndexReport;
-}
-
-/**
- * The window (a stage's from the base chain, or the trial's as given), the
- * index brought up to the rollup's head for every policy's sources, and the
- * window's blocks by their timestamps. A stage is final once the base
- * chain's time is past its end and the rollup has a block at or after it; a
- * trial is never final, and asks the base chain nothing.
- */
-async function windowInputs(
-  ctx: ActivityContext,
-  policies: Policy[],
-  policyPath: string | undefined,
-  target: ScoreTarget,
-): Promise<WindowInputs> {
-  const trial = target.kind === "trial";
-  const window = trial
-    ? trialWindow(target)
-    : await fetchStageWindow(ctx.l1RestUrl, ctx.moduleAddress, target.stage);
-  const baseTime = trial ? undefined : await fetchChainTime(ctx.l1RestUrl);
-  const reader = rollupReader(ctx);
-  const indexed = await indexPolicies(ctx, policies, { reader, policyPath });
-  const blocks = await stageBlocks(reader, window, indexed.head);
-  ctx.out.line(
-    field(
-      "window",
-      `${windowLabel(window, trial)}` +
-        (trial
-          ? " (a trial: the base chain is not asked)"
-          : `: ${formatUnixTime(window.start)} to ${formatUnixTime(window.end)}`) +
-        `; rollup blocks ${blocks.firstNumber}–${blocks.last.number}${blocks.closed ? "" : " (so far)"}`,
-    ),
-  );
-  const final =
-    baseTime !== undefined && baseTime >= window.end && blocks.closed;
-  if (!final) ctx.out.line(field("open", openClocks(window, blocks, baseTime)));
-  return { window, trial, blocks, final, indexed };
-}
-
-/**
- * Which clock has not reached the window's end yet, and where it stands:
- * what a newcomer waits for.
- */
-function openClocks(
-  window: ScoredWindow,
-  blocks: StageBlocks,
-  baseTime: bigint | undefined,
-): string {
-  const end = formatUnixTime(window.end);
-  const said: string[] = [];
-  if (baseTime !== undefined && baseTime < window.end)
-    said.push(
-      `the base chain's time is ${formatUnixTime(baseTime)}, before the end ${end}`,
-    );
-  if (!blocks.closed)
-    said.push(
-      `the rollup's last block (${blocks.last.number}) is at ${formatUnixTime(blocks.last.time)}, ` +
-        `before the end ${end}: the window closes on the rollup at its first block at or after it`,
-    );
-  if (baseTime === undefined)
-    said.push(
-      blocks.closed
-        ? "the window has closed on the rollup; a trial's scores are never final"
-        : "a trial's scores are never final",
-    );
-  return said.join("; ");
 }
 
 /**
@@ -205,7 +121,7 @@ function stageScores(
   const manifest = stageManifest(policy, inputs, computation, csv, zeroed);
   ctx.out.line(
     field(
-      named ? `scores ${policy.name}` : "scores",
+      named ? `scores ${safeText(policy.name, 40)}` : "scores",
       `${formatNumber(computation.rows.length)} addresses, total ${formatNumber(BigInt(manifest.output.total))}` +
         (final ? ", final" : trial ? ", a trial" : ", live"),
     ),
@@ -224,56 +140,10 @@ function stageScores(
 }
 
 /**
- * The policy of `policyPath` that a target runs: a stage's, the one in force
- * for it; a trial's, the one in force for its `--stage-number`, else the
- * latest (the one in force now).
- */
-export function policyForTarget(
-  policies: Policy[],
-  target: ScoreTarget,
-): Policy {
-  if (target.kind === "stage") return policyForStage(policies, target.stage);
-  if (target.stageNumber !== null)
-    return policyForStage(policies, target.stageNumber);
-  return policies.reduce((latest, policy) =>
-    policy.fromStage > latest.fromStage ? policy : latest,
-  );
-}
-
-/** Says which policy runs, and where it comes from. */
-export function sayPolicy(ctx: ActivityContext, policy: Policy): void {
-  ctx.out.line(
-    field(
-      "policy",
-      `${policy.name} (${policy.file}, from stage ${policy.fromStage}, sha256 ${policy.sha256.slice(0, 16)}…)`,
-    ),
-  );
-}
-
-/**
- * A window's scores under the policy of `policyPath` that applies to it (see
- * `policyForTarget`): its window, its blocks from the rollup's timestamps,
- * the index brought up to the head, then the policy run on logs up to the
- * window's last block.
- */
-async function scoreTarget(
-  ctx: ActivityContext,
-  policyPath: string,
-  target: ScoreTarget,
-  options: Omit<ScoreOptions, "policyPath"> = {},
-): Promise<StageScores> {
-  const policy = policyForTarget(await loadPolicies(policyPath), target);
-  sayPolicy(ctx, policy);
-  const [scores] = await scorePolicies(ctx, [policy], target, {
-    ...options,
-    policyPath,
-  });
-  return scores as StageScores;
-}
-
-/**
- * A stage's scores under the policy in force for it (see `scoreTarget`).
- * Final once the base chain's time is past the window's end and the rollup
+ * A stage's scores under the policy in force for it (the highest
+ * `@from-stage` at or below it): its window from the base chain, its blocks
+ * from the rollup's timestamps, the index brought up to the head, then the
+ * policy run on logs up to the stage's last block. Final once the base chain's time is past the window's end and the rollup
  * has a block at or after it.
  */
 export async function scoreStage(
@@ -282,5 +152,13 @@ export async function scoreStage(
   stage: bigint,
   options: Omit<ScoreOptions, "policyPath"> = {},
 ): Promise<StageScores> {
-  return scoreTarget(ctx, policyPath, { kind: "stage", stage }, options);
+  const policy = policyForStage(await loadPolicies(policyPath), stage);
+  sayPolicy(ctx.out, "policy", policy);
+  const [scores] = await scorePolicies(
+    ctx,
+    [policy],
+    { kind: "stage", stage },
+    { ...options, policyPath },
+  );
+  return scores as StageScores;
 }

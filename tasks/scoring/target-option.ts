@@ -118,15 +118,22 @@ function parseTime(
     s > 59
   )
     invalid(`${which} is not a date and time that exists`);
-  return BigInt(utc / 1000 - zoneOffsetSeconds(zone));
+  const offset = zoneOffsetSeconds(zone);
+  if (offset === undefined)
+    return invalid(`${which} has a zone offset no zone has (${zone})`);
+  return BigInt(utc / 1000 - offset);
 }
 
-/** `Z`, `+02:00`, `-0530` or none, as seconds east of UTC. */
-function zoneOffsetSeconds(zone: string | undefined): number {
+/**
+ * `Z`, `+02:00`, `-0530` or none, as seconds east of UTC; undefined for an
+ * offset no zone has (beyond ±14:00, or minutes past 59).
+ */
+function zoneOffsetSeconds(zone: string | undefined): number | undefined {
   if (zone === undefined || zone.toUpperCase() === "Z") return 0;
   const sign = zone.startsWith("-") ? -1 : 1;
   const digits = zone.slice(1).replace(":", "");
-  return (
-    sign * (Number(digits.slice(0, 2)) * 3600 + Number(digits.slice(2)) * 60)
-  );
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2));
+  if (minutes > 59 || hours * 60 + minutes > 14 * 60) return undefined;
+  return sign * (hours * 3600 + minutes * 60);
 }

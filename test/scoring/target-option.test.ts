@@ -115,6 +115,11 @@ describe("--stage or --window: what a scoring command runs over", () => {
       ["last-0d", /1 hour to 366 days/],
       ["last-400d", /1 hour to 366 days/],
       ["last-2w", /two times/],
+      [
+        "2026-11-26T00:00:00+25:00,2026-11-27",
+        /a zone offset no zone has \(\+25:00\)/,
+      ],
+      ["2026-11-26T00:00:00+01:99,2026-11-27", /a zone offset no zone has/],
     ];
     for (const [window, words] of bad)
       refused({ window }, ERRORS.CONFIG.WINDOW_INVALID, words);

@@ -37,12 +37,14 @@ const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
     needsBaseChain: target.kind === "stage",
   });
   const score = stage === null ? undefined : await readOnlyContract(hre, args);
-  // As the autopilot writes a final file: an address on chain that the policy
-  // does not score is listed with 0, so a published manifest compares whole.
+  // As the autopilot writes a stage's final file: an address on chain that
+  // the policy does not score is listed with 0, so a published manifest
+  // compares whole. A trial's file never lists them (scores:compute --window
+  // reads no contract): its manifest compares as it was written.
   const scores = await scorePrepared(ctx, prepared, {
-    ...(score === undefined || stage === null
+    ...(score === undefined || target.kind === "trial"
       ? {}
-      : { onChain: () => stageAddresses(score, stage) }),
+      : { onChain: () => stageAddresses(score, target.stage) }),
   });
   const differences = await auditStage(
     score,

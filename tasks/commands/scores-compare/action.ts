@@ -13,8 +13,8 @@ import {
   writeComparisonFiles,
 } from "../../compare/write-files.js";
 import { warnIfOldMinievm } from "../../indexer/node-version.js";
-import { field, type Output, safeText } from "../../output.js";
-import type { Policy } from "../../policy/parse.js";
+import { field } from "../../output.js";
+import { sayPolicy } from "../../scoring/policy-choice.js";
 import { activityContext } from "../../scoring/context.js";
 import { scorePolicies, type StageScores } from "../../scoring/score-stage.js";
 
@@ -25,16 +25,6 @@ interface ScoresCompareArgs extends CompareOptions {
 
 /** What the terminal lists: the top, and each list of largest changes. */
 const TERMINAL_LENGTHS = { top: 10, changes: 5 };
-
-function sayPolicy(out: Output, role: string, policy: Policy): void {
-  out.line(
-    field(
-      role,
-      `${safeText(policy.name, 80)} (${safeText(policy.file, 200)}, from stage ` +
-        `${policy.fromStage}, sha256 ${policy.sha256.slice(0, 16)}…)`,
-    ),
-  );
-}
 
 const action: NewTaskActionFunction<ScoresCompareArgs> = async (args, hre) => {
   // The options and both policies are checked before anything is read.
