@@ -29,7 +29,10 @@ export interface ScoreComparison {
   totals: Totals;
   /** Addresses the current policy scores: those vesting holds to a minimum. */
   scoredBefore: number;
-  /** Of them, those whose proposed score is below half their current score. */
+  /**
+   * Of them, those whose proposed score is below vesting's minimum:
+   * ⌊current score / 2⌋, truncated as the contract truncates.
+   */
   belowVestingMinimum: number;
   /** Of them, those whose proposed share is below half their current share. */
   shareBelowHalf: number;

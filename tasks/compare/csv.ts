@@ -15,7 +15,8 @@ export const COMPARE_CSV_HEADER =
  * share as an exact fraction of its total (`score/total`, `0` for 0), then
  * as a percent with four decimals rounded half up, as the report shows it;
  * what changed (`gained`, `lost`, `changed`, `unchanged`, `unscored`); and
- * whether the proposed score falls below vesting's minimum (`yes`/`no`).
+ * whether the proposed score falls below vesting's minimum, ⌊current
+ * score × 0.5⌋ (`yes`/`no`; `no` at the minimum, which vests in full).
  */
 function compareCsvLine(pair: PairedScore, totals: Totals): string {
   const { address, before, after } = pair;

@@ -33,12 +33,12 @@ export function pairsTable(pairs: PairedScore[], totals: Totals): string {
 
 /**
  * Every address, with what changed for it and whether it falls below
- * vesting's minimum: the filter hides the rows whose address does not hold
- * what is typed.
+ * vesting's minimum (⌊current score × 0.5⌋): the filter hides the rows
+ * whose address does not hold what is typed.
  */
 export function everyTable(pairs: PairedScore[], totals: Totals): string {
   return table(
-    [...HEAD, "What", "Below ½"],
+    [...HEAD, "What", "Below minimum"],
     pairs.map((pair) => [
       ...cells(pair, totals),
       changeKind(pair),

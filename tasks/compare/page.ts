@@ -49,9 +49,10 @@ ${rows}
 </dl>
 <p id="vesting"><strong><span id="count-vesting">${formatCount(c.belowVestingMinimum)}</span>
 of ${formatCount(c.scoredBefore)}</strong> users scored under the current policy would score
-below half their current score under the proposed one. Vesting holds a user to half the score of
-the stage a reward was earned in (minimum score ratio 0.5): it compares scores, not shares, so the
-scale of the scores must stay stable across a change.</p>
+below vesting's minimum under the proposed one: ⌊current score × 0.5⌋, half their current score
+truncated to a whole score. Vesting holds a user to that minimum of the score of the stage a reward
+was earned in (minimum score ratio 0.5), and a user who reaches it vests in full: it compares
+scores, not shares, so the scale of the scores must stay stable across a change.</p>
 <p id="shares-halved"><span id="count-shares-halved">${formatCount(c.shareBelowHalf)}</span>
 of ${formatCount(c.scoredBefore)} users' shares of the total would fall below half their current share.</p>
 `;
@@ -90,7 +91,7 @@ function everyAddress(view: CompareView): string {
     filterForm(count) +
     `<div id="every-address">${everyTable(view.every, view.comparison.totals)}</div>` +
     `<p class="muted">What: gained, lost, changed, unchanged, or unscored (0 under both). ` +
-    `Below ½: the proposed score is below half the current one, vesting's minimum. ` +
+    `Below minimum: the proposed score is below vesting's minimum, ⌊current score × 0.5⌋. ` +
     `The same in ${csv}, with each share as an exact fraction.</p>\n`
   );
 }

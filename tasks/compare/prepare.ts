@@ -4,22 +4,14 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { ERRORS } from "../error-catalog.js";
 import { isVipError, VipError } from "../errors.js";
-import { selectedNetwork } from "../network/connect.js";
 import { loadPolicies } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
-import { checkPolicies } from "../scoring/check-policy.js";
-import { EngineProcess } from "../scoring/engine-process.js";
-import {
-  type PolicyBoundOptions,
-  policyBounds,
-} from "../scoring/policy-bounds.js";
+import type { PolicyBoundOptions } from "../scoring/policy-bounds.js";
+import { policyForTarget } from "../scoring/policy-choice.js";
+import { admitBeforeReading, scoringOptions } from "../scoring/prepare.js";
 import type { PolicyBounds } from "../scoring/sandbox.js";
-import { policyForTarget } from "../scoring/score-stage.js";
 import type { ScoreTarget } from "../scoring/target.js";
-import {
-  scoreTargetOf,
-  type ScoreTargetOptions,
-} from "../scoring/target-option.js";
+import type { ScoreTargetOptions } from "../scoring/target-option.js";
 
 export interface CompareOptions extends ScoreTargetOptions, PolicyBoundOptions {
   /** The current policy: a file or a folder. */
@@ -39,22 +31,18 @@ export interface PreparedComparison {
 /**
  * Everything `scores:compare` can check before it connects to anything: its
  * options, both policies' headers, and both policies' admission in the
- * engine, so either policy that cannot run is refused, naming its file and
- * line, before the node, the base chain or the index is touched.
+ * engine (the current policy's refusal first), so either policy that cannot
+ * run is refused, naming its file and line, before the node, the base chain
+ * or the index is touched.
  */
 export async function prepareComparison(
   hre: HardhatRuntimeEnvironment,
   options: CompareOptions,
 ): Promise<PreparedComparison> {
-  const target = scoreTargetOf("scores:compare", options);
-  // The first check's engine starts while the policy files are read.
-  EngineProcess.warmUp();
+  const { target, bounds } = scoringOptions(hre, "scores:compare", options);
   const current = policyForTarget(await loadPolicies(options.policy), target);
   const proposed = await proposedPolicy(options.with, target);
-  const bounds = policyBounds(options, selectedNetwork(hre).config);
-  await checkBoth(current, proposed, bounds);
-  // The computation's engine starts while the command connects and indexes.
-  EngineProcess.warmUp();
+  await admitBeforeReading([current, proposed], bounds);
   return { target, current, proposed, bounds };
 }
 
@@ -84,17 +72,4 @@ async function proposedPolicy(
 
 async function isFolder(path: string): Promise<boolean> {
   return (await stat(path)).isDirectory();
-}
-
-/**
- * Both policies admitted, in one engine; a refusal of the current policy is
- * reported before one of the proposed.
- */
-async function checkBoth(
-  current: Policy,
-  proposed: Policy,
-  bounds: PolicyBounds,
-): Promise<void> {
-  for (const result of await checkPolicies([current, proposed], bounds))
-    if ("refused" in result) throw result.refused;
 }

@@ -69,8 +69,8 @@ function summaryLines(comparison: ScoreComparison): string[] {
     field(
       "vesting",
       `${formatNumber(comparison.belowVestingMinimum)} of ${scored} users scored now ` +
-        "would score below half their current score (vesting's minimum score ratio 0.5 " +
-        "compares scores, not shares)",
+        "would score below vesting's minimum, ⌊current score × 0.5⌋ (minimum score ratio 0.5, " +
+        "truncated; at the minimum a user still vests in full; it compares scores, not shares)",
     ),
     field(
       "shares halved",

@@ -3,6 +3,7 @@ import { expect } from "chai";
 import { compareScores } from "../../tasks/compare/compare.js";
 import type { PairedScore } from "../../tasks/compare/paired-scores.js";
 import { sharePointsChange } from "../../tasks/compare/shares.js";
+import { fallsBelowVestingMinimum } from "../../tasks/compare/vesting.js";
 import { ERRORS } from "../../tasks/error-catalog.js";
 import { thrownParams } from "../helpers/failure.js";
 import { addr, randomAnswer, rows } from "./fixture.js";
@@ -20,10 +21,10 @@ const [a1, a2, a3, a4, a5, a6, a7, a8] = [1, 2, 3, 4, 5, 6, 7, 8].map(addr) as [
 
 /**
  * Worked by hand. Current total 207, proposed total 182.
- * a1 100→100 unchanged; a2 50→24 changed (24 < 25: below vesting's
- * minimum); a3 30→15 changed (exactly half: not below); a4 20→absent lost;
- * a5 0→absent, a8 absent→0: unscored; a6 7→3 changed (3 < 3.5: below);
- * a7 absent→40 gained.
+ * a1 100→100 unchanged; a2 50→24 changed (24 < ⌊50/2⌋ = 25: below
+ * vesting's minimum); a3 30→15 changed (exactly half: not below); a4
+ * 20→absent lost; a5 0→absent, a8 absent→0: unscored; a6 7→3 changed (3 =
+ * ⌊7/2⌋, the minimum truncated: not below); a7 absent→40 gained.
  */
 const CURRENT = {
   [a1]: 100n,
@@ -58,15 +59,43 @@ describe("scores:compare's comparison", () => {
     expect(result.totals).to.deep.equal({ before: 207n, after: 182n });
   });
 
-  it("counts the users whose score falls below half their current score, exactly at the boundary", () => {
+  it("counts the users whose score falls below vesting's minimum, ⌊current / 2⌋, exactly at the boundary", () => {
     const result = compareScores(rows(CURRENT), rows(PROPOSED), 10);
-    // a1, a2, a3, a4, a6 are scored now; a2 (24 < 25), a4 (0 < 10) and
-    // a6 (3 < 3.5) fall below half; a3 (15 = 15) does not.
+    // a1, a2, a3, a4, a6 are scored now; a2 (24 < 25) and a4 (0 < 10)
+    // fall below the minimum; a3 (15 = 15) and a6 (3 = ⌊3.5⌋) do not.
     expect(result.scoredBefore).to.equal(5);
-    expect(result.belowVestingMinimum).to.equal(3);
+    expect(result.belowVestingMinimum).to.equal(2);
     // Shares: a2 24/182 = 0.1319 against half of 50/207 = 0.1208, not
     // below; a4 0 below; a6 3/182 = 0.01648 against 7/414 = 0.01691, below.
     expect(result.shareBelowHalf).to.equal(2);
+  });
+
+  it("truncates the minimum as vesting.move does: an odd score keeps ⌊before / 2⌋, and 1 → 0 keeps it", () => {
+    // mul_by_u64_truncate(0.5, before): 7 → 3, 1 → 0, 2 → 1. A user vests
+    // in full at `after >= minimum`, so only a score below it counts.
+    const cases: [bigint, bigint, boolean][] = [
+      [7n, 4n, false],
+      [7n, 3n, false], // ⌊7 / 2⌋ = 3: at the minimum, not below
+      [7n, 2n, true],
+      [1n, 0n, false], // ⌊1 / 2⌋ = 0: nothing to fall below
+      [2n, 1n, false],
+      [2n, 0n, true],
+      [31n, 15n, false],
+      [31n, 14n, true],
+    ];
+    for (const [before, after, below] of cases) {
+      const result = compareScores(
+        rows({ [a1]: before }),
+        rows({ [a1]: after }),
+        10,
+      );
+      expect(result.belowVestingMinimum, `${before} → ${after}`).to.equal(
+        below ? 1 : 0,
+      );
+    }
+    expect(fallsBelowVestingMinimum(7n, 3n)).to.equal(false);
+    expect(fallsBelowVestingMinimum(7n, 2n)).to.equal(true);
+    expect(fallsBelowVestingMinimum(0n, 0n)).to.equal(false);
   });
 
   it("lists the largest changes by score and by share, exactly", () => {
@@ -200,8 +229,9 @@ describe("scores:compare's comparison", () => {
 
 /**
  * The comparison worked out from the words, with maps and full sorts: a
- * share is score / total (0 when the total is 0); vesting's minimum is half
- * the current score; fractions compared by cross-multiplying.
+ * share is score / total (0 when the total is 0); vesting's minimum is
+ * vesting.move's `mul_by_u64_truncate(ratio, score)` of the current score,
+ * ratio 5 / 10, truncated; fractions compared by cross-multiplying.
  */
 function fromDefinitions(
   current: Record<string, bigint>,
@@ -224,8 +254,8 @@ function fromDefinitions(
     else if (scoredBefore) counts.lost++;
     else if (scoredAfter) counts.gained++;
     else counts.unscored++;
-    // Below half: it keeps less than it loses.
-    if (scoredBefore && b(a) - f(a) > f(a)) belowVesting++;
+    // Below the minimum: less than ⌊b · 5 / 10⌋.
+    if (scoredBefore && f(a) < (b(a) * 5n) / 10n) belowVesting++;
     // f/t1 < (b/t0)/2  ⇔  f·t0·2 < b·t1.
     if (scoredBefore && f(a) * t0 * 2n < b(a) * t1) shareBelowHalf++;
   }

@@ -16,7 +16,7 @@ import {
 import { TradeLog__factory } from "../../types/ethers-contracts/index.js";
 import { failure } from "../helpers/failure.js";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
-import { runHardhat } from "../helpers/hardhat-cli.js";
+import { type CliResult, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 import { directProvider } from "../helpers/rig.js";
@@ -29,9 +29,9 @@ const STAGES = new Map<bigint, { start: bigint; end: bigint }>([
 const E18 = 10n ** 18n;
 const CHROMIUM = "/usr/bin/chromium";
 
-const [A, B, C, D, E, G] = [1, 2, 3, 4, 5, 7].map(
+const [A, B, C, D, E, G, H] = [1, 2, 3, 4, 5, 7, 8].map(
   (n) => `0x${String(n).repeat(40)}`,
-) as [string, string, string, string, string, string];
+) as [string, string, string, string, string, string, string];
 
 /** One block per entry, at its time; a block may hold several trades. */
 const TRADES: { time: bigint; trades: [string, bigint, bigint][] }[] = [
@@ -49,6 +49,15 @@ const TRADES: { time: bigint; trades: [string, bigint, bigint][] }[] = [
       [A, 5n * E18, 10n],
       [A, E18, 2n],
       [B, 2n * E18, 5n],
+    ],
+  },
+  // H scores 4 + 3 = 7 now and 3 proposed: ⌊7 / 2⌋ = 3, vesting's
+  // minimum exactly, so not below it (3 < 3.5 would have said it is).
+  {
+    time: T0 + 1200n,
+    trades: [
+      [H, (2n * E18) / 10n, 16n],
+      [H, (3n * E18) / 10n, 6n],
     ],
   },
   {
@@ -115,14 +124,16 @@ const proposed = (start: bigint, end: bigint): Scores =>
 
 /**
  * What the command must print, from the two maps: an address is scored
- * above 0; vesting's minimum is half the current score (facts §11), so a
- * user falls below it when the proposed score is less than half.
+ * above 0; vesting's minimum is vesting.move's
+ * `mul_by_u64_truncate(minimum_score_ratio, l2_score)`, the current score
+ * × 5 / 10 truncated, and a user falls below it when the proposed score is
+ * less (at the minimum a user vests in full).
  */
 function expectedSummary(before: Scores, after: Scores) {
   const all = new Set([...before.keys(), ...after.keys()]);
   const counts = { gained: 0, lost: 0, changed: 0, unchanged: 0, unscored: 0 };
   let scoredNow = 0;
-  let belowHalf = 0;
+  let belowMinimum = 0;
   for (const address of all) {
     const b = before.get(address) ?? 0n;
     const f = after.get(address) ?? 0n;
@@ -131,14 +142,14 @@ function expectedSummary(before: Scores, after: Scores) {
     else if (f > 0n) counts.gained++;
     else counts.unscored++;
     if (b > 0n) scoredNow++;
-    if (b > 0n && 2n * f < b) belowHalf++;
+    if (b > 0n && f < (b * 5n) / 10n) belowMinimum++;
   }
   const sum = (m: Scores) => [...m.values()].reduce((s, v) => s + v, 0n);
   return {
     all: all.size,
     counts,
     scoredNow,
-    belowHalf,
+    belowMinimum,
     totals: [sum(before), sum(after)],
   };
 }
@@ -160,7 +171,7 @@ function summaryLines(expected: ReturnType<typeof expectedSummary>): RegExp[] {
       "m",
     ),
     new RegExp(
-      `^vesting\\s+${expected.belowHalf} of ${expected.scoredNow} users scored now would score below half their current score`,
+      `^vesting\\s+${expected.belowMinimum} of ${expected.scoredNow} users scored now would score below vesting's minimum, ⌊current score × 0\\.5⌋`,
       "m",
     ),
   ];
@@ -229,9 +240,15 @@ describe("scores:compare on hardhat node: two policies over the same blocks", fu
   const nodeRequests = () =>
     Object.values(proxy.seen).reduce((sum, n) => sum + n, 0);
 
-  it("compares stage 2 (worked by hand) and writes the page, the CSV and both policies", async () => {
-    const out = path.join(work, "compare-2");
-    const result = await compare([
+  /**
+   * Stage 2 compared with `--out compare-2/`, run once by whichever test
+   * needs it first: each test awaits it, so none relies on another having
+   * run (each passes alone with --grep).
+   */
+  let stageTwoRun: Promise<CliResult> | undefined;
+  const stageTwoOut = () => path.join(work, "compare-2");
+  const stageTwo = () =>
+    (stageTwoRun ??= compare([
       "--policy",
       currentFile,
       "--with",
@@ -239,22 +256,30 @@ describe("scores:compare on hardhat node: two policies over the same blocks", fu
       "--stage",
       "2",
       "--out",
-      out,
-    ]);
+      stageTwoOut(),
+    ]));
+
+  it("compares stage 2 (worked by hand) and writes the page, the CSV and both policies", async () => {
+    const out = stageTwoOut();
+    const result = await stageTwo();
     expect(result.code, result.output).to.equal(0);
     // By hand: A 76 → 10 (its 10x trade no longer counts), B 18 → 20,
-    // C 20 → 40, D 72 → none, E 0 → 1, G 20 → 20. Totals 206 → 91. A and D
-    // fall below half their score; B, C and G do not.
+    // C 20 → 40, D 72 → none, E 0 → 1, G 20 → 20, H 7 → 3. Totals 213 →
+    // 94. A (10 < 38) and D (0 < 36) fall below vesting's minimum; B, C, G
+    // and H (3 = ⌊7 / 2⌋) do not.
     const before = current(T0 + 1000n, T0 + 2000n);
     const after = proposed(T0 + 1000n, T0 + 2000n);
+    expect(before.get(H)).to.equal(7n);
+    expect(after.get(H)).to.equal(3n);
     const expected = expectedSummary(before, after);
-    expect(expected.belowHalf).to.equal(2);
-    expect(expected.totals).to.deep.equal([206n, 91n]);
+    expect(expected.belowMinimum).to.equal(2);
+    expect(expected.totals).to.deep.equal([213n, 94n]);
     for (const line of summaryLines(expected))
       expect(result.stdout).to.match(line);
     expect(result.stdout).to.match(
-      /^addresses\s+6 named by either policy: 1 gained, 1 lost, 3 changed, 1 unchanged$/m,
+      /^addresses\s+7 named by either policy: 1 gained, 1 lost, 4 changed, 1 unchanged$/m,
     );
+    expect(result.stdout).to.match(/^vesting\s+2 of 6 users scored now /m);
     expect(result.stdout).to.match(
       /^current\s+leveraged-volume \(.*current\.sql, from stage 1, sha256 [0-9a-f]{16}…\)$/m,
     );
@@ -266,7 +291,7 @@ describe("scores:compare on hardhat node: two policies over the same blocks", fu
     // The largest loss by score is A's, then D's: -66, -72 → D first.
     expect(result.stdout).to.match(
       new RegExp(
-        `^largest losses\\s+by score\\n  ${getAddress(D)}  72 → 0 \\(-72\\)  share 34\\.9515% → 0\\.0000% \\(-34\\.9515 points\\)\\n  ${getAddress(A)}  76 → 10 \\(-66\\)`,
+        `^largest losses\\s+by score\\n  ${getAddress(D)}  72 → 0 \\(-72\\)  share 33\\.8028% → 0\\.0000% \\(-33\\.8028 points\\)\\n  ${getAddress(A)}  76 → 10 \\(-66\\)`,
         "m",
       ),
     );
@@ -279,21 +304,25 @@ describe("scores:compare on hardhat node: two policies over the same blocks", fu
         "share_before_percent,share_after_percent,change,below_vesting_minimum",
     );
     const lines = csv.slice(1).map((line) => line.split(","));
-    expect(lines.map((l) => l[0])).to.deep.equal([A, B, C, D, E, G]);
+    expect(lines.map((l) => l[0])).to.deep.equal([A, B, C, D, E, G, H]);
     for (const [address, b, f, , shareB, shareF, , , , below] of lines) {
       const want = [
         before.get(address ?? "") ?? 0n,
         after.get(address ?? "") ?? 0n,
       ];
       expect([BigInt(b ?? ""), BigInt(f ?? "")], address).to.deep.equal(want);
-      expect(shareB).to.equal(want[0] === 0n ? "0" : `${want[0]}/206`);
-      expect(shareF).to.equal(want[1] === 0n ? "0" : `${want[1]}/91`);
-      expect(below).to.equal(
-        (want[0] ?? 0n) > 0n && 2n * (want[1] ?? 0n) < (want[0] ?? 0n)
-          ? "yes"
-          : "no",
+      expect(shareB).to.equal(want[0] === 0n ? "0" : `${want[0]}/213`);
+      expect(shareF).to.equal(want[1] === 0n ? "0" : `${want[1]}/94`);
+      const [now = 0n, next = 0n] = want;
+      expect(below, address).to.equal(
+        now > 0n && next < (now * 5n) / 10n ? "yes" : "no",
       );
     }
+    // A and D below; H, at the minimum exactly, not.
+    expect(lines.filter((l) => l[9] === "yes").map((l) => l[0])).to.deep.equal([
+      A,
+      D,
+    ]);
     expect(
       await readFile(path.join(out, "current-current.sql"), "utf8"),
     ).to.equal(await readFile(currentFile, "utf8"));
@@ -386,21 +415,23 @@ describe("scores:compare on hardhat node: two policies over the same blocks", fu
 
     it("shows the counts, the largest changes and both policies' SQL as text", async () => {
       if (browser === undefined) throw new Error("no browser");
+      const written = await stageTwo();
+      expect(written.code, written.output).to.equal(0);
       const page = await browser.newPage();
       const problems: string[] = [];
       const requests: string[] = [];
       page.on("pageerror", (error) => problems.push(error.message));
       page.on("request", (request) => requests.push(request.url()));
-      const file = path.join(work, "compare-2", "compare.html");
+      const file = path.join(stageTwoOut(), "compare.html");
       await page.goto(pathToFileURL(file).href);
       const text = async (selector: string) =>
         ((await page.locator(selector).textContent()) ?? "").trim();
       expect(await text("#count-gained")).to.equal("1");
       expect(await text("#count-lost")).to.equal("1");
-      expect(await text("#count-changed")).to.equal("3");
+      expect(await text("#count-changed")).to.equal("4");
       expect(await text("#count-unchanged")).to.equal("1");
       expect(await text("#count-vesting")).to.equal("2");
-      expect(await text("#totals")).to.equal("206 → 91 (-115)");
+      expect(await text("#totals")).to.equal("213 → 94 (-119)");
       expect(
         await text("#score-losses + div tbody tr:first-child td:first-child"),
       ).to.equal(getAddress(D));
