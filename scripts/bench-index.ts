@@ -11,7 +11,8 @@
  *   checked against the ranges the command reports), one after the other,
  *   each answer read and parsed, nothing else; what the node can give;
  * - `npx hardhat scores:compute` for the stage on that index, in its own
- *   process, with its peak memory (maxRSS, read in the process at exit).
+ *   process, with its peak memory (maxRSS, read in the process at exit);
+ * - `npx hardhat scores:explain` for one address of the stage, likewise.
  * Prints each run's figures, then the median and the worst. Run with
  * `npm run bench:index`.
  */
@@ -171,6 +172,9 @@ group by trader
     peak: number;
     rss: number;
     indexPeak: number;
+    /** scores:explain's time and its processes' peak at once. */
+    explain: number;
+    explainPeak: number;
   }[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const data = path.join(dir, `data-${run}`);
@@ -243,7 +247,26 @@ group by trader
     const addresses = csv.trim().split("\n").length - 1;
     if (addresses !== Math.min(TRADERS, LOGS))
       throw new Error(`scores:compute wrote ${addresses} addresses`);
+    // A user's question at this size: one address, from the middle of the file.
+    const asked = csv.split("\n")[1 + Math.floor(addresses / 2)]?.split(",")[0];
+    const explain = await hardhat([
+      "scores:explain",
+      "--network",
+      "rollup",
+      "--policy",
+      policy,
+      "--stage",
+      "1",
+      "--address",
+      String(asked),
+      "--data-dir",
+      data,
+    ]);
+    if (!/^score\s+\d/m.test(explain.output))
+      throw new Error(`scores:explain said: ${explain.output.slice(-400)}`);
     const row = {
+      explain: explain.seconds,
+      explainPeak: explain.peakMb,
       index: LOGS / index.seconds,
       plain: LOGS / plain,
       ratio: plain / index.seconds,
@@ -260,7 +283,8 @@ group by trader
         `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), ` +
         `peak ${fmt(compute.peakMb)} MB at once (each process's own peak: ` +
         `${compute.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")} = ${fmt(compute.maxRssMb)} MB, ` +
-        `the command and the policy's engine), ${fmt(addresses)} addresses`,
+        `the command and the policy's engine), ${fmt(addresses)} addresses; ` +
+        `scores:explain ${fmt(explain.seconds, 2)} s, peak ${fmt(explain.peakMb)} MB at once`,
     );
     await rm(data, { recursive: true, force: true });
   }
@@ -282,6 +306,13 @@ group by trader
       `median ${fmt(median(computes), 2)} s, worst ${fmt(Math.max(...computes), 2)} s; ` +
       `peak memory at once median ${fmt(median(peaks))} MB, worst ${fmt(Math.max(...peaks))} MB ` +
       `(each process's own peak added: median ${fmt(median(rss))} MB, worst ${fmt(Math.max(...rss))} MB)`,
+  );
+  const explains = rows.map((r) => r.explain);
+  const explainPeaks = rows.map((r) => r.explainPeak);
+  console.log(
+    `scores:explain (one address of the same stage, Hardhat's start-up included): ` +
+      `median ${fmt(median(explains), 2)} s, worst ${fmt(Math.max(...explains), 2)} s; ` +
+      `peak memory at once median ${fmt(median(explainPeaks))} MB, worst ${fmt(Math.max(...explainPeaks))} MB`,
   );
   console.log(
     "goals: 1,000,000 logs: scores:compute < 5 s, < 1,024 MB; " +
