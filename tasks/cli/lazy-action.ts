@@ -1,7 +1,5 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { ERRORS } from "../error-catalog.js";
-import { VipError } from "../errors.js";
 import type { RequiredOption } from "./options.js";
 
 type ActionModule = Record<string, unknown>;
@@ -22,26 +20,36 @@ export function lazyAction(
     const action = (await load())[exported] as NewTaskActionFunction;
     return {
       default: async (args, hre): Promise<unknown> => {
-        checkRequired(args, requiredOptions);
+        await checkRequired(args, requiredOptions);
         return (await action(args, hre)) as unknown;
       },
     };
   };
 }
 
-function checkRequired(
+async function checkRequired(
   args: Record<string, unknown>,
   requiredOptions: RequiredOption[],
-): void {
+): Promise<void> {
   for (const { name, what } of requiredOptions) {
     const value = args[name];
     if (typeof value !== "string" || value.trim() === "")
-      throw new VipError(ERRORS.CONFIG.OPTION_REQUIRED, {
-        option: flagOf(name),
-        what,
-      });
+      throw await optionRequired(flagOf(name), what);
     args[name] = value.trim();
   }
+}
+
+/**
+ * The refusal of a missing option. The error catalog is imported here, when
+ * an error is made, as the actions import it: every `task.ts` imports this
+ * file, and `npx hardhat --help` should not evaluate the whole catalog.
+ */
+async function optionRequired(option: string, what: string): Promise<Error> {
+  const [{ ERRORS }, { VipError }] = await Promise.all([
+    import("../error-catalog.js"),
+    import("../errors.js"),
+  ]);
+  return new VipError(ERRORS.CONFIG.OPTION_REQUIRED, { option, what });
 }
 
 /**
