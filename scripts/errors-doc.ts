@@ -1,9 +1,7 @@
 // Writes docs/errors.md from the error catalog (tasks/error-catalog.ts);
 // `--check` exits non-zero when the file is not what the catalog makes.
 // Run as `npm run errors:doc`.
-import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 import {
   ERROR_CATEGORIES,
@@ -11,13 +9,9 @@ import {
   type ErrorDescriptor,
 } from "../tasks/error-catalog.js";
 import { errorCode } from "../tasks/errors.js";
+import { DOCS_DIR, isMainModule, writeOrCheck } from "./generated-docs.js";
 
-export const ERRORS_DOC = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "docs",
-  "errors.md",
-);
+export const ERRORS_DOC = path.join(DOCS_DIR, "errors.md");
 
 function entry(name: string, descriptor: ErrorDescriptor): string {
   const message = descriptor.message.replace(/\n/g, " ");
@@ -59,12 +53,8 @@ export function renderErrorsDoc(): string {
   return parts.join("\n");
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = renderErrorsDoc();
-  if (process.argv.includes("--check")) {
-    if (readFileSync(ERRORS_DOC, "utf8") !== text) {
-      console.error("docs/errors.md is out of date: run npm run errors:doc");
-      process.exit(1);
-    }
-  } else writeFileSync(ERRORS_DOC, text);
-}
+if (isMainModule(import.meta.url))
+  writeOrCheck(
+    [{ file: ERRORS_DOC, text: renderErrorsDoc() }],
+    "npm run errors:doc",
+  );
