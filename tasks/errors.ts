@@ -103,17 +103,30 @@ export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The first line of `messageOf`: enough to say what went wrong. */
-export function reasonOf(error: unknown): string {
-  return messageOf(error).split("\n", 1)[0] ?? "";
-}
-
 /**
- * The first line of an error's message: enough to say what happened, in a
- * warning or a wrapping error.
+ * How much of an error a line of output or another error's message shows:
+ * - `"first line"`: the first line of `messageOf` (enough to say what went
+ *   wrong);
+ * - `"with code"`: the first line with a VipError's code in front, for a
+ *   warning an operator may search for;
+ * - `"one line"`: the whole of `messageOf` (a list of problems) on one line,
+ *   for an alert that is one line on stderr and one JSON string.
  */
-export function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+export type ReasonForm = "first line" | "with code" | "one line";
+
+/** An error as a reason in a warning or a wrapping error: see `ReasonForm`. */
+export function reasonOf(
+  error: unknown,
+  form: ReasonForm = "first line",
+): string {
+  if (form === "one line")
+    return messageOf(error)
+      .replace(/:\n\s*/g, ": ")
+      .replace(/\n\s*/g, "; ");
+  const message =
+    form === "with code" && error instanceof Error
+      ? error.message
+      : messageOf(error);
   return message.split("\n", 1)[0] ?? "";
 }
 

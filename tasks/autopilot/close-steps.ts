@@ -1,12 +1,12 @@
 import { readStageClose, type StageClose } from "../contract/contract-watch.js";
 import { ERRORS } from "../error-catalog.js";
-import { VipError } from "../errors.js";
+import { VipError, reasonOf } from "../errors.js";
 import { field } from "../output.js";
 import type { ScoreFile } from "../scores/read.js";
 import { compareWithChain, describeDifference } from "../scores/read-back.js";
 import { finalScoreFile, readStageFile } from "../scores/score-files.js";
 import { computeStageFiles } from "./policy-scores.js";
-import { listOnOneLine, reasonOnOneLine, type Runtime } from "./runtime.js";
+import { listOnOneLine, type Runtime } from "./runtime.js";
 
 /**
  * Says how a stage this host did not finalize was closed, and by whom: a
@@ -87,7 +87,7 @@ async function closeOf(
     return read;
   } catch (error) {
     rt.ctx.out.warn(
-      `how stage ${stage} was finalized could not be read: ${reasonOnOneLine(error)}`,
+      `how stage ${stage} was finalized could not be read: ${reasonOf(error, "one line")}`,
     );
     return undefined;
   }
@@ -136,7 +136,7 @@ async function checkClosed(
     );
   } catch (error) {
     ctx.out.warn(
-      `stage ${stage} could not be checked against this host's final file: ${reasonOnOneLine(error)}`,
+      `stage ${stage} could not be checked against this host's final file: ${reasonOf(error, "one line")}`,
     );
   }
 }

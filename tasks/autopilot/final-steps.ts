@@ -2,7 +2,7 @@ import { finalizeOnce } from "../contract/finalize.js";
 import { stageWriteCount } from "../contract/fence.js";
 import { type Disagreement, StageWrites } from "../contract/stage-writes.js";
 import { ERRORS } from "../error-catalog.js";
-import { isVipError, VipError } from "../errors.js";
+import { isVipError, VipError, reasonOf } from "../errors.js";
 import { finalizeJournalPath } from "../journal/journal.js";
 import { field, formatDuration, formatUnixTime as iso } from "../output.js";
 import { type ScoreFile, readScoreFile } from "../scores/read.js";
@@ -11,7 +11,7 @@ import type { PassView } from "./decide.js";
 import { proveEmptyStage } from "../scores/proof.js";
 import { computeStageFiles } from "./policy-scores.js";
 import { pushFile, stageProof } from "./push-file.js";
-import { listOnOneLine, reasonOnOneLine, type Runtime } from "./runtime.js";
+import { listOnOneLine, type Runtime } from "./runtime.js";
 
 /** What a due step found: the stage no longer open (finalized elsewhere). */
 export type DueOutcome = "moved" | undefined;
@@ -29,7 +29,7 @@ export async function readFinal(rt: Runtime, view: PassView): Promise<void> {
   try {
     final = await readStageFile(file, { allowEmpty: true });
   } catch (error) {
-    const reason = reasonOnOneLine(error);
+    const reason = reasonOf(error, "one line");
     work.final = { kind: "failed" };
     work.blocked = true;
     rt.block(
@@ -104,7 +104,7 @@ export async function computeFinal(rt: Runtime, view: PassView): Promise<void> {
         allowEmpty: true,
       });
   } catch (error) {
-    const reason = reasonOnOneLine(error);
+    const reason = reasonOf(error, "one line");
     const params = { ...ended, policy: scoring.policyPath, reason };
     return stop(
       "failed",
@@ -207,7 +207,7 @@ export async function checkWrites(
       "writes",
       new VipError(
         ERRORS.AUTOPILOT.WRITES_UNREADABLE,
-        { ...rt.ended(timing), reason: reasonOnOneLine(error) },
+        { ...rt.ended(timing), reason: reasonOf(error, "one line") },
         error,
       ),
     );
@@ -333,7 +333,7 @@ async function dueFailed(
     "failed",
     new VipError(
       ERRORS.AUTOPILOT.FINALIZE_FAILED,
-      { ...ended, reason: reasonOnOneLine(error), risk },
+      { ...ended, reason: reasonOf(error, "one line"), risk },
       error,
     ),
   );

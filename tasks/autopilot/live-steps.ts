@@ -3,14 +3,14 @@ import { performance } from "node:perf_hooks";
 
 import { fetchChainTime } from "../clients/l1-rest.js";
 import { ERRORS } from "../error-catalog.js";
-import { isVipError, VipError } from "../errors.js";
+import { isVipError, VipError, reasonOf } from "../errors.js";
 import { formatDuration, formatUnixTime as iso } from "../output.js";
 import type { OpenStageTiming } from "../program/stage-timing.js";
 import { liveScoreFile, readStageFile } from "../scores/score-files.js";
 import type { PassView } from "./decide.js";
 import { computeStageFiles } from "./policy-scores.js";
 import { pushFile } from "./push-file.js";
-import { reasonOnOneLine, type Runtime } from "./runtime.js";
+import type { Runtime } from "./runtime.js";
 
 /**
  * The live file's version (its stage, time and size), to push each content
@@ -62,7 +62,11 @@ export async function computeLive(rt: Runtime, view: PassView): Promise<void> {
       "compute",
       new VipError(
         ERRORS.AUTOPILOT.LIVE_COMPUTE_FAILED,
-        { stage, policy: scoring.policyPath, reason: reasonOnOneLine(error) },
+        {
+          stage,
+          policy: scoring.policyPath,
+          reason: reasonOf(error, "one line"),
+        },
         error,
       ),
     );
@@ -119,7 +123,7 @@ async function liveFailed(
 ): Promise<void> {
   const stage = timing.stage;
   if (causedBy(error, ERRORS.AUTOPILOT.LIVE_WINDOW_CLOSED)) {
-    rt.ctx.out.line(reasonOnOneLine(error));
+    rt.ctx.out.line(reasonOf(error, "one line"));
     return;
   }
   if (!(await rt.stillOpen(stage))) return;
@@ -129,7 +133,7 @@ async function liveFailed(
     "live",
     new VipError(
       ERRORS.AUTOPILOT.LIVE_PUSH_FAILED,
-      { file, reason: reasonOnOneLine(error) },
+      { file, reason: reasonOf(error, "one line") },
       error,
     ),
   );

@@ -10,7 +10,7 @@ import {
 } from "../contract/contract-logs.js";
 import { stageWriteCount } from "../contract/fence.js";
 import { ERRORS } from "../error-catalog.js";
-import { firstLine, messageOf, VipError } from "../errors.js";
+import { reasonOf, VipError } from "../errors.js";
 import { withRetry } from "../network/retry.js";
 import { field, formatUnixTime as iso } from "../output.js";
 import {
@@ -266,7 +266,7 @@ export class Autopilot {
       await ctx.watch.update();
     } catch (error) {
       ctx.out.warn(
-        `the contract's writes could not be followed in this pass: ${firstLine(error)}`,
+        `the contract's writes could not be followed in this pass: ${reasonOf(error, "with code")}`,
       );
     }
   }
@@ -407,7 +407,7 @@ export class Autopilot {
       "unreachable",
       new VipError(
         ERRORS.AUTOPILOT.CLOCKS_UNREACHABLE,
-        { reason: firstLine(messageOf(error)) },
+        { reason: reasonOf(error) },
         error,
       ),
     );
@@ -442,7 +442,7 @@ export class Autopilot {
       "pass",
       new VipError(
         ERRORS.AUTOPILOT.PASS_FAILED,
-        { stage, reason: firstLine(messageOf(error)) },
+        { stage, reason: reasonOf(error) },
         error,
       ),
     );

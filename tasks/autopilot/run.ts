@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 
 import { type Supersession, supersession } from "../contract/succession.js";
-import { firstLine } from "../errors.js";
+import { reasonOf } from "../errors.js";
 import { field, type Output } from "../output.js";
 import type { ReportKeeper } from "../report/keeper.js";
 import type {
@@ -136,7 +136,7 @@ async function saveStatus(
     await writeStatus(options.statusFile, status);
   } catch (error) {
     out.warn(
-      `the status file ${options.statusFile} could not be written: ${firstLine(error)}`,
+      `the status file ${options.statusFile} could not be written: ${reasonOf(error, "with code")}`,
     );
   }
 }
@@ -156,7 +156,7 @@ async function refreshReport(
       out.line(field("report", `${report.options.out} (index.html) rebuilt`));
   } catch (error) {
     out.warn(
-      `the report in ${report.options.out} was not rebuilt: ${firstLine(error)}`,
+      `the report in ${report.options.out} was not rebuilt: ${reasonOf(error, "with code")}`,
     );
   }
 }

@@ -2,7 +2,7 @@ import type { Provider } from "ethers";
 
 import { fetchStageWindow } from "../clients/stage-window.js";
 import { blockAtOrAfterTime } from "../network/block-search.js";
-import { type VipError, defined, messageOf } from "../errors.js";
+import { type VipError, defined } from "../errors.js";
 import { formatUnixTime as iso } from "../output.js";
 import type { OpenStageTiming } from "../program/stage-timing.js";
 import type { AlertLevel } from "./alerts.js";
@@ -138,14 +138,4 @@ export function listOnOneLine(items: string[]): string {
       ? [`and ${items.length - SHOWN_IN_A_LIST} more`]
       : [];
   return [...items.slice(0, SHOWN_IN_A_LIST), ...more].join("; ");
-}
-
-/**
- * A multi-line message (a list of problems) as one line: an alert is one line
- * on stderr and one JSON string.
- */
-export function reasonOnOneLine(error: unknown): string {
-  return messageOf(error)
-    .replace(/:\n\s*/g, ": ")
-    .replace(/\n\s*/g, "; ");
 }

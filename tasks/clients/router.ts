@@ -3,7 +3,7 @@ import { safeText } from "../output.js";
 import { z } from "zod";
 
 import { ERRORS } from "../error-catalog.js";
-import { firstLine, VipError, defined } from "../errors.js";
+import { reasonOf, VipError, defined } from "../errors.js";
 import { isTransient, withRetry } from "../network/retry.js";
 import { causeCode, describeEndpoint, joinUrl } from "./http.js";
 
@@ -461,7 +461,7 @@ export class RouterClient {
       const reason =
         error.name === "TimeoutError"
           ? "no answer in time"
-          : (causeCode(error) ?? firstLine(error));
+          : (causeCode(error) ?? reasonOf(error, "with code"));
       throw new VipError(
         ERRORS.NETWORK.ROUTER_UNREACHABLE,
         { endpoint, reason },

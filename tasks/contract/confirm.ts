@@ -6,7 +6,7 @@ import type {
 } from "ethers";
 
 import { ERRORS } from "../error-catalog.js";
-import { firstLine, VipError } from "../errors.js";
+import { reasonOf, VipError } from "../errors.js";
 import { ensureFunds } from "../signer/funds.js";
 import { decodeRevert } from "./revert.js";
 
@@ -87,7 +87,7 @@ export async function sendAndConfirm(
     throw revert === undefined
       ? new VipError(
           ERRORS.CONTRACT.SEND_FAILED,
-          { what, reason: firstLine(error) },
+          { what, reason: reasonOf(error, "with code") },
           error,
         )
       : new VipError(ERRORS.CONTRACT.SEND_REVERTED, { what, ...revert }, error);
@@ -120,7 +120,7 @@ export function refused(what: string, error: unknown): VipError {
   return revert === undefined
     ? new VipError(
         ERRORS.CONTRACT.REFUSED,
-        { what, reason: firstLine(error) },
+        { what, reason: reasonOf(error, "with code") },
         error,
       )
     : new VipError(ERRORS.CONTRACT.REFUSED_REVERT, { what, ...revert }, error);

@@ -3,7 +3,7 @@ import type { Overrides, Provider, Signer, TransactionReceipt } from "ethers";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { ERRORS } from "../error-catalog.js";
-import { firstLine, VipError, defined } from "../errors.js";
+import { reasonOf, VipError, defined } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import { Journal } from "../journal/journal.js";
 import { isTransient } from "../network/retry.js";
@@ -275,7 +275,7 @@ function sendFailed(stage: bigint, journal: string, error: unknown): VipError {
   return revert === undefined
     ? new VipError(
         ERRORS.CONTRACT.FINALIZE_SEND_FAILED,
-        { stage, journal, reason: firstLine(error) },
+        { stage, journal, reason: reasonOf(error, "with code") },
         error,
       )
     : new VipError(

@@ -11,7 +11,7 @@ import {
 } from "../clients/l1-rest.js";
 import { baseChain } from "../config/settings.js";
 import { ERRORS } from "../error-catalog.js";
-import { firstLine, VipError } from "../errors.js";
+import { reasonOf, VipError } from "../errors.js";
 import {
   field,
   formatDuration,
@@ -47,7 +47,7 @@ export async function requireStageEnded(
     // REST API down while a stage must be closed): said, not hidden.
     if (!force) throw error;
     out.warn(
-      `the stage's end could not be checked on the base chain (${firstLine(error)}); ` +
+      `the stage's end could not be checked on the base chain (${reasonOf(error, "with code")}); ` +
         `finalizing stage ${stage} anyway (--force)`,
     );
     return;

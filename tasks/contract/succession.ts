@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 
 import { ERRORS } from "../error-catalog.js";
-import { firstLine, VipError } from "../errors.js";
+import { reasonOf, VipError } from "../errors.js";
 import { writeJsonFileAtomically } from "../files/json.js";
 
 /**
@@ -63,7 +63,10 @@ async function readRecord(ignitionPath: string): Promise<ContractsRecord> {
   } catch (error) {
     throw new VipError(
       ERRORS.CONTRACT.CONTRACTS_RECORD_INVALID,
-      { file: contractsFile(ignitionPath), reason: firstLine(error) },
+      {
+        file: contractsFile(ignitionPath),
+        reason: reasonOf(error, "with code"),
+      },
       error,
     );
   }

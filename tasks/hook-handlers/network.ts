@@ -1,6 +1,6 @@
 import type { NetworkHooks } from "hardhat/types/hooks";
 
-import { firstLine } from "../errors.js";
+import { reasonOf } from "../errors.js";
 import { withRetry } from "../network/retry.js";
 
 /**
@@ -50,7 +50,7 @@ export default async (): Promise<Partial<NetworkHooks>> => ({
         onRetry: (what, error, left) =>
           console.warn(
             `warning: ${what} to network "${networkConnection.networkName}": ` +
-              `${firstLine(error)}; retrying (${left} left)`,
+              `${reasonOf(error, "with code")}; retrying (${left} left)`,
           ),
       },
     );

@@ -91,7 +91,7 @@ export async function batchTransport(
         ERRORS.INDEXER.BATCH_REFUSED,
         {
           count: calls.length,
-          reason: safeText(messageOf(answer.error) ?? text, 200),
+          reason: safeText(answerMessage(answer.error) ?? text, 200),
         },
         answer.error?.code,
       );
@@ -111,7 +111,7 @@ export async function batchTransport(
           {
             method: call.method,
             reason: safeText(
-              messageOf(item.error) ?? JSON.stringify(item.error),
+              answerMessage(item.error) ?? JSON.stringify(item.error),
             ),
           },
           item.error.code,
@@ -127,7 +127,7 @@ interface Answer {
   error?: { message?: unknown; code?: unknown } | null;
 }
 
-function messageOf(error: Answer["error"]): string | undefined {
+function answerMessage(error: Answer["error"]): string | undefined {
   return typeof error?.message === "string" ? error.message : undefined;
 }
 

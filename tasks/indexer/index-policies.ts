@@ -2,7 +2,7 @@ import path from "node:path";
 
 import type { EIP1193Provider } from "hardhat/types/providers";
 
-import { firstLine } from "../errors.js";
+import { reasonOf } from "../errors.js";
 import { type Output, safeText } from "../output.js";
 import type { Policy } from "../policy/parse.js";
 import type { BatchTransport } from "./batch.js";
@@ -32,7 +32,9 @@ export function rollupReader(ctx: IndexContext): RollupReader {
   return new RollupReader(
     ctx.provider,
     (what, error) =>
-      ctx.out.warn(`${what}: ${safeText(firstLine(error))}; retrying`),
+      ctx.out.warn(
+        `${what}: ${safeText(reasonOf(error, "with code"))}; retrying`,
+      ),
     ctx.batch,
   );
 }

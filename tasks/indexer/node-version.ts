@@ -2,7 +2,7 @@ import type { NetworkConfig } from "hardhat/types/config";
 
 import { fetchAbciInfo } from "../clients/cometbft.js";
 import { optionalVipUrl } from "../config/settings.js";
-import { firstLine } from "../errors.js";
+import { reasonOf } from "../errors.js";
 import { type Output, safeText } from "../output.js";
 
 /**
@@ -65,7 +65,7 @@ export async function warnIfOldMinievm(
     version = (await fetchAbciInfo(url)).version;
   } catch (error) {
     out.warn(
-      `could not check the rollup's minievm version: ${safeText(firstLine(error))}`,
+      `could not check the rollup's minievm version: ${safeText(reasonOf(error, "with code"))}`,
     );
     return;
   }

@@ -300,7 +300,7 @@ function receipt(hash: string, answer: unknown): TxReceipt | undefined {
  * range is halved (or set to the limit the node names).
  */
 export function isRangeRefusal(error: unknown): boolean {
-  return RANGE_REFUSAL.test(messageOf(error));
+  return RANGE_REFUSAL.test(causeChainText(error));
 }
 
 /** How nodes word a refusal of a range's size (their messages are all there is). */
@@ -322,7 +322,7 @@ const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /** The limit minievm names in `block range exceeded <N>`. */
 export function rangeLimit(error: unknown): bigint | undefined {
-  const match = /block range exceeded:?\s*(\d+)/i.exec(messageOf(error));
+  const match = /block range exceeded:?\s*(\d+)/i.exec(causeChainText(error));
   return match === null ? undefined : BigInt(match[1] ?? "0");
 }
 
@@ -340,7 +340,7 @@ function isFault(error: unknown): boolean {
     isVipError(error, ERRORS.INDEXER.BATCH_REFUSED) ||
     isVipError(error, ERRORS.INDEXER.BATCH_CALL_FAILED)
       ? String(error.params.reason)
-      : messageOf(error);
+      : causeChainText(error);
   if (
     /invalid (argument|params)|method not found|exceed max (addresses|topics)/i.test(
       text,
@@ -353,7 +353,8 @@ function isFault(error: unknown): boolean {
   );
 }
 
-function messageOf(error: unknown): string {
+/** Every message along the cause chain and its data, for matching a node's refusal. */
+function causeChainText(error: unknown): string {
   const parts: string[] = [];
   for (
     let e: unknown = error, depth = 0;

@@ -7,7 +7,7 @@ import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { transactionOverrides, withMargin } from "../contract/confirm.js";
 import { describeRevert } from "../contract/revert.js";
 import { ERRORS } from "../error-catalog.js";
-import { firstLine, VipError, defined } from "../errors.js";
+import { reasonOf, VipError, defined } from "../errors.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import type { BatchRecord, Journal } from "../journal/journal.js";
 import { batchesOf, type JournalledBatch } from "../journal/state.js";
@@ -802,6 +802,7 @@ class ScorePush {
   }
 }
 
+/** A send's failure in a line: its first line, cut. */
 function brief(error: unknown): string {
-  return firstLine(error).slice(0, 200);
+  return reasonOf(error, "with code").slice(0, 200);
 }

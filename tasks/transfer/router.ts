@@ -2,7 +2,7 @@ import type { NetworkConfig } from "hardhat/types/config";
 
 import { RouterClient } from "../clients/router.js";
 import { optionalRouterApiKey, vipUrl } from "../config/settings.js";
-import { firstLine } from "../errors.js";
+import { reasonOf } from "../errors.js";
 
 /**
  * The network's routing API client: ROUTER_URL and, if set, ROUTER_API_KEY
@@ -16,7 +16,7 @@ export async function routerFor(
     apiKey: await optionalRouterApiKey(networkName, network),
     onRetry: (what, error, left) =>
       console.warn(
-        `warning: ${what}: ${firstLine(error)}; retrying (${left} left)`,
+        `warning: ${what}: ${reasonOf(error, "with code")}; retrying (${left} left)`,
       ),
   });
 }

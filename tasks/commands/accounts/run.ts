@@ -1,7 +1,7 @@
 import { formatEther, type Provider } from "ethers";
 
 import { fetchBalances } from "../../clients/bank.js";
-import { firstLine } from "../../errors.js";
+import { reasonOf } from "../../errors.js";
 import { field, type Output } from "../../output.js";
 import type { AccountAddresses } from "../../signer/addresses.js";
 import type { OperatorSigner } from "../../signer/signer.js";
@@ -52,7 +52,7 @@ export async function showAccounts(
         ),
       );
     } catch (error) {
-      out.warn(`${label}: ${firstLine(error)}`);
+      out.warn(`${label}: ${reasonOf(error, "with code")}`);
     }
   }
   if (context.operator !== undefined) {

@@ -11,7 +11,7 @@ import {
 } from "../../clients/l1-rest.js";
 import { type BridgeInfo, fetchBridgeInfo } from "../../clients/rollup-rest.js";
 import { ERRORS } from "../../error-catalog.js";
-import { firstLine, VipError, defined } from "../../errors.js";
+import { reasonOf, VipError, defined } from "../../errors.js";
 import { writeJsonFileAtomically } from "../../files/json.js";
 import { field, type Output } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
@@ -165,7 +165,7 @@ async function checkRollup(context: WhitelistContext): Promise<RollupAnswers> {
   } catch (error) {
     throw new VipError(
       ERRORS.REGISTRY.NOT_A_VIPSCORE,
-      { address: scoreContract, reason: firstLine(error) },
+      { address: scoreContract, reason: reasonOf(error, "with code") },
       error,
     );
   }
@@ -221,7 +221,7 @@ async function minDeposit(l1RestUrl: string, out: Output): Promise<string> {
     return await fetchMinDeposit(l1RestUrl);
   } catch (error) {
     out.warn(
-      `the gov params could not be read (${firstLine(error)}); the deposit is ` +
+      `the gov params could not be read (${reasonOf(error, "with code")}); the deposit is ` +
         `${FALLBACK_DEPOSIT}, Initia's documented one: check it, or pass --deposit`,
     );
     return FALLBACK_DEPOSIT;

@@ -10,7 +10,7 @@ import {
   describeThisHost,
   recentStageCloses,
 } from "../../autopilot/recent-stages.js";
-import { defined, firstLine } from "../../errors.js";
+import { defined, reasonOf } from "../../errors.js";
 import { field, type Output } from "../../output.js";
 
 export interface StageReport {
@@ -82,7 +82,7 @@ export async function runStage(
       out.line(field("open stage ends", describeTiming(timing)));
     } catch (error) {
       out.warn(
-        `the base chain's time could not be read, so the open stage's end is not shown: ${firstLine(error)}`,
+        `the base chain's time could not be read, so the open stage's end is not shown: ${reasonOf(error, "with code")}`,
       );
     }
   }
@@ -131,7 +131,7 @@ async function describeHosts(
     describeCloses(out, await recentStageCloses(score, provider, base, open));
   } catch (error) {
     out.warn(
-      `who pushed and finalized the last stages could not be read: ${firstLine(error)}`,
+      `who pushed and finalized the last stages could not be read: ${reasonOf(error, "with code")}`,
     );
   }
   if (statusFile !== undefined) await describeThisHost(out, statusFile);
