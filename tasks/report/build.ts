@@ -1,5 +1,8 @@
-import { inputsOf } from "./inputs.js";
-import { siteFiles, stageViews } from "./site.js";
+import { indexPage } from "./index-page.js";
+import { stageSources } from "./inputs.js";
+import { LOOKUP_SCRIPT, lookupScript } from "./lookup-script.js";
+import { SITE_SCRIPT, siteScript } from "./site-script.js";
+import { writeStages } from "./site.js";
 import { checkOut, writeSite } from "./write-site.js";
 
 export interface ReportOptions {
@@ -11,29 +14,53 @@ export interface ReportOptions {
   policy?: string;
   /** Whether the contract holds the stage finalized; absent without a network. */
   finalizedOnChain?: (stage: bigint) => Promise<boolean>;
+  /**
+   * The rollup's network as the pages' commands name it (`scores:audit
+   * --network …`); default "rollup", a reader puts their own.
+   */
+  network?: string;
 }
 
+/** The network the pages' commands name when none is given. */
+const DEFAULT_NETWORK = "rollup";
+
 /**
- * Builds the static site of the stages in `scoresDir` into `out`: every
- * input is read and checked, and every page made, before anything is
- * written; then the site takes `out`'s place whole.
+ * Builds the static site of the stages in `scoresDir` into `out`. Every
+ * manifest and policy is checked before a score is read; then the stages
+ * are written one at a time into a folder beside `out` (a score file
+ * refused midway leaves `out` as it was), which takes `out`'s place whole.
  */
 export async function buildReport(
   options: ReportOptions,
-): Promise<{ stages: bigint[]; files: string[] }> {
+): Promise<{ stages: bigint[]; files: number }> {
   await checkOut(options.out);
-  const inputs = await inputsOf(
+  const sources = await stageSources(
     options.scoresDir,
     options.policy ?? options.scoresDir,
   );
   const finalized = new Map<bigint, boolean>();
   if (options.finalizedOnChain !== undefined)
-    for (const { stage } of inputs)
+    for (const { stage } of sources)
       finalized.set(stage, await options.finalizedOnChain(stage));
-  const files = await siteFiles(inputs, stageViews(inputs, finalized));
-  await writeSite(options.out, files);
-  return {
-    stages: inputs.map((input) => input.stage),
-    files: [...files.keys()].sort(),
-  };
+  let files = 0;
+  await writeSite(options.out, async (site) => {
+    const counted = {
+      write: (name: string, content: string | Uint8Array) => {
+        files += 1;
+        return site.write(name, content);
+      },
+      copyChecked: (name: string, from: string, sha256: string) => {
+        files += 1;
+        return site.copyChecked(name, from, sha256);
+      },
+    };
+    const { views, lookups } = await writeStages(counted, sources, {
+      finalized,
+      network: options.network ?? DEFAULT_NETWORK,
+    });
+    await counted.write(SITE_SCRIPT, siteScript(lookups));
+    await counted.write(LOOKUP_SCRIPT, lookupScript());
+    await counted.write("index.html", indexPage(views));
+  });
+  return { stages: sources.map((source) => source.stage), files };
 }

@@ -1,4 +1,9 @@
+import { Leaders } from "../compare/leaders.js";
+import { eip55 } from "../scores/checksum.js";
+import type { ScoreTable } from "../scores/table.js";
 import type { RankedEntry } from "./model.js";
+import type { StageRanks } from "./ranks.js";
+import { byScoreThenAddress, compareAddresses, rankedEntry } from "./top.js";
 
 /** An address scored in both stages, with a different score. */
 interface Move {
@@ -16,54 +21,85 @@ export interface StageChanges {
   added: RankedEntry[];
   addedCount: number;
   /** Scored before, not now: the highest earlier score first. */
-  gone: RankedEntry[];
+  gone: { address: string; score: bigint }[];
   goneCount: number;
   /** Both: the biggest change (either way) first, ties by address. */
   moves: Move[];
   movedCount: number;
 }
 
+/** A row of the current stage and its row in the previous one. */
+interface Pair {
+  now: number;
+  before: number;
+}
+
 const abs = (value: bigint): bigint => (value < 0n ? -value : value);
 
 /**
- * The changes from `previous` to `current` (each ranked, highest first),
- * each list cut to its first `shown`.
+ * The changes from the `previous` stage's table to the `current` one's,
+ * each list cut to its first `shown`. Rows are paired through the tables'
+ * own address index and only the leaders are kept, as row numbers: no
+ * object per address.
  */
 export function stageChanges(
   previousStage: bigint,
-  previous: RankedEntry[],
-  current: RankedEntry[],
+  previous: ScoreTable,
+  current: ScoreTable,
+  ranks: StageRanks,
   shown: number,
 ): StageChanges {
-  const key = (entry: RankedEntry): string => entry.address.toLowerCase();
-  const before = new Map(previous.map((entry) => [key(entry), entry]));
-  const now = new Set(current.map(key));
-  const added = current.filter((entry) => !before.has(key(entry)));
-  const gone = previous.filter((entry) => !now.has(key(entry)));
-  const moves: Move[] = [];
-  for (const entry of current) {
-    const earlier = before.get(key(entry));
-    if (earlier === undefined || earlier.score === entry.score) continue;
-    moves.push({
-      address: entry.address,
-      before: earlier.score,
-      after: entry.score,
-      delta: entry.score - earlier.score,
-    });
-  }
-  moves.sort((a, b) => {
-    const [x, y] = [abs(a.delta), abs(b.delta)];
+  const added = new Leaders<number>(shown, byScoreThenAddress(current));
+  const delta = (pair: Pair): bigint =>
+    current.score(pair.now) - previous.score(pair.before);
+  const moves = new Leaders<Pair>(shown, (a, b) => {
+    const [x, y] = [abs(delta(a)), abs(delta(b))];
     if (x !== y) return x > y ? -1 : 1;
-    const [p, q] = [a.address.toLowerCase(), b.address.toLowerCase()];
-    return p < q ? -1 : p > q ? 1 : 0;
+    return compareAddresses(current, a.now, current, b.now);
   });
+  let [addedCount, movedCount] = [0, 0];
+  for (let now = 0; now < current.length; now++) {
+    const before = previous.indexOfBytes(current.addressBytes(now));
+    if (before === undefined) {
+      addedCount += 1;
+      added.offer(now);
+    } else if (previous.score(before) !== current.score(now)) {
+      movedCount += 1;
+      moves.offer({ now, before });
+    }
+  }
+  const gone = goneRows(previous, current, shown);
   return {
     previous: previousStage,
-    added: added.slice(0, shown),
-    addedCount: added.length,
-    gone: gone.slice(0, shown),
-    goneCount: gone.length,
-    moves: moves.slice(0, shown),
-    movedCount: moves.length,
+    added: added.list().map((index) => rankedEntry(current, index, ranks)),
+    addedCount,
+    gone: gone.rows.map((index) => ({
+      address: eip55(previous.addressHex(index).slice(2)),
+      score: previous.score(index),
+    })),
+    goneCount: gone.count,
+    moves: moves.list().map((pair) => ({
+      address: eip55(current.addressHex(pair.now).slice(2)),
+      before: previous.score(pair.before),
+      after: current.score(pair.now),
+      delta: delta(pair),
+    })),
+    movedCount,
   };
+}
+
+/** The previous stage's rows the current one lacks: the highest first. */
+function goneRows(
+  previous: ScoreTable,
+  current: ScoreTable,
+  shown: number,
+): { rows: number[]; count: number } {
+  const gone = new Leaders<number>(shown, byScoreThenAddress(previous));
+  let count = 0;
+  for (let before = 0; before < previous.length; before++)
+    if (current.indexOfBytes(previous.addressBytes(before)) === undefined) {
+      count += 1;
+      gone.offer(before);
+    }
+  return { rows: gone.list(), count };
 }

@@ -2,7 +2,7 @@
 const MAX_DATE_SECONDS = 8_640_000_000_000n;
 
 /** Unix seconds (a manifest's decimal string) as UTC: "2026-01-31 12:00:00 UTC". */
-function formatUtc(seconds: string): string {
+export function formatUtc(seconds: string): string {
   const value = BigInt(seconds);
   if (value > MAX_DATE_SECONDS) return `${seconds} (unix seconds)`;
   const iso = new Date(Number(value) * 1000).toISOString();

@@ -11,12 +11,15 @@ import { manifestFile } from "../scoring/publish.js";
 import { readManifest, type ReportManifest } from "./manifest.js";
 import { readPolicyText, type PolicyText } from "./policy-file.js";
 
-/** One stage's files, read and checked against each other. */
-export interface StageInputs {
+/**
+ * One stage's files, found and checked before any score is read: its score
+ * file's path, its manifest and the policy the manifest names.
+ */
+export interface StageSource {
   stage: bigint;
   /** Whether the stage's file is its final one (`stage-N.final.csv`). */
   final: boolean;
-  scores: ScoreFile;
+  scoresPath: string;
   /** Absent when no `stage-N.manifest.json` lies beside the file. */
   manifest?: { path: string; value: ReportManifest };
   /** The policy the manifest names; present whenever the manifest is. */
@@ -45,34 +48,48 @@ async function stagesIn(dir: string): Promise<bigint[]> {
 
 /**
  * A stage's score file (the final one once there is one, else the live
- * one), its manifest and the policy the manifest names, each checked: a
- * malformed file is refused with the reader's own error (every problem with
- * its line), a manifest that does not describe the file by name, stage,
- * sha256, count and total is refused naming both.
+ * one), its manifest and the policy the manifest names, checked: a
+ * manifest that is not one, a policy missing or not the one the manifest
+ * names (by sha256) is refused. The scores themselves are read later, one
+ * stage at a time (`readStageScores`).
  */
-async function readStageInputs(
+async function stageSource(
   scoresDir: string,
   policyPath: string,
   stage: bigint,
-): Promise<StageInputs> {
+): Promise<StageSource> {
   const finalPath = finalScoreFile(scoresDir, stage);
   const final = await exists(path.resolve(finalPath));
-  const scores = await readScoreFile(
-    final ? finalPath : liveScoreFile(scoresDir, stage),
-    { allowEmpty: true },
-  );
+  const scoresPath = final ? finalPath : liveScoreFile(scoresDir, stage);
   const manifestPath = manifestFile(scoresDir, stage);
   const manifest = await readManifest(manifestPath);
-  if (manifest === undefined) return { stage, final, scores };
-  checkManifest(manifest, manifestPath, scores, stage);
+  if (manifest === undefined) return { stage, final, scoresPath };
   const policy = await readPolicyText(policyPath, manifest, manifestPath);
   return {
     stage,
     final,
-    scores,
+    scoresPath,
     manifest: { path: manifestPath, value: manifest },
     policy,
   };
+}
+
+/**
+ * The stage's scores, read and validated (a malformed file is refused with
+ * the reader's own error, every problem with its line), and checked against
+ * the manifest: one that does not describe the file by name, stage,
+ * sha256, count and total is refused naming both.
+ */
+export async function readStageScores(source: StageSource): Promise<ScoreFile> {
+  const scores = await readScoreFile(source.scoresPath, { allowEmpty: true });
+  if (source.manifest !== undefined)
+    checkManifest(
+      source.manifest.value,
+      source.manifest.path,
+      scores,
+      source.stage,
+    );
+  return scores;
 }
 
 function checkManifest(
@@ -104,13 +121,16 @@ function checkManifest(
     });
 }
 
-/** Every stage's inputs in `scoresDir`, in stage order, each checked. */
-export async function inputsOf(
+/**
+ * Every stage's sources in `scoresDir`, in stage order, each manifest and
+ * policy checked.
+ */
+export async function stageSources(
   scoresDir: string,
   policyPath: string,
-): Promise<StageInputs[]> {
-  const inputs: StageInputs[] = [];
+): Promise<StageSource[]> {
+  const sources: StageSource[] = [];
   for (const stage of await stagesIn(scoresDir))
-    inputs.push(await readStageInputs(scoresDir, policyPath, stage));
-  return inputs;
+    sources.push(await stageSource(scoresDir, policyPath, stage));
+  return sources;
 }

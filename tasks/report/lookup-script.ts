@@ -1,101 +1,86 @@
-import { jsonForScript } from "./escape.js";
-import type { RankedEntry } from "./model.js";
+import { LOOKUP_JS } from "./browser/lookup.js";
+import { NUMBERS_JS } from "./browser/numbers.js";
+import { SHARDS_JS } from "./browser/shards.js";
+import { VESTING_JS } from "./browser/vesting.js";
+import { escapeHtml } from "./escape.js";
+import { SITE_SCRIPT } from "./site-script.js";
 
-/** The id of the element holding the stage's scores as JSON. */
-const DATA_ID = "stage-scores";
+/** The lookup's script, a file beside the pages (the pages run no inline script). */
+export const LOOKUP_SCRIPT = "lookup.js";
 
-/**
- * The stage's every score for the lookup, as JSON in a non-executed script
- * element: `[address, score, rank, share]` rows, scores as decimal strings
- * (a browser's Number would round a uint64), all worked out here so the
- * browser only looks up.
- */
-export function lookupData(entries: RankedEntry[], total: bigint): string {
-  const rows = entries.map((e) => [
-    e.address,
-    e.score.toString(),
-    e.rank,
-    e.share,
-  ]);
-  const data = { count: entries.length, total: total.toString(), rows };
-  return `<script type="application/json" id="${DATA_ID}">${jsonForScript(data)}</script>\n`;
-}
-
-/**
- * The lookup: reads the typed address, or the page's `#0x…`, and shows its
- * score, rank and share (or that the stage does not score it). Text only
- * ever goes in through `textContent`. The result's `data-state` says when
- * it is shown ("found", "unscored", "invalid"), for a reader's tools.
- */
-const LOOKUP_SCRIPT = `(function () {
-  "use strict";
-  var data = JSON.parse(document.getElementById("${DATA_ID}").textContent);
-  var byAddress = new Map();
-  data.rows.forEach(function (row) { byAddress.set(row[0].toLowerCase(), row); });
-  var form = document.getElementById("lookup-form");
-  var input = document.getElementById("lookup-address");
-  var result = document.getElementById("lookup-result");
-  function set(id, text) { document.getElementById(id).textContent = text; }
-  function show(state, address, score, rank, share, note) {
-    set("lookup-shown-address", address);
-    set("lookup-score", score);
-    set("lookup-rank", rank);
-    set("lookup-share", share);
-    set("lookup-note", note);
-    result.hidden = false;
-    result.setAttribute("data-state", state);
-  }
-  function lookUp(raw) {
-    var text = raw.trim();
-    if (!/^0x[0-9a-fA-F]{40}$/.test(text)) {
-      show("invalid", text, "", "", "", "Not an address: 0x followed by 40 hex digits.");
-      return false;
-    }
-    var row = byAddress.get(text.toLowerCase());
-    if (row === undefined) {
-      show("unscored", text, "0", "", "0%", "This stage does not score this address.");
-    } else {
-      show("found", row[0], row[1], row[2] + " of " + data.count, row[3] + "%", "");
-    }
-    return true;
-  }
-  function fromHash() {
-    var text = "";
-    try { text = decodeURIComponent(location.hash.slice(1)); } catch (e) { return; }
-    if (text === "") return;
-    input.value = text;
-    lookUp(text);
-  }
-  form.addEventListener("submit", function (event) {
-    event.preventDefault();
-    if (lookUp(input.value)) {
-      try { history.replaceState(null, "", "#" + input.value.trim()); } catch (e) {}
-    }
-  });
-  window.addEventListener("hashchange", fromHash);
-  fromHash();
-})();
-`;
-
-/** The lookup's script element. */
+/** `lookup.js`: the numbers, vesting's rule, the shards, then the lookup, in one scope. */
 export function lookupScript(): string {
-  return `<script>${LOOKUP_SCRIPT}</script>\n`;
+  return `(function () {\n"use strict";${NUMBERS_JS}${VESTING_JS}${SHARDS_JS}${LOOKUP_JS}})();\n`;
 }
 
-/** The lookup's form and its result, filled by the script. */
-export function lookupForm(): string {
-  return `<form class="lookup" id="lookup-form" autocomplete="off">
+/** The script elements at a page's end: the site's stages, then the lookup. */
+export function pageScripts(): string {
+  return (
+    `<script src="${SITE_SCRIPT}"></script>\n` +
+    `<script src="${LOOKUP_SCRIPT}"></script>\n`
+  );
+}
+
+/** How a stage's page explains an address: the command, less the address. */
+export interface ExplainCommand {
+  stage: bigint;
+  /** `npx hardhat scores:explain … --address `, the address appended by the lookup. */
+  prefix: string;
+  network: string;
+}
+
+/** The score, rank and share in this page's stage, filled by the script. */
+function stageResult(): string {
+  return `<dl class="facts">
+<dt>Address</dt><dd class="addr" id="lookup-shown-address">0x</dd>
+<dt>Score</dt><dd class="num" id="lookup-score">0</dd>
+<dt>Rank</dt><dd id="lookup-rank">0</dd>
+<dt>Share</dt><dd class="num" id="lookup-share">0</dd>
+</dl>
+`;
+}
+
+/** Every stage's score of the address: a row each, filled by the script. */
+function historyTable(): string {
+  return `<h3>In every stage of this report</h3>
+<div class="scroll"><table id="lookup-history"><thead><tr><th>Stage</th>
+<th class="num">Score</th><th class="num">Share</th><th class="num">Rank</th></tr></thead>
+<tbody id="lookup-history-rows"></tbody></table></div>
+<p class="muted">A stage's reward vests in full while each later stage scores at least
+vesting's minimum, half the stage's score rounded down: a later stage whose score is below an
+earlier stage's minimum is marked, and that earlier stage's reward then vests only in part.</p>
+`;
+}
+
+/** The command that shows why the address has its score, ready to copy. */
+function explainBlock(explain: ExplainCommand): string {
+  return `<h3>Why this score</h3>
+<p>Run this in a Hardhat project with this plugin, beside this page's files (the policy as
+published here); <code>--network ${escapeHtml(explain.network)}</code> names the rollup in your
+Hardhat configuration. It lists every event of the policy's sources that names the address.</p>
+<div class="command"><code id="explain-command">${escapeHtml(explain.prefix)}<span id="explain-address">0x</span></code>
+<button type="button" id="copy-explain">Copy</button></div>
+`;
+}
+
+/**
+ * The lookup's form and its result, filled by the script: on a stage's
+ * page, the address's score there, every stage's and the command that
+ * explains it; on the index, every stage's. The result stays hidden until
+ * a lookup, so no empty label shows.
+ */
+export function lookupForm(explain?: ExplainCommand): string {
+  const stage = explain === undefined ? "" : ` data-stage="${explain.stage}"`;
+  return `<form class="lookup" id="lookup-form" autocomplete="off"${stage}>
 <label for="lookup-address" class="muted">Address</label>
 <input id="lookup-address" name="address" placeholder="0x…" spellcheck="false">
 <button type="submit">Look up</button>
 </form>
-<dl class="facts" id="lookup-result" hidden>
-<dt>Address</dt><dd class="addr" id="lookup-shown-address"></dd>
-<dt>Score</dt><dd class="mono" id="lookup-score"></dd>
-<dt>Rank</dt><dd id="lookup-rank"></dd>
-<dt>Share</dt><dd id="lookup-share"></dd>
-<dt></dt><dd class="muted" id="lookup-note"></dd>
-</dl>
+<div id="lookup-result" hidden>
+<p id="lookup-status"></p>
+<div id="lookup-details" hidden>
+${explain === undefined ? "" : stageResult()}${historyTable()}${explain === undefined ? "" : explainBlock(explain)}</div>
+</div>
 <noscript><p class="muted">The lookup needs JavaScript;
 the CSV beside this page has every score.</p></noscript>
 `;

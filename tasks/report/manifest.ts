@@ -5,7 +5,6 @@ import { z } from "zod";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
-import type { StageManifest } from "../scoring/publish.js";
 
 const DECIMAL = z.string().regex(/^\d+$/, "a decimal number");
 const SHA256 = z.string().regex(/^[0-9a-f]{64}$/, "64 lowercase hex digits");
@@ -14,7 +13,22 @@ const FILE_NAME = z
   .string()
   .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]*$/, "a file name without a folder");
 
-/** What the report reads of a manifest; the rest is copied as it is. */
+const BLOCK = z.object({ number: DECIMAL, hash: z.string() });
+
+/** What a challenger checks first: each source's logs, counted and digested. */
+const SOURCE = z.object({
+  table: z.string(),
+  address: z.string(),
+  event: z.string(),
+  logs: z.number().int().nonnegative(),
+  sha256: SHA256,
+});
+
+/**
+ * What the report reads of a manifest; the rest is copied as it is. The
+ * blocks and sources are shown when present (a manifest written before
+ * they were is still read).
+ */
 const MANIFEST = z.object({
   stage: DECIMAL,
   final: z.boolean(),
@@ -25,6 +39,10 @@ const MANIFEST = z.object({
     sha256: SHA256,
   }),
   window: z.object({ start: DECIMAL, end: DECIMAL }),
+  blocks: z
+    .object({ first: BLOCK.nullable(), last: BLOCK, rule: z.string() })
+    .optional(),
+  sources: z.array(SOURCE).optional(),
   output: z.object({
     file: FILE_NAME,
     sha256: SHA256,
@@ -34,10 +52,7 @@ const MANIFEST = z.object({
 });
 
 /** The part of a stage's manifest the report shows and checks. */
-export type ReportManifest = Pick<
-  StageManifest,
-  "stage" | "final" | "policy" | "window" | "output"
->;
+export type ReportManifest = z.infer<typeof MANIFEST>;
 
 /**
  * The manifest at `file`, or undefined when there is none; refused, naming

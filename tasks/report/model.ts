@@ -1,6 +1,3 @@
-import { eip55 } from "../scores/checksum.js";
-import type { ScoreTable } from "../scores/table.js";
-
 /** An address's place in its stage. */
 export interface RankedEntry {
   /** EIP-55 checksummed. */
@@ -8,7 +5,7 @@ export interface RankedEntry {
   score: bigint;
   /** 1 + the number of addresses with a higher score: ties share a rank. */
   rank: number;
-  /** Percent of the stage's total, to `SHARE_DECIMALS` decimals. */
+  /** Percent of the stage's total, as `shareOfTotal` writes it. */
   share: string;
 }
 
@@ -18,6 +15,8 @@ const SHARE_DECIMALS = 4;
 /**
  * `score`'s share of `total` as a percent with `SHARE_DECIMALS` decimals,
  * rounded half up, in BigInt arithmetic: exact for any uint64 scores.
+ * (scores:explain and scores:compare print this; the report's pages print
+ * `shareOfTotal`, which keeps a small share's digits.)
  */
 export function sharePercent(score: bigint, total: bigint): string {
   if (total === 0n) return `0.${"0".repeat(SHARE_DECIMALS)}`;
@@ -28,45 +27,9 @@ export function sharePercent(score: bigint, total: bigint): string {
   return `${units / unit}.${fraction}`;
 }
 
-/** Highest score first; equal scores by address, so the order is total. */
-function byRank(
-  a: { key: string; score: bigint },
-  b: { key: string; score: bigint },
-): number {
-  if (a.score !== b.score) return a.score > b.score ? -1 : 1;
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-}
-
-/**
- * Every entry of the table, ranked: highest score first, ties by address,
- * each with its rank and share.
- */
-export function rankTable(table: ScoreTable): {
-  entries: RankedEntry[];
-  total: bigint;
-} {
-  const rows: { key: string; score: bigint }[] = [];
-  for (let i = 0; i < table.length; i++)
-    rows.push({ key: table.addressHex(i), score: table.score(i) });
-  rows.sort(byRank);
-  const total = table.totalScore();
-  const entries: RankedEntry[] = [];
-  let rank = 0;
-  rows.forEach((row, index) => {
-    if (index === 0 || row.score !== rows[index - 1]?.score) rank = index + 1;
-    entries.push({
-      address: eip55(row.key.slice(2)),
-      score: row.score,
-      rank,
-      share: sharePercent(row.score, total),
-    });
-  });
-  return { entries, total };
-}
-
 /**
  * The rank of `score` among `scores`: 1 + the number of higher scores, the
- * rule `rankTable` ranks by (ties share a rank).
+ * rule the report ranks by (ties share a rank).
  */
 export function rankOf(score: bigint, scores: Iterable<bigint>): number {
   let higher = 0;

@@ -1,116 +1,142 @@
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
-import { ERRORS } from "../error-catalog.js";
-import { VipError } from "../errors.js";
+import type { ScoreTable } from "../scores/table.js";
 import { stageChanges } from "./changes.js";
 import { mergeBuckets, scoreHistogram } from "./histogram.js";
-import { indexPage } from "./index-page.js";
-import type { StageInputs } from "./inputs.js";
-import { rankTable } from "./model.js";
+import { readStageScores, type StageSource } from "./inputs.js";
+import { policyPlaces } from "./policy-place.js";
+import { StageRanks } from "./ranks.js";
+import type { LookupStage } from "./site-script.js";
+import { writeStageShards } from "./stage-shards.js";
 import { stagePage } from "./stage-page.js";
+import { topEntries } from "./top.js";
 import { SHOWN, stagePageName, type StageView } from "./view.js";
+import type { SiteWriter } from "./write-site.js";
 
 /** The most bars the distribution's chart has. */
 const CHART_BARS = 16;
 
-/** The name of a policy's copy beside the pages: one per policy text. */
-function policyCopyName(sha256: string): string {
-  return `policy-${sha256.slice(0, 16)}.sql`;
+/** What the pages of every stage share. */
+export interface StagesOptions {
+  /** What the contract says, for the stages it was asked about. */
+  finalized: ReadonlyMap<bigint, boolean>;
+  /** The rollup's network as the pages' commands name it. */
+  network: string;
+}
+
+/** The stage before, while the next one is written: its changes need it. */
+interface Previous {
+  stage: bigint;
+  table: ScoreTable;
+}
+
+/** A stage's view: its place among the stages, ranked, its distribution. */
+function stageView(
+  source: StageSource,
+  table: ScoreTable,
+  ranks: StageRanks,
+  context: StagesOptions & {
+    previous?: Previous;
+    next?: bigint;
+    policyFile?: string;
+  },
+): StageView {
+  const { manifest, policy } = source;
+  const { previous, policyFile } = context;
+  return {
+    stage: source.stage,
+    state: {
+      final: source.final,
+      finalizedOnChain: context.finalized.get(source.stage),
+    },
+    files: {
+      csv: path.basename(source.scoresPath),
+      ...(manifest === undefined
+        ? {}
+        : { manifest: path.basename(manifest.path) }),
+    },
+    ...(manifest === undefined ? {} : { manifest: manifest.value }),
+    ...(policy === undefined || policyFile === undefined
+      ? {}
+      : { policy: { sql: policy.sql, file: policyFile } }),
+    network: context.network,
+    count: table.length,
+    total: ranks.total,
+    top: topEntries(table, ranks, SHOWN),
+    histogram: mergeBuckets(scoreHistogram(ranks.scores()), CHART_BARS),
+    ...(previous === undefined
+      ? {}
+      : {
+          changes: stageChanges(
+            previous.stage,
+            previous.table,
+            table,
+            ranks,
+            SHOWN,
+          ),
+          previous: previous.stage,
+        }),
+    next: context.next,
+  };
 }
 
 /**
- * Each stage's view, in stage order: ranked, its distribution, and its
- * changes from the stage before it in the folder. `finalized` holds what
- * the contract says, for the stages it was asked about.
+ * Writes every stage's files, in stage order, one stage's scores held at a
+ * time (and the stage before's table, for the changes): its lookup shards,
+ * its page, and beside them its score file, manifest and policy as they
+ * are (the bytes the manifests' sha256s are of; the policy under the
+ * manifest's name for it). Nothing depends on the time or the machine: the
+ * same inputs give the same bytes. Returns the views the index lists and
+ * what the lookup needs of each stage.
  */
-export function stageViews(
-  inputs: StageInputs[],
-  finalized: ReadonlyMap<bigint, boolean> = new Map(),
-): StageView[] {
+export async function writeStages(
+  site: SiteWriter,
+  sources: StageSource[],
+  options: StagesOptions,
+): Promise<{ views: StageView[]; lookups: LookupStage[] }> {
+  const placeOf = policyPlaces(
+    sources.flatMap((source) => source.manifest?.value.policy ?? []),
+  );
+  const written = new Set<string>();
   const views: StageView[] = [];
-  inputs.forEach((input, index) => {
-    const { entries, total } = rankTable(input.scores.table);
-    const before = views[index - 1];
-    const manifest = input.manifest;
-    views.push({
-      stage: input.stage,
-      state: {
-        final: input.final,
-        finalizedOnChain: finalized.get(input.stage),
-      },
-      files: {
-        csv: path.basename(input.scores.path),
-        ...(manifest === undefined
-          ? {}
-          : { manifest: path.basename(manifest.path) }),
-      },
-      ...(manifest === undefined ? {} : { manifest: manifest.value }),
-      ...(input.policy === undefined || manifest === undefined
-        ? {}
-        : {
-            policy: {
-              sql: input.policy.sql,
-              file: policyCopyName(manifest.value.policy.sha256),
-            },
-          }),
-      entries,
-      total,
-      histogram: mergeBuckets(
-        scoreHistogram(entries.map((entry) => entry.score)),
-        CHART_BARS,
-      ),
-      ...(before === undefined
-        ? {}
-        : {
-            changes: stageChanges(before.stage, before.entries, entries, SHOWN),
-            previous: before.stage,
-          }),
-      next: inputs[index + 1]?.stage,
-    });
-  });
-  return views;
-}
-
-/**
- * Every file of the site by name: the pages, and beside them each stage's
- * score file, manifest and policy as they are (the bytes the manifests'
- * sha256s are of). Nothing depends on the time or the machine: the same
- * inputs give the same bytes.
- */
-export async function siteFiles(
-  inputs: StageInputs[],
-  views: StageView[],
-): Promise<Map<string, string | Uint8Array>> {
-  const files = new Map<string, string | Uint8Array>();
-  files.set("index.html", indexPage(views));
-  for (const [index, view] of views.entries()) {
-    const input = inputs[index];
-    if (input === undefined) continue;
-    files.set(stagePageName(view.stage), stagePage(view));
-    files.set(
-      view.files.csv,
-      await copyOf(input.scores.path, input.scores.sha256),
+  const lookups: LookupStage[] = [];
+  let previous: Previous | undefined;
+  for (const [index, source] of sources.entries()) {
+    const scores = await readStageScores(source);
+    const ranks = new StageRanks(scores.table);
+    const bits = await writeStageShards(
+      site,
+      source.stage,
+      scores.table,
+      ranks,
     );
-    if (input.manifest !== undefined && view.files.manifest !== undefined)
-      files.set(view.files.manifest, await readFile(input.manifest.path));
-    if (input.policy !== undefined && view.policy !== undefined)
-      files.set(view.policy.file, input.policy.bytes);
-  }
-  return files;
-}
-
-/** The file's bytes, refused if they are no longer the ones checked. */
-async function copyOf(file: string, sha256: string): Promise<Buffer> {
-  const bytes = await readFile(file);
-  const actual = createHash("sha256").update(bytes).digest("hex");
-  if (actual !== sha256)
-    throw new VipError(ERRORS.REPORT.MANIFEST_MISMATCH, {
-      manifest: "the report",
-      file,
-      problem:
-        "the file changed while the report was built; run scores:report again",
+    const manifest = source.manifest;
+    const policyFile =
+      manifest === undefined ? undefined : placeOf(manifest.value.policy);
+    const view = stageView(source, scores.table, ranks, {
+      ...options,
+      ...(previous === undefined ? {} : { previous }),
+      ...(policyFile === undefined ? {} : { policyFile }),
+      next: sources[index + 1]?.stage,
     });
-  return bytes;
+    await site.write(stagePageName(source.stage), stagePage(view));
+    await site.copyChecked(view.files.csv, scores.path, scores.sha256);
+    if (manifest !== undefined && view.files.manifest !== undefined)
+      await site.write(view.files.manifest, await readFile(manifest.path));
+    if (source.policy !== undefined && policyFile !== undefined) {
+      if (!written.has(policyFile))
+        await site.write(policyFile, source.policy.bytes);
+      written.add(policyFile);
+    }
+    views.push(view);
+    lookups.push({
+      stage: source.stage,
+      count: ranks.count,
+      total: ranks.total,
+      bits,
+    });
+    previous = { stage: source.stage, table: scores.table };
+  }
+  return { views, lookups };
 }

@@ -1,8 +1,14 @@
+import { auditSection } from "./audit-section.js";
 import { histogramSvg } from "./chart.js";
 import { escapeHtml } from "./escape.js";
-import { formatCount, formatWindow, stateLabel } from "./format.js";
-import { page } from "./layout.js";
-import { lookupData, lookupForm, lookupScript } from "./lookup-script.js";
+import { stateLabel } from "./format.js";
+import { page, REPORT_CONTENT_SECURITY_POLICY } from "./layout.js";
+import {
+  type ExplainCommand,
+  lookupForm,
+  pageScripts,
+} from "./lookup-script.js";
+import { stageFacts, fileLink } from "./stage-facts.js";
 import { changesSection, rankedTable } from "./tables.js";
 import { SHOWN, stagePageName, type StageView } from "./view.js";
 
@@ -19,28 +25,6 @@ function navigation(view: StageView): string {
   return `<nav>${links.join("")}</nav>`;
 }
 
-function facts(view: StageView): string {
-  const files = [
-    `<a href="${escapeHtml(view.files.csv)}">${escapeHtml(view.files.csv)}</a>`,
-  ];
-  if (view.files.manifest !== undefined)
-    files.push(
-      `<a href="${escapeHtml(view.files.manifest)}">${escapeHtml(view.files.manifest)}</a>`,
-    );
-  const window =
-    view.manifest === undefined
-      ? `<span class="muted">unknown: no manifest beside the file</span>`
-      : escapeHtml(formatWindow(view.manifest.window));
-  return `<dl class="facts">
-<dt>Window</dt><dd>${window}</dd>
-<dt>State</dt><dd>${escapeHtml(stateLabel(view.state))}</dd>
-<dt>Addresses</dt><dd>${formatCount(view.entries.length)}</dd>
-<dt>Total</dt><dd class="mono" id="stage-total">${view.total}</dd>
-<dt>Files</dt><dd>${files.join(" · ")}</dd>
-</dl>
-`;
-}
-
 function policySection(view: StageView): string {
   if (view.manifest === undefined || view.policy === undefined)
     return (
@@ -48,12 +32,11 @@ function policySection(view: StageView): string {
       `so its policy is not known.</p>\n`
     );
   const { name, sha256, fromStage } = view.manifest.policy;
-  const file = escapeHtml(view.policy.file);
   return `<dl class="facts">
 <dt>Name</dt><dd>${escapeHtml(name)}</dd>
-<dt>sha256</dt><dd class="mono">${escapeHtml(sha256)}</dd>
+<dt>sha256</dt><dd class="hash">${escapeHtml(sha256)}</dd>
 <dt>From stage</dt><dd>${escapeHtml(fromStage)}</dd>
-<dt>File</dt><dd><a href="${file}">${file}</a></dd>
+<dt>File</dt><dd>${fileLink(view.policy.file)}</dd>
 </dl>
 <pre><code>${escapeHtml(view.policy.sql)}</code></pre>
 `;
@@ -70,27 +53,43 @@ function changes(view: StageView): string {
   return `<h2>Changes from stage ${view.changes.previous}</h2>\n${changesSection(view.changes)}`;
 }
 
+/** The explain command of this stage, less the address; none without a policy. */
+function explainCommand(view: StageView): ExplainCommand | undefined {
+  if (view.policy === undefined) return undefined;
+  return {
+    stage: view.stage,
+    network: view.network,
+    prefix:
+      `npx hardhat scores:explain --network ${view.network} --policy ${view.policy.file} ` +
+      `--stage ${view.stage} --address `,
+  };
+}
+
 /**
  * A stage's page: its facts, the lookup (`#0x…` opens with that address
  * looked up), the distribution, the top addresses, the changes from the
- * previous stage, and the policy's full SQL.
+ * previous stage, what a challenger checks, and the policy's full SQL. It
+ * holds no score beyond those it lists: the lookup loads its data from the
+ * site's files.
  */
 export function stagePage(view: StageView): string {
-  const top = view.entries.slice(0, SHOWN);
   const topTable =
-    top.length === 0 ? `<p class="muted">No scores.</p>\n` : rankedTable(top);
+    view.top.length === 0
+      ? `<p class="muted">No scores.</p>\n`
+      : rankedTable(view.top);
   const body = `${navigation(view)}
 <h1>Stage ${view.stage} ${stateBadge(view)}</h1>
-${facts(view)}<h2>Look up an address</h2>
-${lookupForm()}<h2>Distribution of scores</h2>
+${stageFacts(view)}<h2>Look up an address</h2>
+${lookupForm(explainCommand(view))}<h2>Distribution of scores</h2>
 ${histogramSvg(view.histogram)}
 <h2>Top ${SHOWN}</h2>
 ${topTable}${changes(view)}
-<h2>Policy</h2>
+${auditSection(view)}<h2>Policy</h2>
 ${policySection(view)}`;
   return page(
     `Stage ${view.stage} scores`,
     body,
-    lookupData(view.entries, view.total) + lookupScript(),
+    pageScripts(),
+    REPORT_CONTENT_SECURITY_POLICY,
   );
 }

@@ -1,7 +1,8 @@
 import type { StageChanges } from "./changes.js";
 import { escapeHtml } from "./escape.js";
-import { formatCount, formatDelta } from "./format.js";
+import { formatCount } from "./format.js";
 import type { RankedEntry } from "./model.js";
+import { groupThousands, scoreText } from "./numbers.js";
 import { SHOWN } from "./view.js";
 
 /**
@@ -43,10 +44,10 @@ export function rankedTable(entries: RankedEntry[]): string {
   return table(
     ["Rank", "Address", "Score", "Share"],
     entries.map((entry) => [
-      String(entry.rank),
+      formatCount(entry.rank),
       addressLink(entry.address),
-      entry.score.toString(),
-      `${entry.share}%`,
+      scoreText(entry.score),
+      `${entry.share}\u00a0%`,
     ]),
     [0, 2, 3],
   );
@@ -70,9 +71,9 @@ export function changesSection(changes: StageChanges): string {
     ["Address", "Before", "Now", "Change"],
     changes.moves.map((move) => [
       addressLink(move.address),
-      move.before.toString(),
-      move.after.toString(),
-      formatDelta(move.delta),
+      scoreText(move.before),
+      scoreText(move.after),
+      signedText(move.delta),
     ]),
     [1, 2, 3],
   );
@@ -84,12 +85,18 @@ export function changesSection(changes: StageChanges): string {
   );
 }
 
-function goneTable(entries: RankedEntry[]): string {
+/** A signed change, grouped: "+1,200", "-3". */
+function signedText(delta: bigint): string {
+  const digits = groupThousands((delta < 0n ? -delta : delta).toString());
+  return delta > 0n ? `+${digits}` : delta < 0n ? `-${digits}` : digits;
+}
+
+function goneTable(entries: { address: string; score: bigint }[]): string {
   return table(
     ["Address", "Score before"],
     entries.map((entry) => [
       addressLink(entry.address),
-      entry.score.toString(),
+      scoreText(entry.score),
     ]),
     [1],
   );

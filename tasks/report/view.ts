@@ -11,11 +11,14 @@ export interface StageView {
   /** The files beside the pages, by name: the scores, and the manifest if any. */
   files: { csv: string; manifest?: string };
   manifest?: ReportManifest;
-  /** The policy's SQL and the name of its copy beside the pages. */
+  /** The policy's SQL and where its copy is in the site (the manifest's name for it). */
   policy?: { sql: string; file: string };
-  /** Every entry, ranked. */
-  entries: RankedEntry[];
+  /** The rollup's network as the pages' commands name it. */
+  network: string;
+  count: number;
   total: bigint;
+  /** The highest `SHOWN` scores. */
+  top: RankedEntry[];
   histogram: Bucket[];
   /** Absent for the first stage in the folder. */
   changes?: StageChanges;

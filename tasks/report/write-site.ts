@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import {
+  copyFile,
   lstat,
   mkdir,
   mkdtemp,
@@ -38,43 +41,105 @@ export async function checkOut(out: string): Promise<void> {
     throw new VipError(ERRORS.REPORT.OUT_NOT_A_REPORT, { out });
 }
 
+/** Where a report's files go while it is built: a folder beside `out`. */
+export interface SiteWriter {
+  /** Writes a file of the site (`name` from its root, `/` between folders). */
+  write(name: string, content: string | Uint8Array): Promise<void>;
+  /**
+   * Copies `from` into the site as `name`, refused (nothing published) if
+   * its bytes are no longer the ones whose sha256 was checked.
+   */
+  copyChecked(name: string, from: string, sha256: string): Promise<void>;
+}
+
 /**
- * Writes the site's files into a new folder beside `out`, then puts it in
- * `out`'s place: a reader (or a static host) sees the old report or the new
- * one, never half of one, and a failed run leaves the old one as it was.
+ * Builds the site with `build` into a new folder beside `out`, then puts
+ * it in `out`'s place: a reader (or a static host) sees the old report or
+ * the new one, never half of one, and a failed run (a refused input, a
+ * full disk) leaves the old one as it was and nothing beside it. `build`
+ * streams: a stage's files are written as they are made, so no stage is
+ * held whole.
  */
 export async function writeSite(
   out: string,
-  files: ReadonlyMap<string, string | Uint8Array>,
+  build: (site: SiteWriter) => Promise<void>,
 ): Promise<void> {
   await checkOut(out);
   const target = path.resolve(out);
   const parent = path.dirname(target);
-  let staging: string | undefined;
+  const staging = await unwritable(out, async () => {
+    await mkdir(parent, { recursive: true });
+    return mkdtemp(path.join(parent, `.${path.basename(target)}.new-`));
+  });
   let movedAside = false;
   try {
-    await mkdir(parent, { recursive: true });
-    staging = await mkdtemp(
-      path.join(parent, `.${path.basename(target)}.new-`),
-    );
-    for (const [name, content] of [...files, [MARKER, MARKER_TEXT] as const])
-      await writeFile(path.join(staging, name), content);
-    movedAside = await moveAside(target, `${staging}.old`);
-    await rename(staging, target);
+    await build(stagingWriter(out, staging));
+    await unwritable(out, async () => {
+      await writeFile(path.join(staging, MARKER), MARKER_TEXT);
+      movedAside = await moveAside(target, `${staging}.old`);
+      await rename(staging, target);
+    });
+  } catch (error) {
+    if (movedAside)
+      await rename(`${staging}.old`, target).catch(() => undefined);
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  if (movedAside) await rm(`${staging}.old`, { recursive: true, force: true });
+}
+
+/** The writer of the folder being built; a failed write says where. */
+function stagingWriter(out: string, staging: string): SiteWriter {
+  const folders = new Set<string>();
+  const place = async (name: string): Promise<string> => {
+    const file = path.join(staging, ...name.split("/"));
+    const folder = path.dirname(file);
+    if (!folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      folders.add(folder);
+    }
+    return file;
+  };
+  return {
+    write: (name, content) =>
+      unwritable(out, async () => writeFile(await place(name), content)),
+    async copyChecked(name, from, sha256) {
+      const file = await unwritable(out, async () => {
+        const to = await place(name);
+        await copyFile(from, to);
+        return to;
+      });
+      if ((await sha256Of(file)) !== sha256)
+        throw new VipError(ERRORS.REPORT.MANIFEST_MISMATCH, {
+          manifest: "the report",
+          file: from,
+          problem:
+            "the file changed while the report was built; run scores:report again",
+        });
+    },
+  };
+}
+
+/** `work`, its failure said as the report's folder being unwritable. */
+async function unwritable<T>(out: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
   } catch (error) {
     ensureError(error);
-    if (staging !== undefined) {
-      if (movedAside)
-        await rename(`${staging}.old`, target).catch(() => undefined);
-      await rm(staging, { recursive: true, force: true });
-    }
     throw new VipError(
       ERRORS.REPORT.OUT_UNWRITABLE,
       { out, reason: error.message },
       error,
     );
   }
-  if (movedAside) await rm(`${staging}.old`, { recursive: true, force: true });
+}
+
+/** The sha256 of a file, read as a stream. */
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file))
+    hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }
 
 /** Renames an earlier report out of the way; false when there was none. */

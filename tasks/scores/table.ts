@@ -119,9 +119,24 @@ export class ScoreTable {
     return { addresses, scores };
   }
 
+  /**
+   * The address's 20 bytes, as a view into the table (no copy): valid until
+   * the next `add`, which may move the columns.
+   */
+  addressBytes(index: number): Uint8Array {
+    return this.#addresses.subarray(
+      index * ADDRESS_BYTES,
+      (index + 1) * ADDRESS_BYTES,
+    );
+  }
+
   /** The index of `address` (any case), or undefined. */
   indexOf(address: string): number | undefined {
-    const bytes = Buffer.from(address.slice(2), "hex");
+    return this.indexOfBytes(Buffer.from(address.slice(2), "hex"));
+  }
+
+  /** The index of the address of these 20 bytes, or undefined. */
+  indexOfBytes(bytes: Uint8Array): number | undefined {
     let slot = this.#slotOf(bytes);
     for (;;) {
       const index = defined(

@@ -16,6 +16,7 @@ import { refusal } from "../helpers/failure.js";
 import {
   address,
   BIG_SCORE,
+  SOURCE_DIGEST,
   tempDir,
   writePolicy,
   writeStage,
@@ -40,8 +41,18 @@ async function scoresDir(): Promise<string> {
   return dir;
 }
 
+/** Every file under `dir` by its path from there (`/` between folders). */
 async function filesOf(dir: string): Promise<Map<string, Buffer>> {
-  const names = (await readdir(dir)).sort();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const names = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      path
+        .relative(dir, path.join(entry.parentPath, entry.name))
+        .split(path.sep)
+        .join("/"),
+    )
+    .sort();
   return new Map(
     await Promise.all(
       names.map(
@@ -82,21 +93,61 @@ describe("scores:report's site", () => {
       expect(files.get(name)).to.deep.equal(
         await readFile(path.join(dir, name)),
       );
-    const policyCopy = [...files.keys()].find((name) =>
-      name.startsWith("policy-"),
-    );
-    expect(files.get(policyCopy ?? "")).to.deep.equal(
+    // The policy under the name its manifests give it.
+    expect(files.get("perp-volume.sql")).to.deep.equal(
       await readFile(path.join(dir, "perp-volume.sql")),
     );
+    // The lookup's scripts and each stage's shards (a stage this small has one).
+    expect([...files.keys()]).to.include.members([
+      "site.js",
+      "lookup.js",
+      "data/stage-1/0.js",
+      "data/stage-2/0.js",
+    ]);
+    const shard = files.get("data/stage-2/0.js")?.toString() ?? "";
+    expect(shard).to.include(`${address(1).slice(2)},${BIG_SCORE},1`);
     const index = files.get("index.html")?.toString() ?? "";
+    // Each end of a window kept whole on a line: a phone wraps between them.
     expect(index).to.include(
-      "2026-01-01 00:00:00 UTC – 2026-01-02 00:00:00 UTC",
+      '<span class="nowrap">2026-01-01 00:00:00 UTC</span> – ' +
+        '<span class="nowrap">2026-01-02 00:00:00 UTC</span>',
     );
     expect(index).to.match(/stage-2\.html[^]*live[^]*stage-1\.html[^]*final/);
     const stage2 = files.get("stage-2.html")?.toString() ?? "";
-    expect(stage2).to.include(`${BIG_SCORE + 59n}`); // the total, exact
+    // The total, exact and grouped by thousands.
+    expect(BIG_SCORE + 59n).to.equal(1_152_921_504_730_303_824n);
+    expect(stage2).to.include(">1,152,921,504,730,303,824<");
     expect(stage2).to.include("Changes from stage 1");
     expect(stage2).to.include("1 new, 1 gone, 1 with another score.");
+  });
+
+  it("shows a challenger the blocks, the sources' digests, the policy and the audit command", async () => {
+    const dir = await scoresDir();
+    const out = path.join(await tempDir(), "site");
+    await buildReport({ scoresDir: dir, out, network: "my-rollup" });
+    const stage2 = await readFile(path.join(out, "stage-2.html"), "utf8");
+    const manifest = JSON.parse(
+      await readFile(path.join(dir, "stage-2.manifest.json"), "utf8"),
+    );
+    for (const fact of [
+      manifest.blocks.first.number,
+      manifest.blocks.last.number,
+      manifest.blocks.last.hash,
+      manifest.policy.sha256,
+      manifest.output.sha256,
+      SOURCE_DIGEST(2n).sha256,
+      "2,468", // the source's logs, grouped
+    ])
+      expect(stage2).to.include(fact);
+    expect(stage2).to.include('<a class="file" href="perp-volume.sql">');
+    expect(stage2).to.include(
+      "npx hardhat scores:audit --network my-rollup --policy perp-volume.sql " +
+        "--stage 2 --manifest stage-2.manifest.json",
+    );
+    expect(stage2).to.include(
+      "npx hardhat scores:explain --network my-rollup --policy perp-volume.sql " +
+        "--stage 2 --address ",
+    );
   });
 
   it("gives the same bytes for the same inputs, so a challenger can rebuild and diff", async () => {

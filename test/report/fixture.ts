@@ -11,6 +11,7 @@ import {
   writeStageFiles,
 } from "../../tasks/scoring/publish.js";
 import type { ScoreRow } from "../../tasks/scoring/compute.js";
+import type { SourceDigest } from "../../tasks/scoring/digest.js";
 
 /** A folder of its own under the system's temporary folder. */
 export function tempDir(prefix = "vip-report-"): Promise<string> {
@@ -52,6 +53,15 @@ export async function writePolicy(
   };
 }
 
+/** The digest of the sample policy's one source, as a manifest lists it. */
+export const SOURCE_DIGEST = (stage: bigint): SourceDigest => ({
+  table: "trades",
+  address: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  event: "Trade(address indexed trader, uint256 notional)",
+  logs: 1234 * Number(stage),
+  sha256: createHash("sha256").update(`logs of stage ${stage}`).digest("hex"),
+});
+
 /** The stage's window: a day each, from 2026-01-01 UTC. */
 function windowOf(stage: bigint): {
   stage: bigint;
@@ -92,7 +102,7 @@ export async function writeStage(
       final,
       trial: false,
     },
-    { rows, sources: [], engine: "test" },
+    { rows, sources: [SOURCE_DIGEST(stage)], engine: "test" },
     csv,
   );
   await writeStageFiles(dir, manifest, csv);

@@ -2,11 +2,9 @@ import { expect } from "chai";
 
 import { stageChanges } from "../../tasks/report/changes.js";
 import { mergeBuckets, scoreHistogram } from "../../tasks/report/histogram.js";
-import {
-  type RankedEntry,
-  rankTable,
-  sharePercent,
-} from "../../tasks/report/model.js";
+import { rankOf, sharePercent } from "../../tasks/report/model.js";
+import { StageRanks } from "../../tasks/report/ranks.js";
+import { topEntries } from "../../tasks/report/top.js";
 import { eip55 } from "../../tasks/scores/checksum.js";
 import { ScoreTable } from "../../tasks/scores/table.js";
 import { address, BIG_SCORE } from "./fixture.js";
@@ -20,6 +18,18 @@ function table(scores: [string, bigint][]): ScoreTable {
 }
 
 const checksummed = (n: number): string => eip55(address(n).slice(2));
+
+/** The table ranked as the pages rank it: every row, highest first. */
+function rankTable(scores: ScoreTable): {
+  entries: ReturnType<typeof topEntries>;
+  total: bigint;
+} {
+  const ranks = new StageRanks(scores);
+  return {
+    entries: topEntries(scores, ranks, scores.length),
+    total: ranks.total,
+  };
+}
 
 describe("scores:report's model", () => {
   it("ranks the highest first; ties share a rank, ordered by address", () => {
@@ -67,7 +77,23 @@ describe("scores:report's model", () => {
     ]);
     // 2^64-1 / (2^64-1 + 2^60 + 123456790) = 94.1176…%
     expect(entries[0]?.share).to.equal("94.1176");
-    expect(entries[2]?.share).to.equal("0.0000");
+    // A score of 1 is never shown as 0: two significant digits.
+    expect(entries[2]?.share).to.equal("0.0000000000000000051");
+  });
+
+  it("ranks by a binary search as rankOf counts: ties share a rank", () => {
+    const scores = [9n, 3n, 3n, 0n, 12n, 3n, 2n ** 64n - 1n];
+    const ranks = new StageRanks(
+      table(scores.map((score, n) => [address(n + 1), score])),
+    );
+    for (const score of [...scores, 1n, 4n, 13n, 2n ** 63n])
+      expect(ranks.rankOf(score), String(score)).to.equal(
+        rankOf(score, scores),
+      );
+    expect(ranks.count).to.equal(scores.length);
+    expect([...ranks.scores()]).to.deep.equal(
+      [...scores].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
   });
 
   it("rounds a share half up, in BigInt arithmetic", () => {
@@ -113,21 +139,21 @@ describe("scores:report's model", () => {
   });
 
   it("lists what changed from the previous stage: new, gone, biggest moves", () => {
-    const entry = (n: number, score: bigint): RankedEntry => ({
-      address: checksummed(n),
-      score,
-      rank: 0,
-      share: "0",
-    });
-    const before = [entry(1, 100n), entry(2, 50n), entry(3, 10n), entry(4, 5n)];
-    const now = [
-      entry(5, 200n),
-      entry(1, 40n),
-      entry(2, 50n),
-      entry(3, 30n),
-      entry(6, 1n),
-    ];
-    const changes = stageChanges(7n, before, now, 25);
+    const before = table([
+      [address(1), 100n],
+      [address(2), 50n],
+      [address(3), 10n],
+      [address(4), 5n],
+    ]);
+    const now = table([
+      [address(5), 200n],
+      [address(1), 40n],
+      [address(2), 50n],
+      [address(3), 30n],
+      [address(6), 1n],
+    ]);
+    const ranks = new StageRanks(now);
+    const changes = stageChanges(7n, before, now, ranks, 25);
     expect(changes.previous).to.equal(7n);
     expect(changes.added.map((e) => e.address)).to.deep.equal([
       checksummed(5),
@@ -145,7 +171,7 @@ describe("scores:report's model", () => {
       changes.goneCount,
       changes.movedCount,
     ]).to.deep.equal([2, 1, 2]);
-    const cut = stageChanges(7n, before, now, 1);
+    const cut = stageChanges(7n, before, now, ranks, 1);
     expect([cut.added.length, cut.addedCount, cut.moves.length]).to.deep.equal([
       1, 2, 1,
     ]);

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 
 import { escapeHtml, jsonForScript } from "../../tasks/report/escape.js";
-import { CONTENT_SECURITY_POLICY } from "../../tasks/report/layout.js";
-import { lookupData } from "../../tasks/report/lookup-script.js";
+import { REPORT_CONTENT_SECURITY_POLICY } from "../../tasks/report/layout.js";
+import { shardScript } from "../../tasks/report/shards.js";
 import { stagePage } from "../../tasks/report/stage-page.js";
 import type { StageView } from "../../tasks/report/view.js";
 import { BIG_SCORE } from "./fixture.js";
@@ -33,9 +33,11 @@ function view(overrides: Partial<StageView> = {}): StageView {
     },
     policy: {
       sql: `select 1 -- ${HOSTILE}`,
-      file: "policy-abababababababab.sql",
+      file: "p.sql",
     },
-    entries: [
+    network: "rollup",
+    count: 1,
+    top: [
       {
         address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
         score: BIG_SCORE,
@@ -70,17 +72,23 @@ describe("scores:report's pages", () => {
     expect(html).to.include(
       "&lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)",
     );
-    // Only the page's own two script elements: the data and the lookup.
+    // Only the page's own two script elements, each the site's own file:
+    // the stages, then the lookup. No inline script at all.
     expect(html.match(/<script/g)).to.have.length(2);
     expect(html.match(/<\/script>/g)).to.have.length(2);
+    expect(
+      html.match(/<script src="(site|lookup)\.js"><\/script>/g),
+    ).to.have.length(2);
   });
 
-  it("forbids every fetch and fits a phone", () => {
+  it("forbids every fetch but the site's own scripts, and fits a phone", () => {
     const html = stagePage(view());
     expect(html).to.include(
-      `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">`,
+      `<meta http-equiv="Content-Security-Policy" content="${REPORT_CONTENT_SECURITY_POLICY}">`,
     );
-    expect(CONTENT_SECURITY_POLICY).to.include("default-src 'none'");
+    expect(REPORT_CONTENT_SECURITY_POLICY).to.include("default-src 'none'");
+    expect(REPORT_CONTENT_SECURITY_POLICY).to.include("script-src 'self';");
+    expect(REPORT_CONTENT_SECURITY_POLICY).to.not.include("script-src 'self' ");
     expect(html).to.include(
       '<meta name="viewport" content="width=device-width',
     );
@@ -90,9 +98,11 @@ describe("scores:report's pages", () => {
 
   it("keeps a score above 2^53 exact, in the page and in the lookup's data", () => {
     const html = stagePage(view());
-    expect(html).to.include(`>${BIG_SCORE}<`);
-    const data = lookupData(view().entries, BIG_SCORE);
-    expect(data).to.include(`"${BIG_SCORE}"`);
+    // Grouped by thousands, every digit kept.
+    expect(html).to.include(">1,152,921,504,730,303,765<");
+    expect(BIG_SCORE.toString()).to.equal("1152921504730303765");
+    const data = shardScript(3n, 0, [`${"ab".repeat(20)},${BIG_SCORE},1`]);
+    expect(data).to.include(`,${BIG_SCORE},1"`);
     expect(Number(BIG_SCORE).toString()).to.not.equal(BIG_SCORE.toString());
   });
 

@@ -33,14 +33,18 @@ export async function reportAction(
   out: Output = consoleOutput,
 ): Promise<void> {
   const finalizedOnChain = await chainState(hre, args);
+  const network = hre.globalOptions.network;
   const { stages, files } = await buildReport({
     scoresDir: args.scoresDir,
     out: args.out,
     ...(args.policy === undefined ? {} : { policy: args.policy }),
     ...(finalizedOnChain === undefined ? {} : { finalizedOnChain }),
+    // The pages' commands name the network the report was built against;
+    // without one, "rollup", which a reader replaces with their own.
+    ...(network === undefined ? {} : { network }),
   });
   out.line(field("stages", stages.join(", ")));
-  out.line(field("files", files.length));
+  out.line(field("files", files));
   out.line(field("wrote", `${args.out} (open index.html)`));
 }
 
