@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -30,6 +30,7 @@ const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = path.join(PROJECT_ROOT, "test-artifacts");
 const SCREENSHOT = path.join(ARTIFACTS, "report-stage.png");
 const INDEX_SCREENSHOT = path.join(ARTIFACTS, "report-index.png");
+const LOOKUP_TIMES = path.join(ARTIFACTS, "report-1m-lookups.txt");
 /** A phone's width in CSS pixels (an iPhone 12 to 15). */
 const PHONE = { width: 390, height: 844 };
 
@@ -328,6 +329,59 @@ describe("scores:report in a browser (Debian's headless Chromium)", function () 
       // A PNG's width is at byte 16: the phone's, in device pixels.
       expect(png.readUInt32BE(16)).to.equal(PHONE.width);
     }
+    expect(problems).to.deep.equal([]);
+    await context.close();
+  });
+
+  it("looks up the first, a middle and the last of 1,000,000 addresses from file://, loading only their shards", async function () {
+    this.timeout(600_000);
+    const count = 1_000_000;
+    const dir = await tempDir();
+    const policy = await writePolicy(dir);
+    const scores: Record<string, bigint> = {};
+    for (let n = 0; n < count; n++)
+      scores[address(n)] = BigInt((n * 7919) % 100_003);
+    await writeStage(dir, policy, 1n, scores);
+    const out = path.join(await tempDir(), "site");
+    await buildReport({ scoresDir: dir, out });
+    // The page holds no scores: the lookup's shards do.
+    expect((await stat(path.join(out, "stage-1.html"))).size).to.be.below(
+      1024 * 1024,
+    );
+    const csv = parseScoreCsv(
+      await readFile(path.join(dir, "stage-1.final.csv"), "utf8"),
+    );
+    const addresses = [...csv.keys()];
+    expect(addresses).to.have.length(count);
+    const context = await phone();
+    const { page, requests, problems } = await watchedPage(context);
+    await page.goto(pathToFileURL(path.join(out, "stage-1.html")).href);
+    const shown: string[] = [];
+    for (const at of [0, count / 2, count - 1]) {
+      const wanted = defined(addresses[at], "an address of the stage");
+      const started = performance.now();
+      await lookUp(page, wanted);
+      const took = performance.now() - started;
+      expect(
+        await page.locator("#lookup-result").getAttribute("data-state"),
+      ).to.equal("found");
+      const score = defined(csv.get(wanted), "its score");
+      expect(await text(page, "#lookup-score")).to.equal(
+        groupThousands(score.toString()),
+      );
+      shown.push(
+        `${wanted}: rank ${await text(page, "#lookup-rank")}, answered in ${took.toFixed(0)} ms`,
+      );
+    }
+    expect(shown).to.have.length(3);
+    // How long each took, kept for a reader (a figure, never a test's pass).
+    await mkdir(ARTIFACTS, { recursive: true });
+    await writeFile(LOOKUP_TIMES, `${shown.join("\n")}\n`);
+    // One shard per lookup, and the site's two scripts: nothing else read.
+    const shards = requests.filter((url) => url.includes("/data/stage-1/"));
+    expect(shards.length).to.be.within(1, 3);
+    expect(requests.length).to.be.at.most(3 + shards.length);
+    onlyTheSite(requests, out);
     expect(problems).to.deep.equal([]);
     await context.close();
   });
