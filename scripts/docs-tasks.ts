@@ -36,7 +36,44 @@ const COMMANDS_DIR = path.join(
 );
 
 /** Where each task is explained in prose, beside its reference page. */
-const GUIDES: Record<string, string> = {};
+const GUIDES: Record<string, string> = {
+  version: "[Onboarding](../onboarding.md#version-and-chain-id)",
+  "chain-id": "[Onboarding](../onboarding.md#version-and-chain-id)",
+  accounts: "[Onboarding](../onboarding.md)",
+  "contract:deploy": "[Onboarding](../onboarding.md#contractdeploy)",
+  "allowlist:add":
+    "[Onboarding](../onboarding.md#allowlistadd-and-allowlistremove)",
+  "allowlist:remove":
+    "[Onboarding](../onboarding.md#allowlistadd-and-allowlistremove)",
+  "registry:entry": "[Onboarding](../onboarding.md)",
+  "registry:check": "[Onboarding](../onboarding.md)",
+  "proposal:whitelist": "[Onboarding](../onboarding.md)",
+  stage: "[Operating a stage](../operating-a-stage.md#stage)",
+  "scores:update": "[Operating a stage](../operating-a-stage.md#scoresupdate)",
+  "scores:verify": "[Operating a stage](../operating-a-stage.md#scoresverify)",
+  "stage:finalize":
+    "[Operating a stage](../operating-a-stage.md#stagefinalize)",
+  "stage:autopilot": "[The stage autopilot in production](../autopilot.md)",
+  "stage:correct":
+    "[When a finalized stage is wrong](../correcting-a-stage.md)",
+  "scores:new-policy":
+    "[Scoring policies](../scoring-policies.md#starting-and-checking-a-policy-scoresnew-policy-and-scorescheck)",
+  "scores:check":
+    "[Scoring policies](../scoring-policies.md#starting-and-checking-a-policy-scoresnew-policy-and-scorescheck)",
+  "scores:index": "[Computing scores](../computing-scores.md#scoresindex)",
+  "scores:compute": "[Computing scores](../computing-scores.md#scorescompute)",
+  "scores:audit": "[Computing scores](../computing-scores.md#scoresaudit)",
+  "scores:compare":
+    "[Scoring policies](../scoring-policies.md#preview-a-change-scorescompare)",
+  "scores:explain":
+    "[Explain and report](../explain-and-report.md#scoresexplain-one-addresss-score-and-where-it-came-from)",
+  "scores:report":
+    "[Explain and report](../explain-and-report.md#scoresreport-a-static-site-of-the-stages-for-the-challenge-period)",
+  "bridge:route": "[Moving tokens](../moving-tokens.md)",
+  "bridge:transfer": "[Moving tokens](../moving-tokens.md)",
+  "bridge:status": "[Moving tokens](../moving-tokens.md)",
+  rehearse: "[Getting started](../getting-started.md#the-rehearsal)",
+};
 
 /** The tasks the plugin declares, in its order. */
 export function pluginTasks(): NewTaskDefinition[] {

@@ -56,6 +56,15 @@ describe("docs/tasks/, generated from the task definitions", () => {
       expect(index?.text).to.include(`](${taskPageName(definition)})`);
   });
 
+  it("links every task's page to the guide page that explains it in use", () => {
+    for (const page of renderTaskPages().filter(
+      (p) => !p.file.endsWith("README.md"),
+    ))
+      expect(page.text, page.file).to.match(
+        /^- How it is used: \[[^\]]+\]\(\.\.\/[a-z-]+\.md(#[a-z0-9-]+)?\)$/m,
+      );
+  });
+
   it("gives every option with its type, default and description, and a usage line", () => {
     const page = renderTaskPage(example, "example/task.ts");
     expect(page).to.include("# `example:run`");
