@@ -16,6 +16,16 @@ const projectCode = [
   "eslint.config.js",
 ];
 
+// Private members are ECMAScript's `#` fields, as in Hardhat's own packages: TypeScript's `private` is
+// a compile-time promise that bracket access and plain JavaScript ignore. A private constructor (a
+// class made only by its static factory) has no `#` form and stays.
+const noTypeScriptPrivate = {
+  selector:
+    ":matches(PropertyDefinition, MethodDefinition[kind!='constructor'], TSParameterProperty)" +
+    "[accessibility='private']",
+  message: "use a # field or method instead of TypeScript's private",
+};
+
 export default config(
   {
     ignores: [
@@ -111,6 +121,7 @@ export default config(
       // ensureNodeErrnoExceptionError, or isVipError for our own (which carry codes).
       "no-restricted-syntax": [
         "error",
+        noTypeScriptPrivate,
         {
           selector:
             "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='Error']",
@@ -163,6 +174,7 @@ export default config(
   {
     files: projectCode,
     rules: {
+      "no-restricted-syntax": ["error", noTypeScriptPrivate],
       "import/no-extraneous-dependencies": [
         "error",
         {

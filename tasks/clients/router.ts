@@ -373,10 +373,14 @@ export interface RouterClientOptions {
  * track that may have arrived is not repeated blindly).
  */
 export class RouterClient {
+  readonly #options: RouterClientOptions;
+
   constructor(
     readonly baseUrl: string,
-    private readonly options: RouterClientOptions = {},
-  ) {}
+    options: RouterClientOptions = {},
+  ) {
+    this.#options = options;
+  }
 
   async chains(): Promise<RouterChain[]> {
     return (
@@ -423,9 +427,9 @@ export class RouterClient {
 
   #retried<T>(what: string, call: () => Promise<T>): Promise<T> {
     return withRetry(what, call, {
-      retries: this.options.retries ?? 5,
-      minDelayMs: this.options.minDelayMs ?? 500,
-      onRetry: this.options.onRetry,
+      retries: this.#options.retries ?? 5,
+      minDelayMs: this.#options.minDelayMs ?? 500,
+      onRetry: this.#options.onRetry,
       retryable: (error) =>
         error instanceof RouterError
           ? error.status === 429 || error.status >= 500
@@ -446,15 +450,15 @@ export class RouterClient {
     const endpoint = `${method} ${describeEndpoint(this.baseUrl, bare)}`;
     const headers: Record<string, string> = { accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (this.options.apiKey !== undefined)
-      headers.authorization = this.options.apiKey;
+    if (this.#options.apiKey !== undefined)
+      headers.authorization = this.#options.apiKey;
     let response: Response;
     try {
       response = await fetch(joinUrl(this.baseUrl, path), {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+        signal: AbortSignal.timeout(this.#options.timeoutMs ?? 30_000),
       });
     } catch (error) {
       ensureError(error);

@@ -5,34 +5,37 @@
  * address here) so the leaders do not depend on the stream's order.
  */
 export class Leaders<T> {
-  private readonly kept: T[] = [];
+  readonly #kept: T[] = [];
 
-  constructor(
-    private readonly size: number,
-    private readonly before: (a: T, b: T) => number,
-  ) {}
+  readonly #size: number;
+  readonly #before: (a: T, b: T) => number;
+
+  constructor(size: number, before: (a: T, b: T) => number) {
+    this.#size = size;
+    this.#before = before;
+  }
 
   offer(item: T): void {
-    const last = this.kept[this.kept.length - 1];
-    if (this.kept.length >= this.size) {
-      if (last === undefined || this.before(item, last) >= 0) return;
-      this.kept.pop();
+    const last = this.#kept[this.#kept.length - 1];
+    if (this.#kept.length >= this.#size) {
+      if (last === undefined || this.#before(item, last) >= 0) return;
+      this.#kept.pop();
     }
-    this.kept.splice(this.placeOf(item), 0, item);
+    this.#kept.splice(this.#placeOf(item), 0, item);
   }
 
   /** The leaders, first first. */
   list(): T[] {
-    return [...this.kept];
+    return [...this.#kept];
   }
 
   /** Where `item` goes among those kept: after every one that comes before it. */
-  private placeOf(item: T): number {
+  #placeOf(item: T): number {
     let low = 0;
-    let high = this.kept.length;
+    let high = this.#kept.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (this.before(this.kept[middle] as T, item) < 0) low = middle + 1;
+      if (this.#before(this.#kept[middle] as T, item) < 0) low = middle + 1;
       else high = middle;
     }
     return low;

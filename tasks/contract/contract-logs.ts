@@ -41,11 +41,12 @@ export class LogCursor {
   #next: number;
   #span = FIRST_SPAN;
 
-  constructor(
-    private readonly provider: Provider,
-    private readonly filter: ContractFilter,
-    from: number,
-  ) {
+  readonly #provider: Provider;
+  readonly #filter: ContractFilter;
+
+  constructor(provider: Provider, filter: ContractFilter, from: number) {
+    this.#provider = provider;
+    this.#filter = filter;
     this.#next = from;
   }
 
@@ -61,8 +62,8 @@ export class LogCursor {
       const to = Math.min(head, this.#next + this.#span - 1);
       let logs: Log[];
       try {
-        logs = await this.provider.getLogs({
-          ...this.filter,
+        logs = await this.#provider.getLogs({
+          ...this.#filter,
           fromBlock: this.#next,
           toBlock: to,
         });
@@ -110,7 +111,11 @@ const LOOKUPS_AT_ONCE = 8;
 export class TxSenders {
   readonly #known = new Map<string, TxSender>();
 
-  constructor(private readonly provider: Provider) {}
+  readonly #provider: Provider;
+
+  constructor(provider: Provider) {
+    this.#provider = provider;
+  }
 
   /** The senders of `hashes` (lowercase hashes), looked up where unknown. */
   async resolve(hashes: Iterable<string>): Promise<Map<string, TxSender>> {
@@ -118,7 +123,7 @@ export class TxSenders {
     for (let i = 0; i < unknown.length; i += LOOKUPS_AT_ONCE) {
       await Promise.all(
         unknown.slice(i, i + LOOKUPS_AT_ONCE).map(async (hash) => {
-          const tx = await this.provider.getTransaction(hash);
+          const tx = await this.#provider.getTransaction(hash);
           if (tx === null) return; // not indexed yet: asked again next time
           const marker = readMarker(tx.data);
           this.#known.set(hash, {

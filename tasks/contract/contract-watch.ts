@@ -45,12 +45,10 @@ export class ContractWatch {
   readonly #cursor: LogCursor;
   readonly #me: string;
 
-  constructor(
-    private readonly provider: Provider,
-    contract: string,
-    me: string,
-    from: number,
-  ) {
+  readonly #provider: Provider;
+
+  constructor(provider: Provider, contract: string, me: string, from: number) {
+    this.#provider = provider;
     this.#cursor = new LogCursor(
       provider,
       {
@@ -87,7 +85,9 @@ export class ContractWatch {
 
   /** Reads the writes and finalizations since the last update. */
   async update(): Promise<void> {
-    await readSentLogs(this.provider, this.#cursor, (sent) => this.#take(sent));
+    await readSentLogs(this.#provider, this.#cursor, (sent) =>
+      this.#take(sent),
+    );
     this.#trim();
   }
 

@@ -65,14 +65,17 @@ export class StageWrites {
   readonly #cursor: LogCursor;
   readonly #me: string;
 
+  readonly #provider: Provider;
+
   constructor(
-    private readonly provider: Provider,
+    provider: Provider,
     contract: string,
     readonly stage: bigint,
     /** The first block read: the stage's end, less a margin for clock skew. */
     readonly fromBlock: number,
     me: string,
   ) {
+    this.#provider = provider;
     this.#cursor = new LogCursor(
       provider,
       {
@@ -86,7 +89,9 @@ export class StageWrites {
 
   /** Reads the stage's writes through the head. */
   async update(): Promise<void> {
-    await readSentLogs(this.provider, this.#cursor, (sent) => this.#take(sent));
+    await readSentLogs(this.#provider, this.#cursor, (sent) =>
+      this.#take(sent),
+    );
   }
 
   #take({ log, tx, sender }: SentLog): void {

@@ -116,23 +116,26 @@ type WordReader = (word: string) => Value | undefined;
  * rounded would make every score built on it wrong.
  */
 export class LogDecoder {
-  private readonly iface: Interface;
-  private readonly readers: Reader[] | undefined;
-  private readonly topicCount: number;
-  private readonly dataLength: number;
+  readonly #iface: Interface;
+  readonly #readers: Reader[] | undefined;
+  readonly #topicCount: number;
+  readonly #dataLength: number;
   /** Columns whose values may fall outside HUGEINT (wider than 127 bits). */
-  private readonly checkRange: boolean[];
+  readonly #checkRange: boolean[];
   /** One log's values, reused from log to log. */
-  private readonly scratch: Value[];
+  readonly #scratch: Value[];
   /** The last transactionIndex read, as text and as a number. */
-  private lastTxIndex = { text: "", value: 0 };
+  #lastTxIndex = { text: "", value: 0 };
+
+  readonly #source: PolicySource;
 
   /** `fast: false` decodes every log with ethers (tests compare the two). */
   constructor(
-    private readonly source: PolicySource,
+    source: PolicySource,
     { fast: useFastPath = true }: { fast?: boolean } = {},
   ) {
-    this.iface = new Interface([source.event]);
+    this.#source = source;
+    this.#iface = new Interface([source.event]);
     let topic = 1;
     let word = 0;
     const readers: Reader[] = [];
@@ -159,16 +162,16 @@ export class LogDecoder {
         readers.push((_, data) => read(data.slice(at, at + 64)));
       } else fast = false;
     }
-    this.readers = fast && useFastPath ? readers : undefined;
-    this.topicCount = topic;
-    this.dataLength = 2 + 64 * word;
-    this.checkRange = source.columns.map(
+    this.#readers = fast && useFastPath ? readers : undefined;
+    this.#topicCount = topic;
+    this.#dataLength = 2 + 64 * word;
+    this.#checkRange = source.columns.map(
       (column, i) =>
         column.sql === "HUGEINT" &&
         Number(/\d+$/.exec(source.event.inputs[i]?.type ?? "")?.[0] ?? 256) >
           127,
     );
-    this.scratch = new Array<Value>(source.columns.length);
+    this.#scratch = new Array<Value>(source.columns.length);
   }
 
   /**
@@ -180,9 +183,9 @@ export class LogDecoder {
       blockNumber: BigInt(log.blockNumber),
       blockTime,
       txHash: log.transactionHash.toLowerCase(),
-      txIndex: this.txIndexOf(log),
-      logIndex: this.logIndexOf(log, offset),
-      values: [...this.valuesOf(log)],
+      txIndex: this.#txIndexOf(log),
+      logIndex: this.#logIndexOf(log, offset),
+      values: [...this.#valuesOf(log)],
     };
   }
 
@@ -201,24 +204,24 @@ export class LogDecoder {
       blockNumber,
       blockTime,
       log.transactionHash.toLowerCase(),
-      this.txIndexOf(log),
-      this.logIndexOf(log, offset),
-      this.valuesOf(log),
+      this.#txIndexOf(log),
+      this.#logIndexOf(log, offset),
+      this.#valuesOf(log),
     );
   }
 
   /** The log's index within its transaction: the node's, less `offset`. */
-  private logIndexOf(log: RpcLog, offset: number): number {
+  #logIndexOf(log: RpcLog, offset: number): number {
     const index = hexQuantity(log.logIndex);
     if (index === undefined)
       throw new VipError(ERRORS.INDEXER.LOG_INDEX_NOT_HEX, {
         logIndex: log.logIndex,
-        place: this.placeOf(log),
+        place: this.#placeOf(log),
       });
     if (index < offset)
       throw new VipError(ERRORS.INDEXER.LOG_BEFORE_FIRST, {
         index,
-        place: this.placeOf(log),
+        place: this.#placeOf(log),
         offset,
       });
     return index - offset;
@@ -229,44 +232,44 @@ export class LogDecoder {
    * the last one read is kept (an answer's logs come a transaction at a
    * time).
    */
-  private txIndexOf(log: RpcLog): number {
-    if (log.transactionIndex === this.lastTxIndex.text)
-      return this.lastTxIndex.value;
+  #txIndexOf(log: RpcLog): number {
+    if (log.transactionIndex === this.#lastTxIndex.text)
+      return this.#lastTxIndex.value;
     const index = hexQuantity(log.transactionIndex);
     if (index === undefined)
       throw new VipError(ERRORS.INDEXER.TX_INDEX_NOT_HEX, {
         logIndex: log.logIndex,
-        place: this.placeOf(log),
+        place: this.#placeOf(log),
         txIndex: String(log.transactionIndex),
       });
-    this.lastTxIndex = { text: log.transactionIndex, value: index };
+    this.#lastTxIndex = { text: log.transactionIndex, value: index };
     return index;
   }
 
   /** The log's values, in `scratch` (valid until the next call). */
-  private valuesOf(log: RpcLog): Value[] {
-    const values = this.fast(log) ?? this.withEthers(log);
+  #valuesOf(log: RpcLog): Value[] {
+    const values = this.#fast(log) ?? this.#withEthers(log);
     for (let i = 0; i < values.length; i++) {
       const value = values[i];
       if (
-        this.checkRange[i] === true &&
+        this.#checkRange[i] === true &&
         typeof value === "bigint" &&
         (value < HUGEINT_MIN || value > HUGEINT_MAX)
       )
         throw new VipError(ERRORS.INDEXER.VALUE_TOO_WIDE, {
-          where: this.where(log),
-          column: String(this.source.columns[i]?.name),
+          where: this.#where(log),
+          column: String(this.#source.columns[i]?.name),
           value,
         });
     }
     return values;
   }
 
-  private fast(log: RpcLog): Value[] | undefined {
+  #fast(log: RpcLog): Value[] | undefined {
     if (
-      this.readers === undefined ||
-      log.topics.length !== this.topicCount ||
-      log.data.length !== this.dataLength
+      this.#readers === undefined ||
+      log.topics.length !== this.#topicCount ||
+      log.data.length !== this.#dataLength
     )
       return undefined;
     // Nodes answer lowercase hex: checked in one pass, lowered only if not.
@@ -276,33 +279,33 @@ export class LogDecoder {
         ? log.data.toLowerCase()
         : undefined;
     if (data === undefined) return undefined;
-    const values = this.scratch;
-    for (let i = 0; i < this.readers.length; i++) {
-      const value = (this.readers[i] as Reader)(log.topics, data);
+    const values = this.#scratch;
+    for (let i = 0; i < this.#readers.length; i++) {
+      const value = (this.#readers[i] as Reader)(log.topics, data);
       if (value === undefined) return undefined;
       values[i] = value;
     }
     return values;
   }
 
-  private withEthers(log: RpcLog): Value[] {
+  #withEthers(log: RpcLog): Value[] {
     let decoded;
     try {
-      decoded = this.iface.decodeEventLog(
-        this.source.event,
+      decoded = this.#iface.decodeEventLog(
+        this.#source.event,
         log.data,
         log.topics,
       );
     } catch (error) {
       throw new VipError(ERRORS.INDEXER.LOG_NOT_DECODABLE, {
-        where: this.where(log),
-        event: this.source.event.format("full"),
+        where: this.#where(log),
+        event: this.#source.event.format("full"),
         reason: String(
           error instanceof Error ? error.message.split(" (")[0] : error,
         ),
       });
     }
-    return this.source.columns.map((column, i): Value => {
+    return this.#source.columns.map((column, i): Value => {
       const value: unknown = decoded[i];
       if (value instanceof Indexed) return (value.hash ?? "").toLowerCase();
       if (column.sql === "HUGEINT") return value as bigint;
@@ -313,16 +316,16 @@ export class LogDecoder {
     });
   }
 
-  private where(log: RpcLog): string {
+  #where(log: RpcLog): string {
     return (
       `log ${BigInt(log.logIndex)} of transaction ${log.transactionHash} ` +
-      `(block ${BigInt(log.blockNumber)}, source ${this.source.table})`
+      `(block ${BigInt(log.blockNumber)}, source ${this.#source.table})`
     );
   }
 
   /** The log's transaction, block and source, as an error names them. */
-  private placeOf(log: RpcLog): string {
-    return `${log.transactionHash} (block ${log.blockNumber}, source ${this.source.table})`;
+  #placeOf(log: RpcLog): string {
+    return `${log.transactionHash} (block ${log.blockNumber}, source ${this.#source.table})`;
   }
 }
 

@@ -130,57 +130,67 @@ interface SyncPlan {
  */
 class RangeSync {
   /** The next range's size, in blocks. */
-  private range = FIRST_RANGE;
+  #range = FIRST_RANGE;
   /** The largest range tried: the node's stated limit, once it names one. */
-  private ceiling = MAX_RANGE;
-  private readonly pending: Promise<Fetched>[] = [];
+  #ceiling = MAX_RANGE;
+  readonly #pending: Promise<Fetched>[] = [];
   /** A fetch found AHEAD answers waiting: the next is launched once one is taken. */
-  private deferred = false;
-  private committedAt = 0;
+  #deferred = false;
+  #committedAt = 0;
   /**
    * The commit under way, with its checkpoint: it runs on DuckDB's thread
    * while the next answer arrives and is decoded, and is waited for before
    * that answer is stored.
    */
-  private committing: Promise<Settled<void>> | undefined;
+  #committing: Promise<Settled<void>> | undefined;
+
+  readonly #reader: RollupReader;
+  readonly #store: ActivityStore;
+  readonly #report: IndexReport;
+  readonly #plan: SyncPlan;
 
   constructor(
-    private readonly reader: RollupReader,
-    private readonly store: ActivityStore,
-    private readonly report: IndexReport,
-    private readonly plan: SyncPlan,
-  ) {}
+    reader: RollupReader,
+    store: ActivityStore,
+    report: IndexReport,
+    plan: SyncPlan,
+  ) {
+    this.#reader = reader;
+    this.#store = store;
+    this.#report = report;
+    this.#plan = plan;
+  }
 
   async run(): Promise<void> {
-    this.launchNext();
-    await this.store.begin();
-    this.committedAt = Date.now();
+    this.#launchNext();
+    await this.#store.begin();
+    this.#committedAt = Date.now();
     let done = false;
     try {
       for (;;) {
-        const next = this.pending.shift();
+        const next = this.#pending.shift();
         if (next === undefined) break;
         const fetched = await next;
-        if (this.deferred) {
-          this.deferred = false;
-          this.launchNext();
+        if (this.#deferred) {
+          this.#deferred = false;
+          this.#launchNext();
         }
         if (fetched.kind === "refused")
-          this.narrow(fetched.step, fetched.error);
-        else await this.storeAnswer(fetched);
+          this.#narrow(fetched.step, fetched.error);
+        else await this.#storeAnswer(fetched);
       }
-      await this.finishCommit();
+      await this.#finishCommit();
       done = true;
     } finally {
-      await this.end(done);
+      await this.#end(done);
     }
   }
 
   /** The next range to fetch, given each source's cursor, or none. */
-  private nextStep(): Step | undefined {
-    const { head, cursors } = this.plan;
+  #nextStep(): Step | undefined {
+    const { head, cursors } = this.#plan;
     const cursor = (s: PolicySource) => cursors.get(s.id) ?? head + 1n;
-    const behind = this.plan.sources.filter((s) => cursor(s) <= head);
+    const behind = this.#plan.sources.filter((s) => cursor(s) <= head);
     if (behind.length === 0) return undefined;
     const from = behind.reduce((m, s) => (cursor(s) < m ? cursor(s) : m), head);
     // Sources at the same cursor go together; a later cursor bounds the
@@ -196,23 +206,23 @@ class RangeSync {
     const bound = behind
       .filter((s) => cursor(s) > from)
       .reduce((m, s) => (cursor(s) < m ? cursor(s) : m), head + 1n);
-    let to = from + this.range - 1n;
+    let to = from + this.#range - 1n;
     if (to >= bound) to = bound - 1n;
     return { group, from, to };
   }
 
-  private launchNext(): void {
-    const step = this.nextStep();
-    if (step !== undefined) this.pending.push(this.fetchRange(step));
+  #launchNext(): void {
+    const step = this.#nextStep();
+    if (step !== undefined) this.#pending.push(this.#fetchRange(step));
   }
 
   /**
    * Fetches a range's logs; once they arrive, advances its sources' cursors,
    * launches the next range, and reads the headers and receipts it needs.
    */
-  private async fetchRange(step: Step): Promise<Fetched> {
+  async #fetchRange(step: Step): Promise<Fetched> {
     const answer = await settle(
-      this.reader.logs(
+      this.#reader.logs(
         step.from,
         step.to,
         [...new Set(step.group.map((s) => s.address))],
@@ -221,12 +231,16 @@ class RangeSync {
     );
     if (!answer.ok) return { kind: "refused", step, error: answer.error };
     const logs = answer.value.filter((log) => log.removed !== true);
-    this.range = nextRange(step.to - step.from + 1n, logs.length, this.ceiling);
+    this.#range = nextRange(
+      step.to - step.from + 1n,
+      logs.length,
+      this.#ceiling,
+    );
     for (const source of step.group)
-      this.plan.cursors.set(source.id, step.to + 1n);
-    if (this.pending.length <= AHEAD) this.launchNext();
-    else this.deferred = true;
-    const places = await settle(readPlaces(this.reader, step, logs));
+      this.#plan.cursors.set(source.id, step.to + 1n);
+    if (this.#pending.length <= AHEAD) this.#launchNext();
+    else this.#deferred = true;
+    const places = await settle(readPlaces(this.#reader, step, logs));
     return { kind: "answered", step, logs, places };
   }
 
@@ -234,20 +248,20 @@ class RangeSync {
    * A range the node refused: asked again narrower if the node refused its
    * size, else the refusal is the error.
    */
-  private narrow(step: Step, error: unknown): void {
+  #narrow(step: Step, error: unknown): void {
     if (!isRangeRefusal(error) || step.to === step.from) throw error;
     const size = step.to - step.from + 1n;
     const limit = rangeLimit(error);
     // The node's stated limit becomes the ceiling; otherwise halve.
     if (limit !== undefined && limit > 0n && limit < size) {
-      this.ceiling = limit;
-      this.range = limit;
-    } else this.range = size / 2n || 1n;
-    this.launchNext();
+      this.#ceiling = limit;
+      this.#range = limit;
+    } else this.#range = size / 2n || 1n;
+    this.#launchNext();
   }
 
   /** Decodes an answer and stores it with its blocks, committing when due. */
-  private async storeAnswer(
+  async #storeAnswer(
     fetched: Extract<Fetched, { kind: "answered" }>,
   ): Promise<void> {
     const { step } = fetched;
@@ -256,26 +270,26 @@ class RangeSync {
       step,
       fetched.logs,
       fetched.places.value,
-      this.plan.decoders,
+      this.#plan.decoders,
     );
-    await this.finishCommit();
+    await this.#finishCommit();
     // Should storing fail, the command stops, and the store still holds
     // the cursors before this range.
-    await this.store.storeRange(
+    await this.#store.storeRange(
       step.group,
       step.to,
       answer.rows,
       answer.blocks,
     );
-    this.report.logs += answer.count;
-    this.report.ranges++;
-    if (Date.now() - this.committedAt >= COMMIT_EVERY_MS) this.startCommit();
-    this.plan.progress.update(step.to, this.report.logs);
+    this.#report.logs += answer.count;
+    this.#report.ranges++;
+    if (Date.now() - this.#committedAt >= COMMIT_EVERY_MS) this.#startCommit();
+    this.#plan.progress.update(step.to, this.#report.logs);
   }
 
-  private startCommit(): void {
-    const { store } = this;
-    this.committing = settle(
+  #startCommit(): void {
+    const store = this.#store;
+    this.#committing = settle(
       (async () => {
         await store.commit();
         // Written now, on DuckDB's thread, while this one decodes: left to
@@ -284,12 +298,12 @@ class RangeSync {
         await store.begin();
       })(),
     );
-    this.committedAt = Date.now();
+    this.#committedAt = Date.now();
   }
 
-  private async finishCommit(): Promise<void> {
-    const result = await this.committing;
-    this.committing = undefined;
+  async #finishCommit(): Promise<void> {
+    const result = await this.#committing;
+    this.#committing = undefined;
     if (result !== undefined && !result.ok) throw result.error;
   }
 
@@ -297,17 +311,17 @@ class RangeSync {
    * What was stored since the last commit is kept only if every range up to
    * here was; an error leaves the index as it was at that commit.
    */
-  private async end(done: boolean): Promise<void> {
+  async #end(done: boolean): Promise<void> {
     if (done) {
-      await this.store.commit();
-      await this.store.checkpoint();
+      await this.#store.commit();
+      await this.#store.checkpoint();
     } else {
       // A commit under way ends first (its failure, if it failed, is
       // already what is thrown, or the lesser error).
-      await this.committing;
-      await this.store.rollback();
+      await this.#committing;
+      await this.#store.rollback();
     }
-    this.plan.progress.stop();
+    this.#plan.progress.stop();
   }
 }
 

@@ -37,15 +37,23 @@ export class RollupReader {
   /** Requests that failed and were retried, by method. */
   readonly retried = new Map<string, number>();
 
+  readonly #provider: EIP1193Provider;
+  readonly #onRetry?: (what: string, error: unknown) => void | undefined;
+  #batch?: BatchTransport | undefined;
+
   constructor(
-    private readonly provider: EIP1193Provider,
-    private readonly onRetry?: (what: string, error: unknown) => void,
-    private batch?: BatchTransport,
-  ) {}
+    provider: EIP1193Provider,
+    onRetry?: (what: string, error: unknown) => void,
+    batch?: BatchTransport,
+  ) {
+    this.#provider = provider;
+    this.#onRetry = onRetry;
+    this.#batch = batch;
+  }
 
   async head(): Promise<bigint> {
     return BigInt(
-      (await this.request(
+      (await this.#request(
         "eth_blockNumber",
         [],
         "the latest block number",
@@ -57,7 +65,7 @@ export class RollupReader {
   async block(number: bigint): Promise<BlockHeader | undefined> {
     return header(
       number,
-      await this.request(
+      await this.#request(
         "eth_getBlockByNumber",
         [`0x${number.toString(16)}`, false],
         `block ${number}`,
@@ -87,7 +95,7 @@ export class RollupReader {
     headers: (BlockHeader | undefined)[];
     receipts: (TxReceipt | undefined)[];
   }> {
-    const answers = await this.read([
+    const answers = await this.#read([
       ...numbers.map((n): Read => ({
         method: "eth_getBlockByNumber",
         params: [`0x${n.toString(16)}`, false],
@@ -115,10 +123,10 @@ export class RollupReader {
    * a batch failing after its retries: from there on, a request per read, as
    * without batches, whose errors name what was read.
    */
-  private async read(reads: Read[]): Promise<unknown[]> {
+  async #read(reads: Read[]): Promise<unknown[]> {
     const answers: unknown[] = [];
     for (let i = 0; i < reads.length;) {
-      const { batch } = this;
+      const batch = this.#batch;
       const part = reads.slice(
         i,
         i + (batch === undefined ? READS_AT_ONCE : READS_PER_BATCH),
@@ -126,7 +134,7 @@ export class RollupReader {
       if (batch === undefined) {
         answers.push(
           ...(await Promise.all(
-            part.map((r) => this.request(r.method, r.params, r.what)),
+            part.map((r) => this.#request(r.method, r.params, r.what)),
           )),
         );
         i += part.length;
@@ -135,7 +143,7 @@ export class RollupReader {
       try {
         const calls = part.map(({ method, params }) => ({ method, params }));
         answers.push(
-          ...(await this.retrying(
+          ...(await this.#retrying(
             part[0]?.method ?? "",
             describeReads(part),
             () => batch(calls),
@@ -143,8 +151,8 @@ export class RollupReader {
         );
         i += part.length;
       } catch (error) {
-        this.batch = undefined;
-        this.onRetry?.(`${describeReads(part)} in one batch request`, error);
+        this.#batch = undefined;
+        this.#onRetry?.(`${describeReads(part)} in one batch request`, error);
       }
     }
     return answers;
@@ -203,7 +211,7 @@ export class RollupReader {
     addresses: string[],
     topics: string[],
   ): Promise<RpcLog[]> {
-    return (await this.request(
+    return (await this.#request(
       "eth_getLogs",
       [
         {
@@ -218,21 +226,21 @@ export class RollupReader {
     )) as RpcLog[];
   }
 
-  private async request(
+  async #request(
     method: string,
     params: unknown[],
     what: string,
     alsoRetryable: (error: unknown) => boolean = () => true,
   ): Promise<unknown> {
-    return this.retrying(
+    return this.#retrying(
       method,
       what,
-      () => this.provider.request({ method, params }),
+      () => this.#provider.request({ method, params }),
       alsoRetryable,
     );
   }
 
-  private async retrying<T>(
+  async #retrying<T>(
     method: string,
     what: string,
     send: () => Promise<T>,
@@ -245,7 +253,7 @@ export class RollupReader {
       retryable: (error) => alsoRetryable(error) && isFault(error),
       onRetry: (_what, error) => {
         this.retried.set(method, (this.retried.get(method) ?? 0) + 1);
-        this.onRetry?.(what, error);
+        this.#onRetry?.(what, error);
       },
     });
   }

@@ -53,11 +53,15 @@ export class ActivityStore {
    */
   #open = false;
 
+  readonly #instance: DuckDBInstance;
+
   private constructor(
     readonly file: string,
-    private readonly instance: DuckDBInstance,
+    instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
-  ) {}
+  ) {
+    this.#instance = instance;
+  }
 
   /**
    * Opens (or creates) the index in `file`. An index of another format is
@@ -98,7 +102,7 @@ export class ActivityStore {
 
   close(): void {
     this.connection.closeSync();
-    this.instance.closeSync();
+    this.#instance.closeSync();
   }
 
   /** Creates a source's table and cursor the first time it is seen. */

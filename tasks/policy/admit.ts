@@ -73,10 +73,13 @@ interface At {
 
 class Admitter {
   readonly admission: Admission = { refused: [], undecided: [] };
-  private readonly tables: Set<string>;
+  readonly #tables: Set<string>;
 
-  constructor(private readonly policy: EnginePolicy) {
-    this.tables = new Set(["stage", ...policy.sources.map((s) => s.table)]);
+  readonly #policy: EnginePolicy;
+
+  constructor(policy: EnginePolicy) {
+    this.#policy = policy;
+    this.#tables = new Set(["stage", ...policy.sources.map((s) => s.table)]);
   }
 
   /**
@@ -93,54 +96,54 @@ class Admitter {
     const node = value as Node;
     const here = ownLocation(node) ?? at;
     const kind = kindOf(node);
-    if (kind !== undefined) this.checkFields(kind, node, here);
+    if (kind !== undefined) this.#checkFields(kind, node, here);
     const inner =
       kind?.startsWith("query:") === true ? withCtes(node, scope) : scope;
     if (kind?.startsWith("expression:") === true)
-      this.expression(node, here, parent);
-    else if (kind?.startsWith("query:") === true) this.queryNode(node, here);
+      this.#expression(node, here, parent);
+    else if (kind?.startsWith("query:") === true) this.#queryNode(node, here);
     else if (kind?.startsWith("table:") === true) {
-      this.tableRef(node, inner, here);
+      this.#tableRef(node, inner, here);
       if (node.type === "TABLE_FUNCTION") {
         // The function itself is checked as a table function.
         this.visit((node.function as Node | undefined)?.children, inner, here);
         return;
       }
-    } else if (isType(node)) this.type(node, here);
+    } else if (isType(node)) this.#type(node, here);
     const below = kind?.startsWith("expression:") === true ? node : parent;
     for (const child of Object.values(node))
       this.visit(child, inner, here, below);
   }
 
-  private refuse(node: Node, hint: string, { at, floating }: At = {}): void {
-    this.note(this.admission.refused, node, hint, at, floating);
+  #refuse(node: Node, hint: string, { at, floating }: At = {}): void {
+    this.#note(this.admission.refused, node, hint, at, floating);
   }
 
-  private checkTies(node: Node, hint: string): void {
-    this.note(this.admission.undecided, node, `${hint}: ${TIES}`);
+  #checkTies(node: Node, hint: string): void {
+    this.#note(this.admission.undecided, node, `${hint}: ${TIES}`);
   }
 
-  private note(
+  #note(
     list: PolicyConstruct[],
     node: Node,
     hint: string,
     at?: number,
     floating = false,
   ): void {
-    const place = ownLocation(node) ?? at ?? statementStart(this.policy.sql);
-    list.push(constructAt(this.policy.sql, place, hint, floating));
+    const place = ownLocation(node) ?? at ?? statementStart(this.#policy.sql);
+    list.push(constructAt(this.#policy.sql, place, hint, floating));
   }
 
   /** A kind the admission does not know, or a field of it that it does not, is refused. */
-  private checkFields(kind: string, node: Node, at?: number): void {
+  #checkFields(kind: string, node: Node, at?: number): void {
     if (!knownKind(kind)) {
-      this.refuse(node, `admission does not know ${kind.replace(":", " ")}`, {
+      this.#refuse(node, `admission does not know ${kind.replace(":", " ")}`, {
         at,
       });
       return;
     }
     for (const field of unknownFields(kind, node))
-      this.refuse(
+      this.#refuse(
         node,
         `admission does not know ${field} of ${kind.replace(":", " ")}`,
         {
@@ -149,14 +152,14 @@ class Admitter {
       );
   }
 
-  private expression(node: Node, at?: number, parent?: Node): void {
+  #expression(node: Node, at?: number, parent?: Node): void {
     const kind = textOf(node.class);
-    if (kind === "FUNCTION") this.callOf(node, at, parent);
-    else if (kind === "WINDOW") this.window(node, at);
+    if (kind === "FUNCTION") this.#callOf(node, at, parent);
+    else if (kind === "WINDOW") this.#window(node, at);
     else if (kind === "COLLATE") {
       const collation = textOf(node.collation).toLowerCase();
       if (!ADMITTED_COLLATIONS.has(collation))
-        this.refuse(
+        this.#refuse(
           node,
           `COLLATE ${collation} compares different texts as equal, so which of them a result keeps ` +
             `depends on the order of rows: compare lower(x) or another exact form`,
@@ -166,18 +169,18 @@ class Admitter {
       const names = node.column_names as string[] | undefined;
       const name = names?.length === 1 ? names[0]?.toLowerCase() : undefined;
       if (name !== undefined && CLOCK_COLUMNS.has(name))
-        this.refuse(node, `${name}: ${refusalHint(name)}`, { at });
+        this.#refuse(node, `${name}: ${refusalHint(name)}`, { at });
     } else if (kind === "PARAMETER")
-      this.refuse(node, "a policy takes no parameters: write the value", {
+      this.#refuse(node, "a policy takes no parameters: write the value", {
         at,
       });
   }
 
   /** A function call: admitted by name, and its order checked. */
-  private callOf(node: Node, at?: number, parent?: Node): void {
+  #callOf(node: Node, at?: number, parent?: Node): void {
     const name = textOf(node.function_name).toLowerCase();
     if (qualified(node)) {
-      this.refuse(
+      this.#refuse(
         node,
         `${name} is named with a schema or catalog: call the function by its name alone`,
         { at },
@@ -188,7 +191,7 @@ class Admitter {
     if (group === undefined || group.kind === "window") {
       const hint = refusalHint(name);
       // An operator's hint names it already (`/` divides …).
-      this.refuse(
+      this.#refuse(
         node,
         hint.startsWith(`\`${name}\``) ? hint : `${name}: ${hint}`,
         {
@@ -199,7 +202,7 @@ class Admitter {
       return;
     }
     if (node.export_state === true)
-      this.refuse(
+      this.#refuse(
         node,
         `${name} EXPORT_STATE exports an aggregate's inner state`,
         {
@@ -207,11 +210,11 @@ class Admitter {
         },
       );
     if (sortsItsList(parent) && /^(list|array_agg)$/.test(name)) return;
-    this.aggregateOrder(node, name, group, orderCount(node.order_bys), at);
+    this.#aggregateOrder(node, name, group, orderCount(node.order_bys), at);
   }
 
   /** An aggregate that depends on its rows' order needs an order of its own; ties are checked. */
-  private aggregateOrder(
+  #aggregateOrder(
     node: Node,
     name: string,
     group: AdmittedGroup,
@@ -219,22 +222,22 @@ class Admitter {
     at?: number,
   ): void {
     if (group.order === "ordered" && orders === 0)
-      this.refuse(
+      this.#refuse(
         node,
         `${name} depends on the order rows arrive in: give it one, ${name}(… ORDER BY ${CHAIN_POSITION})`,
         { at },
       );
-    else if (group.order !== "free") this.checkTies(node, name);
+    else if (group.order !== "free") this.#checkTies(node, name);
   }
 
-  private window(node: Node, at?: number): void {
+  #window(node: Node, at?: number): void {
     const name = textOf(node.function_name).toLowerCase();
     const aggregate = node.type === "WINDOW_AGGREGATE";
     const group = admittedAs(name).find(
       (g) => g.kind === (aggregate ? "aggregate" : "window"),
     );
     if (group === undefined || qualified(node)) {
-      this.refuse(node, `${name} OVER: ${refusalHint(name)}`, {
+      this.#refuse(node, `${name} OVER: ${refusalHint(name)}`, {
         at,
         floating: isFloatingFunction(name),
       });
@@ -246,18 +249,18 @@ class Admitter {
       // together (a RANGE or GROUPS frame of an order-free aggregate).
       const rows = /ROWS/.test(`${textOf(node.start)} ${textOf(node.end)}`);
       if (group.order !== "free" || rows)
-        this.checkTies(node, `${name} OVER (ORDER BY …)`);
+        this.#checkTies(node, `${name} OVER (ORDER BY …)`);
       return;
     }
     if (!aggregate && group.order !== "free")
-      this.refuse(
+      this.#refuse(
         node,
         `${name} OVER (…) without ORDER BY numbers rows in the order the engine meets them: add ORDER BY ` +
           `${CHAIN_POSITION} (or another total order)`,
         { at },
       );
     else if (!wholePartition(node))
-      this.refuse(
+      this.#refuse(
         node,
         `a frame of ${name} OVER (…) without ORDER BY holds whichever rows come first: add ORDER BY, or ` +
           `use the whole partition`,
@@ -265,16 +268,16 @@ class Admitter {
       );
     // Over a whole partition an aggregate is as it is under GROUP BY.
     else if (aggregate)
-      this.aggregateOrder(node, name, group, orderCount(node.arg_orders), at);
+      this.#aggregateOrder(node, name, group, orderCount(node.arg_orders), at);
   }
 
-  private queryNode(node: Node, at?: number): void {
+  #queryNode(node: Node, at?: number): void {
     if (node.sample !== null && node.sample !== undefined)
-      this.refuse(node, "USING SAMPLE picks rows at random: use every row", {
+      this.#refuse(node, "USING SAMPLE picks rows at random: use every row", {
         at,
       });
     if (orderCount(node.key_targets) > 0)
-      this.refuse(
+      this.#refuse(
         node,
         "WITH RECURSIVE … USING KEY keeps whichever row of a key comes last: recurse without USING KEY",
         { at },
@@ -286,49 +289,49 @@ class Admitter {
       if (what === undefined) continue;
       const where = (modifier.limit ?? modifier) as Node;
       if (!ordered)
-        this.refuse(
+        this.#refuse(
           where,
           `${what} without ORDER BY keeps whichever rows come first: add ORDER BY a total order`,
           { at },
         );
-      else this.checkTies(where, `${what} … ORDER BY`);
+      else this.#checkTies(where, `${what} … ORDER BY`);
     }
   }
 
-  private tableRef(node: Node, scope: Set<string>, at?: number): void {
+  #tableRef(node: Node, scope: Set<string>, at?: number): void {
     if (node.sample !== null && node.sample !== undefined)
-      this.refuse(node, "TABLESAMPLE picks rows at random: use every row", {
+      this.#refuse(node, "TABLESAMPLE picks rows at random: use every row", {
         at,
       });
-    if (node.type === "BASE_TABLE") this.baseTable(node, scope, at);
+    if (node.type === "BASE_TABLE") this.#baseTable(node, scope, at);
     else if (node.type === "JOIN") {
       if (node.ref_type === "POSITIONAL")
-        this.refuse(
+        this.#refuse(
           node,
           "POSITIONAL JOIN pairs rows by their place in storage: join on a key",
           {
             at,
           },
         );
-      else if (node.ref_type === "ASOF") this.checkTies(node, "ASOF JOIN");
+      else if (node.ref_type === "ASOF") this.#checkTies(node, "ASOF JOIN");
     } else if (node.type === "TABLE_FUNCTION") {
       const fn = (node.function ?? {}) as Node;
       const name = textOf(fn.function_name).toLowerCase();
       if (qualified(fn) || !admittedAs(name).some((g) => g.kind === "table"))
-        this.refuse(fn, `${name}(…) in FROM: ${refusalHint(name)}`, { at });
+        this.#refuse(fn, `${name}(…) in FROM: ${refusalHint(name)}`, { at });
     }
   }
 
   /** A table named in FROM: one of the policy's, or a WITH name in force. */
-  private baseTable(node: Node, scope: Set<string>, at?: number): void {
+  #baseTable(node: Node, scope: Set<string>, at?: number): void {
     const name = textOf(node.table_name).toLowerCase();
     const qualifier = `${textOf(node.catalog_name)}${textOf(node.schema_name)}`;
-    if (qualifier !== "" || !(this.tables.has(name) || scope.has(name))) {
+    if (qualifier !== "" || !(this.#tables.has(name) || scope.has(name))) {
       const named = [node.catalog_name, node.schema_name, node.table_name]
         .map(textOf)
         .filter((part) => part !== "")
         .join(".");
-      this.refuse(
+      this.#refuse(
         node,
         `${named} is not one of the policy's tables: a policy reads its @source tables and stage, ` +
           `nothing else`,
@@ -336,17 +339,17 @@ class Admitter {
       );
     }
     if (node.at_clause !== null && node.at_clause !== undefined)
-      this.refuse(node, "AT (…) reads a table as it was: read it as it is", {
+      this.#refuse(node, "AT (…) reads a table as it was: read it as it is", {
         at,
       });
   }
 
-  private type(node: Node, at?: number): void {
+  #type(node: Node, at?: number): void {
     const id = textOf(node.id);
     if (ADMITTED_TYPES.has(id)) return;
     if (id === "DOUBLE" || id === "FLOAT")
-      this.refuse(node, FLOAT_TYPE, { at, floating: true });
-    else this.refuse(node, typeHint(id), { at });
+      this.#refuse(node, FLOAT_TYPE, { at, floating: true });
+    else this.#refuse(node, typeHint(id), { at });
   }
 }
 

@@ -104,31 +104,43 @@ const START_FACTOR = 1_010_000n;
 export class BatchPlanner {
   #factor = START_FACTOR;
 
+  readonly #table: ScoreTable;
+  readonly #limits: GasLimits;
+  readonly #kindOf: (index: number) => EntryKind;
+  readonly #maxBatchSize: number;
+  readonly #skip: (index: number) => boolean;
+
   constructor(
-    private readonly table: ScoreTable,
-    private readonly limits: GasLimits,
-    private readonly kindOf: (index: number) => EntryKind,
-    private readonly maxBatchSize = Number.MAX_SAFE_INTEGER,
+    table: ScoreTable,
+    limits: GasLimits,
+    kindOf: (index: number) => EntryKind,
+    maxBatchSize: number = Number.MAX_SAFE_INTEGER,
     /** Entries not to send (`--skip-unchanged`). */
-    private readonly skip: (index: number) => boolean = () => false,
-  ) {}
+    skip: (index: number) => boolean = () => false,
+  ) {
+    this.#table = table;
+    this.#limits = limits;
+    this.#kindOf = kindOf;
+    this.#maxBatchSize = maxBatchSize;
+    this.#skip = skip;
+  }
 
   /** The entries of [start, end) that are sent. */
   indexes(start: number, end: number): number[] {
     const indexes: number[] = [];
-    for (let i = start; i < end; i++) if (!this.skip(i)) indexes.push(i);
+    for (let i = start; i < end; i++) if (!this.#skip(i)) indexes.push(i);
     return indexes;
   }
 
   /** "lines a–b" of a batch, for messages. */
   lines(batch: { start: number; end: number }): string {
-    return `lines ${this.table.line(batch.start)}–${this.table.line(batch.end - 1)}`;
+    return `lines ${this.#table.line(batch.start)}–${this.#table.line(batch.end - 1)}`;
   }
 
   /** The gas limit a batch predicted at `gas` is sent with. */
   gasLimit(gas: bigint): bigint {
     const limit = (gas * this.#factor + PPM - 1n) / PPM;
-    return limit < this.limits.hardLimit ? limit : this.limits.hardLimit;
+    return limit < this.#limits.hardLimit ? limit : this.#limits.hardLimit;
   }
 
   /**
@@ -145,26 +157,26 @@ export class BatchPlanner {
    * send.
    */
   next(start: number): SizedBatch | undefined {
-    const total = this.table.length;
-    while (start < total && this.skip(start)) start++;
+    const total = this.#table.length;
+    while (start < total && this.#skip(start)) start++;
     if (start >= total) return undefined;
-    const gas = new BatchGas(this.table);
+    const gas = new BatchGas(this.#table);
     const indexes: number[] = [];
     let predicted = 0n;
     let end = start;
-    for (; end < total && indexes.length < this.maxBatchSize; end++) {
-      if (this.skip(end)) continue;
-      gas.add(end, this.kindOf(end));
+    for (; end < total && indexes.length < this.#maxBatchSize; end++) {
+      if (this.#skip(end)) continue;
+      gas.add(end, this.#kindOf(end));
       const withEntry = gas.total;
       if (
-        this.gasLimit(withEntry) > this.limits.target ||
-        (withEntry * this.#factor) / PPM > this.limits.hardLimit
+        this.gasLimit(withEntry) > this.#limits.target ||
+        (withEntry * this.#factor) / PPM > this.#limits.hardLimit
       ) {
         if (indexes.length === 0) {
           throw new VipError(ERRORS.SCORES.ENTRY_OVER_GAS_LIMIT, {
-            line: this.table.line(end),
+            line: this.#table.line(end),
             gas: this.gasLimit(withEntry),
-            target: this.limits.target,
+            target: this.#limits.target,
           });
         }
         break;

@@ -66,12 +66,19 @@ export class EventProof {
   readonly #topic: string;
   readonly #stageTopic: string;
 
+  readonly #score: VipScore;
+  readonly #stage: bigint;
+  readonly #table: ScoreTable;
+
   constructor(
-    private readonly score: VipScore,
+    score: VipScore,
     contract: string,
-    private readonly stage: bigint,
-    private readonly table: ScoreTable,
+    stage: bigint,
+    table: ScoreTable,
   ) {
+    this.#score = score;
+    this.#stage = stage;
+    this.#table = table;
     this.#proved = new Uint8Array(table.length);
     this.#contract = contract.toLowerCase();
     this.#topic = score.interface.getEvent("UpdateScore").topicHash;
@@ -103,7 +110,7 @@ export class EventProof {
    * blocks, the stage's count and total, then the entries no event proved.
    */
   async settle(): Promise<ProofOutcome> {
-    const provider = this.score.runner?.provider;
+    const provider = this.#score.runner?.provider;
     if (this.#mismatch !== undefined)
       return { proved: false, reason: this.#mismatch };
     if (provider === undefined || provider === null)
@@ -117,7 +124,7 @@ export class EventProof {
     return {
       proved: true,
       byEvents: this.#byEvents,
-      readBack: this.table.length - this.#byEvents,
+      readBack: this.#table.length - this.#byEvents,
       block,
     };
   }
@@ -152,13 +159,13 @@ export class EventProof {
       return;
     }
     const address = "0x" + addressTopic.slice(26);
-    const i = this.table.indexOf(address);
+    const i = this.#table.indexOf(address);
     if (i === undefined || i < start || i >= end) {
       this.#mismatch ??= `transaction ${log.transactionHash} wrote ${address}, outside its batch`;
       return;
     }
-    if (BigInt(log.data.slice(0, 66)) !== this.table.score(i)) {
-      this.#mismatch ??= `transaction ${log.transactionHash} wrote another score for line ${this.table.line(i)}`;
+    if (BigInt(log.data.slice(0, 66)) !== this.#table.score(i)) {
+      this.#mismatch ??= `transaction ${log.transactionHash} wrote another score for line ${this.#table.line(i)}`;
       return;
     }
     if (this.#proved[i] === 0) {
@@ -185,7 +192,7 @@ export class EventProof {
         (log) => !this.#ours.has(log.transactionHash.toLowerCase()),
       );
       if (other !== undefined) {
-        this.#mismatch = `transaction ${other.transactionHash} (not of this push) wrote scores of stage ${this.stage}`;
+        this.#mismatch = `transaction ${other.transactionHash} (not of this push) wrote scores of stage ${this.#stage}`;
         return;
       }
     }
@@ -194,36 +201,36 @@ export class EventProof {
   /** The stage's address count and total at `block` equal the file's. */
   async #checkStage(block: number): Promise<void> {
     const [count, [, total]] = await Promise.all([
-      this.score.scoreCount(this.stage, { blockTag: block }),
-      this.score.stages(this.stage, { blockTag: block }),
+      this.#score.scoreCount(this.#stage, { blockTag: block }),
+      this.#score.stages(this.#stage, { blockTag: block }),
     ]);
-    if (count !== BigInt(this.table.length))
-      this.#mismatch = `the stage holds ${count} addresses, the file ${this.table.length}`;
-    else if (total !== this.table.totalScore())
-      this.#mismatch = `the stage's total is ${total}, the file's ${this.table.totalScore()}`;
+    if (count !== BigInt(this.#table.length))
+      this.#mismatch = `the stage holds ${count} addresses, the file ${this.#table.length}`;
+    else if (total !== this.#table.totalScore())
+      this.#mismatch = `the stage's total is ${total}, the file's ${this.#table.totalScore()}`;
   }
 
   /** Reads back, at `block`, the entries no event of this run proved. */
   async #readUnproved(block: number): Promise<void> {
     let next = 0;
     const worker = async () => {
-      while (this.#mismatch === undefined && next < this.table.length) {
+      while (this.#mismatch === undefined && next < this.#table.length) {
         const indexes: number[] = [];
         for (
           ;
-          next < this.table.length && indexes.length < READER_BATCH;
+          next < this.#table.length && indexes.length < READER_BATCH;
           next++
         )
           if (this.#proved[next] === 0) indexes.push(next);
         if (indexes.length === 0) return;
         await readEntries(
-          this.score,
-          this.stage,
-          this.table,
+          this.#score,
+          this.#stage,
+          this.#table,
           indexes,
           (i, indexed, actual) => {
-            if (!indexed || actual !== this.table.score(i))
-              this.#mismatch ??= `line ${this.table.line(i)} differs on chain`;
+            if (!indexed || actual !== this.#table.score(i))
+              this.#mismatch ??= `line ${this.#table.line(i)} differs on chain`;
           },
           block,
         );

@@ -85,10 +85,14 @@ export class BatchGas {
   #newCount = 0;
   #calldata = HEAD_CALLDATA;
 
-  constructor(private readonly table: ScoreTable) {}
+  readonly #table: ScoreTable;
+
+  constructor(table: ScoreTable) {
+    this.#table = table;
+  }
 
   add(index: number, kind: EntryKind): void {
-    this.#calldata += entryCalldata(this.table, index);
+    this.#calldata += entryCalldata(this.#table, index);
     if (kind === NEW) this.#newCount++;
     this.#entries += PER_ENTRY[kind];
   }

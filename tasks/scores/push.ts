@@ -210,11 +210,15 @@ class Pacing {
 class RecentFees {
   #cache: { at: number; fees: Record<string, string> } | undefined;
 
-  constructor(private readonly provider: HardhatEthersProvider) {}
+  readonly #provider: HardhatEthersProvider;
+
+  constructor(provider: HardhatEthersProvider) {
+    this.#provider = provider;
+  }
 
   async get(): Promise<Record<string, string>> {
     if (this.#cache === undefined || Date.now() - this.#cache.at > 2_000) {
-      const overrides = await transactionOverrides(this.provider, 0n);
+      const overrides = await transactionOverrides(this.#provider, 0n);
       const fields: Record<string, string> = {};
       for (const key of [
         "maxFeePerGas",
@@ -293,11 +297,14 @@ class ScorePush {
    */
   readonly #callPrefix: string;
 
-  constructor(
-    private readonly ctx: PushContext,
-    private readonly options: PushOptions,
-    private readonly setup: PushSetup,
-  ) {
+  readonly #ctx: PushContext;
+  readonly #options: PushOptions;
+  readonly #setup: PushSetup;
+
+  constructor(ctx: PushContext, options: PushOptions, setup: PushSetup) {
+    this.#ctx = ctx;
+    this.#options = options;
+    this.#setup = setup;
     const { score, table, journal } = ctx;
     this.#known = batchesOf(journal.records);
     this.#estimate = batchEstimator(score, options.stage, table);
@@ -345,7 +352,7 @@ class ScorePush {
     for (const batch of this.#known) {
       if (batch.state.status === "confirmed" && batch.state.success) {
         this.#count(batch, batch.state.gasUsed);
-        this.ctx.onConfirmed?.(batch.start, batch.end);
+        this.#ctx.onConfirmed?.(batch.start, batch.end);
       }
     }
     // A failed receipt a killed run journalled but did not get to judge: one
@@ -374,8 +381,8 @@ class ScorePush {
     );
     const last = this.#known[this.#known.length - 1];
     this.#nextStart = last === undefined ? 0 : last.end;
-    this.#nonce = await this.ctx.provider.getTransactionCount(
-      this.setup.from,
+    this.#nonce = await this.#ctx.provider.getTransactionCount(
+      this.#setup.from,
       "pending",
     );
   }
@@ -388,10 +395,10 @@ class ScorePush {
     if (batch.state.status !== "sending") return;
     const { nonce } = batch.state;
     const found = await findByNonce(
-      this.ctx.provider,
-      this.setup.from,
+      this.#ctx.provider,
+      this.#setup.from,
       nonce,
-      this.setup.startBlock,
+      this.#setup.startBlock,
     );
     if (found.state === "unused")
       return this.#dropped(batch, `nonce ${nonce} was never broadcast`);
@@ -405,7 +412,7 @@ class ScorePush {
         batch,
         `nonce ${nonce} was used by another transaction`,
       );
-    await this.ctx.journal.append({
+    await this.#ctx.journal.append({
       type: "sent",
       batch: batch.batch,
       nonce,
@@ -432,7 +439,7 @@ class ScorePush {
 
   /** Waits while the window is full (unless a batch failed). */
   async #waitForRoom(): Promise<void> {
-    const { pacing } = this.setup;
+    const { pacing } = this.#setup;
     while (this.#inFlight.size >= pacing.size && this.#failure === undefined) {
       pacing.heldBack = true;
       await Promise.race(this.#inFlight);
@@ -447,7 +454,7 @@ class ScorePush {
   async #awaitRest(): Promise<boolean> {
     if (!this.#allSent) {
       this.#allSent = true;
-      this.ctx.onAllSent?.();
+      this.#ctx.onAllSent?.();
     }
     if (this.#inFlight.size === 0 && this.#retryQueue.length === 0)
       return false;
@@ -484,7 +491,7 @@ class ScorePush {
    * be what failed it. Undefined when it has nothing left to send.
    */
   async #resent(batch: JournalledBatch): Promise<ReadyBatch | undefined> {
-    const { hardLimit } = this.options.limits;
+    const { hardLimit } = this.#options.limits;
     const indexes = this.#planner.indexes(batch.start, batch.end);
     if (indexes.length === 0) return undefined;
     const estimated = await this.#estimate(indexes);
@@ -505,8 +512,8 @@ class ScorePush {
 
   /** Journals, broadcasts and follows a batch with the next nonce. */
   async #send({ batch, indexes, gasLimit }: ReadyBatch): Promise<void> {
-    const { journal } = this.ctx;
-    await this.ctx.beforeBroadcast?.();
+    const { journal } = this.#ctx;
+    await this.#ctx.beforeBroadcast?.();
     const nonce = this.#nonce;
     const decided: BatchRecord | undefined =
       batch.state.status === "planned" &&
@@ -550,16 +557,19 @@ class ScorePush {
     gasLimit: bigint,
     decided?: BatchRecord,
   ): Promise<string> {
-    await this.ctx.journal.append(...(decided === undefined ? [] : [decided]), {
-      type: "sending",
-      batch: batch.batch,
-      nonce,
-    });
+    await this.#ctx.journal.append(
+      ...(decided === undefined ? [] : [decided]),
+      {
+        type: "sending",
+        batch: batch.batch,
+        nonce,
+      },
+    );
     batch.state = { status: "sending", nonce };
     const request = await this.#request(indexes, nonce, gasLimit);
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.ctx.provider.send("eth_sendTransaction", [
+        return (await this.#ctx.provider.send("eth_sendTransaction", [
           request,
         ])) as string;
       } catch (error) {
@@ -584,17 +594,17 @@ class ScorePush {
     nonce: number,
     gasLimit: bigint,
   ): Promise<Record<string, string>> {
-    const { score, table } = this.ctx;
+    const { score, table } = this.#ctx;
     const call = score.interface.encodeFunctionData("updateScores", [
-      this.options.stage,
+      this.#options.stage,
       indexes.map((i) => table.addressHex(i)),
       indexes.map((i) => table.score(i)),
     ]);
-    const { marker } = this.options;
+    const { marker } = this.#options;
     const data = marker === undefined ? call : withMarker(call, marker);
     return {
-      from: this.setup.from,
-      to: this.setup.contract,
+      from: this.#setup.from,
+      to: this.#setup.contract,
       data,
       nonce: toQuantity(nonce),
       gas: toQuantity(gasLimit),
@@ -608,7 +618,7 @@ class ScorePush {
    * receipt frees a place (its nonce is still the next).
    */
   async #waitedForPool(error: unknown): Promise<boolean> {
-    const { pacing } = this.setup;
+    const { pacing } = this.#setup;
     if (!isPoolFull(error) || pacing.poolWaits >= MAX_POOL_WAITS) return false;
     pacing.poolWaits++;
     pacing.refused();
@@ -638,8 +648,8 @@ class ScorePush {
         batch: batch.batch + 1,
         reason: describeRevert(error) ?? brief(error),
       });
-    const { provider } = this.ctx;
-    const { from, startBlock } = this.setup;
+    const { provider } = this.#ctx;
+    const { from, startBlock } = this.#setup;
     const found = await findByNonce(provider, from, nonce, startBlock);
     if (
       found.state !== "unused" &&
@@ -654,7 +664,7 @@ class ScorePush {
         reason: brief(error),
       });
     }
-    this.ctx.out.warn(
+    this.#ctx.out.warn(
       `sending batch ${batch.batch + 1}: ${brief(error)}; it did not reach the node, sending again`,
     );
     await sleep(0.25 * 2 ** attempt);
@@ -665,7 +675,7 @@ class ScorePush {
    * Follows a sent batch to its receipt; a dropped one goes back to the queue.
    */
   #track(batch: JournalledBatch, hash: string): void {
-    const tracked: Promise<void> = this.setup.watcher
+    const tracked: Promise<void> = this.#setup.watcher
       .wait(hash, this.#label(batch))
       .then((outcome) => this.#settle(batch, outcome))
       .then(() => {
@@ -684,7 +694,7 @@ class ScorePush {
   async #settle(batch: JournalledBatch, outcome: Outcome): Promise<void> {
     if ("dropped" in outcome) return this.#dropped(batch, outcome.dropped);
     const receipt = outcome.mined;
-    await this.ctx.journal.append({
+    await this.#ctx.journal.append({
       type: "confirmed",
       batch: batch.batch,
       hash: receipt.hash,
@@ -705,8 +715,8 @@ class ScorePush {
       this.#planner.observe(expected, receipt.gasUsed);
     this.#count(batch, receipt.gasUsed);
     this.#showProgress();
-    this.ctx.onReceipt?.(batch.start, batch.end, receipt);
-    this.ctx.onConfirmed?.(batch.start, batch.end);
+    this.#ctx.onReceipt?.(batch.start, batch.end, receipt);
+    this.#ctx.onConfirmed?.(batch.start, batch.end);
   }
 
   /**
@@ -731,7 +741,7 @@ class ScorePush {
     hash: string,
     gasUsed: bigint,
   ): Promise<boolean> {
-    const sentWith = (await this.ctx.provider.getTransaction(hash))?.gasLimit;
+    const sentWith = (await this.#ctx.provider.getTransaction(hash))?.gasLimit;
     let estimated: bigint;
     try {
       estimated = await this.#estimate(
@@ -744,7 +754,7 @@ class ScorePush {
     const expected = this.#predicted.get(batch.batch);
     if (expected !== undefined) this.#planner.observe(expected, estimated);
     this.report.outOfGas++;
-    this.ctx.out.warn(
+    this.#ctx.out.warn(
       `batch ${batch.batch + 1} ran out of gas (${gasUsed} of ${sentWith}; ` +
         `the node estimates ${estimated}): sending it again`,
     );
@@ -756,7 +766,7 @@ class ScorePush {
   }
 
   async #dropped(batch: JournalledBatch, reason: string): Promise<void> {
-    await this.ctx.journal.append({
+    await this.#ctx.journal.append({
       type: "dropped",
       batch: batch.batch,
       reason,
@@ -772,7 +782,7 @@ class ScorePush {
   }
 
   #showProgress(): void {
-    this.ctx.progress?.update({
+    this.#ctx.progress?.update({
       addresses: this.report.addresses,
       batches: this.report.batches,
       gasUsed: this.report.gasUsed,
@@ -784,14 +794,14 @@ class ScorePush {
   /** Waits for every batch in flight, then stops following the chain. */
   async #finish(): Promise<void> {
     await Promise.allSettled(this.#inFlight);
-    this.setup.watcher.stop();
-    await this.ctx.journal.flush();
+    this.#setup.watcher.stop();
+    await this.#ctx.journal.flush();
   }
 
   /** Whether a transaction found by nonce is this push's. */
   #ours(data: string, to: string | null): boolean {
     return (
-      to?.toLowerCase() === this.setup.contract.toLowerCase() &&
+      to?.toLowerCase() === this.#setup.contract.toLowerCase() &&
       data.startsWith(this.#callPrefix)
     );
   }

@@ -42,11 +42,14 @@ export class ChainComparison {
   #worker: Promise<void> = Promise.resolve();
   #failed = false;
 
-  constructor(
-    private readonly score: VipScore,
-    private readonly stage: bigint,
-    private readonly table: ScoreTable,
-  ) {
+  readonly #score: VipScore;
+  readonly #stage: bigint;
+  readonly #table: ScoreTable;
+
+  constructor(score: VipScore, stage: bigint, table: ScoreTable) {
+    this.#score = score;
+    this.#stage = stage;
+    this.#table = table;
     this.#checked = new Uint8Array(table.length);
   }
 
@@ -65,22 +68,22 @@ export class ChainComparison {
    * differences in file order, then the others.
    */
   async finish(): Promise<Difference[]> {
-    for (let i = 0; i < this.table.length; i++) this.#enqueue(i);
+    for (let i = 0; i < this.#table.length; i++) this.#enqueue(i);
     await this.#worker;
     await this.#drain(1, PARALLEL_AT_FINISH);
     if (this.#failed) return this.#byPages();
     const differences: Difference[] = this.#differing
       .sort((a, b) => a.index - b.index)
       .map(({ index, actual }) => ({
-        address: this.table.address(index),
-        line: this.table.line(index),
-        expected: this.table.score(index),
+        address: this.#table.address(index),
+        line: this.#table.line(index),
+        expected: this.#table.score(index),
         actual,
       }));
-    if ((await this.score.scoreCount(this.stage)) > this.#indexed) {
+    if ((await this.#score.scoreCount(this.#stage)) > this.#indexed) {
       const strangers: Difference[] = [];
-      await forEachStageScore(this.score, this.stage, (address, actual) => {
-        if (actual !== 0n && this.table.indexOf(address) === undefined)
+      await forEachStageScore(this.#score, this.#stage, (address, actual) => {
+        if (actual !== 0n && this.#table.indexOf(address) === undefined)
           strangers.push({ address, expected: 0n, actual });
       });
       differences.push(
@@ -119,14 +122,14 @@ export class ChainComparison {
           [this.#queue, this.#head] = [[], 0];
         try {
           await readEntries(
-            this.score,
-            this.stage,
-            this.table,
+            this.#score,
+            this.#stage,
+            this.#table,
             indexes,
             (i, indexed, actual) => {
               if (indexed) this.#indexed++;
               if (!indexed) this.#differing.push({ index: i });
-              else if (actual !== this.table.score(i))
+              else if (actual !== this.#table.score(i))
                 this.#differing.push({ index: i, actual });
             },
           );
@@ -142,26 +145,26 @@ export class ChainComparison {
    * The whole comparison from the stage's pages, as the VIP agent reads them.
    */
   async #byPages(): Promise<Difference[]> {
-    const seen = new Uint8Array(this.table.length);
+    const seen = new Uint8Array(this.#table.length);
     const differing: { index: number; actual: bigint }[] = [];
     const strangers: Difference[] = [];
-    await forEachStageScore(this.score, this.stage, (address, actual) => {
-      const i = this.table.indexOf(address);
+    await forEachStageScore(this.#score, this.#stage, (address, actual) => {
+      const i = this.#table.indexOf(address);
       if (i === undefined) {
         if (actual !== 0n) strangers.push({ address, expected: 0n, actual });
         return;
       }
       seen[i] = 1;
-      if (actual !== this.table.score(i)) differing.push({ index: i, actual });
+      if (actual !== this.#table.score(i)) differing.push({ index: i, actual });
     });
     const byIndex = new Map(differing.map((d) => [d.index, d.actual]));
     const differences: Difference[] = [];
-    for (let i = 0; i < this.table.length; i++) {
+    for (let i = 0; i < this.#table.length; i++) {
       if (seen[i] === 0 || byIndex.has(i))
         differences.push({
-          address: this.table.address(i),
-          line: this.table.line(i),
-          expected: this.table.score(i),
+          address: this.#table.address(i),
+          line: this.#table.line(i),
+          expected: this.#table.score(i),
           actual: byIndex.get(i),
         });
     }

@@ -84,11 +84,14 @@ export class ReceiptWatcher {
   readonly #timeoutMs: number;
   readonly #onBlock: WatcherOptions["onBlock"];
 
+  readonly #provider: Provider;
+
   private constructor(
-    private readonly provider: Provider,
+    provider: Provider,
     fromBlock: number,
     options: WatcherOptions,
   ) {
+    this.#provider = provider;
     this.#lastBlock = fromBlock;
     this.#pollMs = options.pollMs ?? 250;
     this.#timeoutMs = options.timeoutMs ?? 600_000;
@@ -154,9 +157,9 @@ export class ReceiptWatcher {
   }
 
   async #tick(): Promise<void> {
-    const latest = await this.provider.getBlockNumber();
+    const latest = await this.#provider.getBlockNumber();
     for (let number = this.#lastBlock + 1; number <= latest; number++) {
-      const block = await this.provider.getBlock(number);
+      const block = await this.#provider.getBlock(number);
       if (block === null) break; // not served yet: read on the next poll
       this.#onBlock?.({
         number,
@@ -198,7 +201,7 @@ export class ReceiptWatcher {
    * A transaction no block showed yet: mined unseen, still pending, or gone.
    */
   async #lookUp(waiter: Waiter): Promise<void> {
-    const tx = await this.provider.getTransaction(waiter.hash);
+    const tx = await this.#provider.getTransaction(waiter.hash);
     if (tx !== null && tx.blockNumber !== null) return this.#receipt(waiter);
     if (tx !== null) {
       waiter.missing = 0;
@@ -213,7 +216,7 @@ export class ReceiptWatcher {
   }
 
   async #receipt(waiter: Waiter): Promise<void> {
-    const receipt = await this.provider.getTransactionReceipt(waiter.hash);
+    const receipt = await this.#provider.getTransactionReceipt(waiter.hash);
     // In a block the node has not finished serving: looked up again later.
     if (receipt === null) return;
     this.#waiters.delete(waiter.hash.toLowerCase());

@@ -42,29 +42,32 @@ interface Exit {
  */
 export class EngineProcess {
   /** A worker started ahead by `warmUp`, for the next job. */
-  private static warm: EngineProcess | undefined;
-  private answer: WorkerAnswer | undefined;
+  static #warm: EngineProcess | undefined;
+  #answer: WorkerAnswer | undefined;
   /** Settled once the worker has answered, or has gone. */
-  private readonly done: Promise<Exit | undefined>;
-  private startError: Error | undefined;
-  private said = "";
-  private readonly exited: Promise<Exit>;
+  readonly #done: Promise<Exit | undefined>;
+  #startError: Error | undefined;
+  #said = "";
+  readonly #exited: Promise<Exit>;
 
-  private constructor(private readonly worker: ChildProcess) {
+  readonly #worker: ChildProcess;
+
+  private constructor(worker: ChildProcess) {
+    this.#worker = worker;
     const answered = new Promise<undefined>((resolve) =>
       worker.once("message", (message: WorkerAnswer) => {
-        this.answer = message;
+        this.#answer = message;
         resolve(undefined);
       }),
     );
     // What the engine says when it aborts goes to stderr: read, so the pipe
     // never fills, and its end kept for the refusal.
     worker.stderr?.on("data", (chunk: Buffer) => {
-      this.said = (this.said + chunk.toString()).slice(-KEPT_STDERR_CHARS);
+      this.#said = (this.#said + chunk.toString()).slice(-KEPT_STDERR_CHARS);
     });
-    this.exited = new Promise((resolve) => {
+    this.#exited = new Promise((resolve) => {
       worker.once("error", (error) => {
-        this.startError = error;
+        this.#startError = error;
         resolve({ code: null, signal: null });
       });
       // "close", not "exit": it comes once the IPC channel has delivered
@@ -73,7 +76,7 @@ export class EngineProcess {
     });
     // An answer is all that is needed; a worker that goes without one has
     // its exit read.
-    this.done = Promise.race([answered, this.exited]);
+    this.#done = Promise.race([answered, this.#exited]);
   }
 
   /**
@@ -81,14 +84,14 @@ export class EngineProcess {
    * then overlaps the command's own), taken by the next `take`.
    */
   static warmUp(): void {
-    EngineProcess.warm ??= EngineProcess.start();
+    EngineProcess.#warm ??= EngineProcess.start();
   }
 
   /** The worker started ahead, if any is still there, else a new one. */
   static take(): EngineProcess {
-    const warm = EngineProcess.warm;
-    EngineProcess.warm = undefined;
-    return warm !== undefined && warm.worker.connected
+    const warm = EngineProcess.#warm;
+    EngineProcess.#warm = undefined;
+    return warm !== undefined && warm.#worker.connected
       ? warm
       : EngineProcess.start();
   }
@@ -119,7 +122,7 @@ export class EngineProcess {
 
   /** Runs `job` in the worker, within its bounds. */
   async run(job: StageJob): Promise<StageComputation> {
-    const answer = await this.answered(job);
+    const answer = await this.#answered(job);
     if (!("computation" in answer))
       throw new Error("the engine answered a stage with a check");
     const { rows, ...rest } = answer.computation;
@@ -128,20 +131,20 @@ export class EngineProcess {
 
   /** Checks policies alone in the worker (see `checkInEngine`), within their bounds. */
   async check(job: CheckJob): Promise<CheckOutcome[]> {
-    const answer = await this.answered(job);
+    const answer = await this.#answered(job);
     if (!("checks" in answer))
       throw new Error("the engine answered a check with a stage");
     return answer.checks;
   }
 
   /** The worker's answer to `job`, or its refusal thrown, within the job's bounds. */
-  private async answered(
+  async #answered(
     job: StageJob | CheckJob,
   ): Promise<Extract<WorkerAnswer, { ok: true }>> {
     let stopped: Stop;
     const stop = (why: Stop) => {
       stopped ??= why;
-      this.worker.kill("SIGKILL");
+      this.#worker.kill("SIGKILL");
     };
     // A check's time bound holds for each of its policies.
     const jobs = job.kind === "check" ? job.policies.length : 1;
@@ -149,12 +152,12 @@ export class EngineProcess {
       () => stop("time"),
       job.bounds.timeoutSeconds * 1000 * jobs + GRACE_MS,
     );
-    const watch = this.watchMemory(job, () => stop("memory"));
+    const watch = this.#watchMemory(job, () => stop("memory"));
     try {
-      if (this.worker.connected) this.worker.send(job);
-      await this.done;
-      if (this.answer?.ok === true) return this.answer;
-      throw this.failure(job, stopped, await this.exited);
+      if (this.#worker.connected) this.#worker.send(job);
+      await this.#done;
+      if (this.#answer?.ok === true) return this.#answer;
+      throw this.#failure(job, stopped, await this.#exited);
     } finally {
       clearTimeout(timer);
       clearInterval(watch);
@@ -163,8 +166,8 @@ export class EngineProcess {
 
   /** Ends the worker if it is still there (a job never sent, say). */
   dispose(): void {
-    if (this.worker.exitCode === null && this.worker.signalCode === null)
-      this.worker.kill("SIGKILL");
+    if (this.#worker.exitCode === null && this.#worker.signalCode === null)
+      this.#worker.kill("SIGKILL");
   }
 
   /**
@@ -172,13 +175,10 @@ export class EngineProcess {
    * once it holds more than the job's bound allows. Where there is no /proc,
    * the engine's own memory limit is the bound.
    */
-  private watchMemory(
-    job: StageJob | CheckJob,
-    exceeded: () => void,
-  ): NodeJS.Timeout {
+  #watchMemory(job: StageJob | CheckJob, exceeded: () => void): NodeJS.Timeout {
     const limitKb = (job.bounds.memoryMb + PROCESS_OVERHEAD_MB) * 1024;
     return setInterval(() => {
-      readFile(`/proc/${this.worker.pid}/status`, "utf8").then(
+      readFile(`/proc/${this.#worker.pid}/status`, "utf8").then(
         (status) => {
           const rss = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
           if (rss !== undefined && Number(rss) > limitKb) exceeded();
@@ -189,11 +189,7 @@ export class EngineProcess {
   }
 
   /** The worker's refusal as it said it, or why it stopped without one. */
-  private failure(
-    job: StageJob | CheckJob,
-    stopped: Stop,
-    exit: Exit,
-  ): VipError {
+  #failure(job: StageJob | CheckJob, stopped: Stop, exit: Exit): VipError {
     const file =
       job.kind === "check"
         ? job.policies.map((policy) => policy.file).join(", ")
@@ -209,18 +205,18 @@ export class EngineProcess {
         memoryMb: job.bounds.memoryMb,
         overheadMb: PROCESS_OVERHEAD_MB,
       });
-    const { answer } = this;
+    const answer = this.#answer;
     if (answer?.ok === false)
       return rebuiltRefusal(file, {
         ...answer.refusal,
         message: answer.message,
       });
-    if (this.startError !== undefined)
+    if (this.#startError !== undefined)
       return new VipError(ERRORS.SCORING.ENGINE_NOT_STARTED, {
         file,
-        reason: safeText(this.startError.message),
+        reason: safeText(this.#startError.message),
       });
-    const last = this.said.trim().split("\n").at(-1) ?? "";
+    const last = this.#said.trim().split("\n").at(-1) ?? "";
     return new VipError(ERRORS.SCORING.ENGINE_STOPPED, {
       file,
       how: exit.signal ?? `exit ${exit.code}`,

@@ -35,18 +35,18 @@ const MAX_TEMP_FILES = "10GB";
 
 /** The run's deadline, shared by every query of a policy. */
 export class Deadline {
-  private readonly end: number;
+  readonly #end: number;
 
   constructor(
     readonly seconds: number,
     /** The policy file, which a refusal names. */
     readonly policyFile: string,
   ) {
-    this.end = Date.now() + seconds * 1000;
+    this.#end = Date.now() + seconds * 1000;
   }
 
   get remainingMs(): number {
-    return this.end - Date.now();
+    return this.#end - Date.now();
   }
 }
 
@@ -58,11 +58,15 @@ export class Deadline {
  * are set, its time zone is UTC, and the policy cannot change any of it.
  */
 export class PolicySandbox {
+  readonly #instance: DuckDBInstance;
+
   private constructor(
-    private readonly instance: DuckDBInstance,
+    instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
     readonly bounds: PolicyBounds,
-  ) {}
+  ) {
+    this.#instance = instance;
+  }
 
   static async open(
     /** The index to attach read-only as `store`; none for a check alone. */
@@ -138,7 +142,7 @@ export class PolicySandbox {
 
   close(): void {
     this.connection.closeSync();
-    this.instance.closeSync();
+    this.#instance.closeSync();
   }
 }
 

@@ -34,12 +34,12 @@ function* chain(blocks: Block[]): Generator<{ time: bigint; tx: Tx }> {
 
 /** Who holds which token of an ERC-721, and how many each holds, as its moves are played. */
 class Holdings {
-  private readonly owners = new Map<bigint, string>();
+  readonly #owners = new Map<bigint, string>();
   readonly counts = new Map<string, bigint>();
   /** Plays a move; returns the token's sender (the zero address for a mint). */
   move(to: string, tokenId: bigint): string {
-    const from = this.owners.get(tokenId) ?? ZERO;
-    this.owners.set(tokenId, to);
+    const from = this.#owners.get(tokenId) ?? ZERO;
+    this.#owners.set(tokenId, to);
     add(this.counts, from, -1n);
     add(this.counts, to, 1n);
     return from;
