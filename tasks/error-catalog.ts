@@ -1187,7 +1187,7 @@ export const ERRORS = {
       message: "{file}:{line}: {problem}",
       cause:
         "A header line of the policy file (-- @policy, -- @from-stage, -- @source) is not as the " +
-        'README\'s "Policies" says: the message names the line and what is wrong with it.',
+        'docs/scoring-policies.md ("The policy file") says: the message names the line and what is wrong with it.',
       fix: "Correct that line of the policy's header as the message says.",
     },
     POLICY_HEADER_MISSING: {

@@ -147,7 +147,7 @@ function rollupAdvice(rollups: string[]): string {
   if (rollups.length === 0)
     return (
       "add a network with a vip block (rollupRpcUrl, l1RestUrl, …) to hardhat.config.ts " +
-      "(README: Configuration), then run the command with --network <its name>"
+      "(docs/configuration.md), then run the command with --network <its name>"
     );
   const options = rollups.map((n) => `--network ${n}`).join(" or ");
   const networks = rollups.length === 1 ? "network" : "networks";

@@ -381,7 +381,7 @@ export function describeRoute(route: Route): string[] {
     `beyond the amount     ${beyondTheAmount(route)}`,
     `op hook               ${
       route.required_op_hook === true
-        ? "required: the destination must sign a hook before the transfer (see README)"
+        ? "required: the destination must sign a hook before the transfer (see docs/moving-tokens.md)"
         : "not required"
     }`,
   ];

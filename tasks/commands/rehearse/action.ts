@@ -267,7 +267,7 @@ async function rehearseScores(
   const { baseChain } = standIns;
   const display = path.relative(process.cwd(), file) || file;
   step(
-    `scores:update --stage ${programStage} --file ${display} (journalled, pipelined, read back)`,
+    `scores:update --stage ${programStage} --file ${display} (journalled, pipelined, proven by its events)`,
   );
   const scores = await readScoreFile(file);
   await runScoresUpdate(
