@@ -45,9 +45,15 @@ describe("scores:report as a user runs it", () => {
     expect(result.stdout).to.include(out);
     for (const file of ["index.html", "stage-1.html", "stage-2.html"])
       expect(existsSync(path.join(out, file)), file).to.equal(true);
+    // The total, exact, grouped by thousands.
+    expect(BIG_SCORE + 9n).to.equal(1_152_921_504_730_303_774n);
     expect(await readFile(path.join(out, "stage-2.html"), "utf8")).to.include(
-      BIG_SCORE.toString(),
+      ">1,152,921,504,730,303,774<",
     );
+    // The lookup's data holds the score as the CSV does.
+    expect(
+      await readFile(path.join(out, "data", "stage-2", "0.js"), "utf8"),
+    ).to.include(`${address(1).slice(2)},${BIG_SCORE},1`);
   });
 
   it("refuses an --out that is a file, and writes nothing", async () => {
