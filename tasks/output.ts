@@ -100,3 +100,16 @@ export function formatDuration(value: number | bigint): string {
 export function formatNumber(value: bigint | number): string {
   return value.toLocaleString("en-US");
 }
+
+/**
+ * A count and its noun, as English has them: "1 address", "2 addresses",
+ * "1,000 batches". `plural` where adding "s" is wrong ("addresses").
+ */
+export function counted(
+  value: bigint | number,
+  singular: string,
+  plural = `${singular}s`,
+): string {
+  const one = typeof value === "bigint" ? value === 1n : value === 1;
+  return `${formatNumber(value)} ${one ? singular : plural}`;
+}

@@ -2,7 +2,7 @@ import { expect } from "chai";
 
 import { ERRORS } from "../tasks/error-catalog.js";
 import { VipError } from "../tasks/errors.js";
-import { printable, safeText } from "../tasks/output.js";
+import { counted, printable, safeText } from "../tasks/output.js";
 
 describe("printing untrusted text safely", () => {
   it("escapes every character a terminal would act on", () => {
@@ -38,5 +38,18 @@ describe("printing untrusted text safely", () => {
     expect(error.message).to.include("bad \\x1b[2J value\nnext");
     // eslint-disable-next-line no-control-regex -- none may get through
     expect(error.message).to.not.match(/[\u0000-\u0009\u000b-\u001f]/);
+  });
+});
+
+describe("counts in English", () => {
+  it("says one of a noun in the singular and any other count in the plural, grouped", () => {
+    expect(counted(1, "batch", "batches")).to.equal("1 batch");
+    expect(counted(2, "batch", "batches")).to.equal("2 batches");
+    expect(counted(0, "address", "addresses")).to.equal("0 addresses");
+    expect(counted(1n, "score")).to.equal("1 score");
+    expect(counted(1000, "log")).to.equal("1,000 logs");
+    expect(counted(10n ** 6n, "address", "addresses")).to.equal(
+      "1,000,000 addresses",
+    );
   });
 });

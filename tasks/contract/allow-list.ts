@@ -3,7 +3,7 @@ import { getAddress, isAddress, type Signer, ZeroAddress } from "ethers";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { ERRORS } from "../error-catalog.js";
 import { defined, VipError } from "../errors.js";
-import { field, formatNumber, type Output } from "../output.js";
+import { counted, field, formatNumber, type Output } from "../output.js";
 import { estimateSendAndConfirm } from "./confirm.js";
 
 export type AllowListChange = "add" | "remove";
@@ -99,5 +99,10 @@ export async function changeAllowList(
         `block ${receipt.blockNumber}, gas ${formatNumber(receipt.gasUsed)}`,
     ),
   );
-  out.line(field("allow list", `${await score.allowListSize()} address(es)`));
+  out.line(
+    field(
+      "allow list",
+      counted(await score.allowListSize(), "address", "addresses"),
+    ),
+  );
 }

@@ -1,4 +1,5 @@
 import {
+  counted,
   field,
   formatDuration,
   formatNumber,
@@ -35,7 +36,7 @@ export function describePlan(plan: CorrectionPlan, out: Output): void {
     field(
       "new contract",
       `a VipScore from stage ${plan.first} (Ignition deployment ${plan.deploymentId}); ` +
-        `stage(s) ${plan.first}–${last} pushed, proved and finalized on it in order; ` +
+        `${plan.first === last ? `stage ${last}` : `stages ${plan.first}–${last}`} pushed, proved and finalized on it in order; ` +
         `stage ${plan.openStage} then open there, and every task uses it (the old contract is refused for writes)`,
     ),
   );
@@ -59,7 +60,7 @@ function describeStage(stage: StagePlan, out: Output): void {
   out.line(
     field(
       `stage ${stage.stage}`,
-      `${formatNumber(stage.changes.length)} address(es) change; total ${formatNumber(stage.oldTotal)} → ` +
+      `${counted(stage.changes.length, "address changes", "addresses change")}; total ${formatNumber(stage.oldTotal)} → ` +
         `${formatNumber(newTotal)} (${delta >= 0n ? "+" : ""}${formatNumber(delta)}); from ${stage.file.path}`,
     ),
   );

@@ -1,6 +1,11 @@
 import { SingleBar } from "cli-progress";
 
-import { formatDuration, formatNumber, type Output } from "../output.js";
+import {
+  counted,
+  formatDuration,
+  formatNumber,
+  type Output,
+} from "../output.js";
 
 export interface IndexProgress {
   update(block: bigint, logs: number): void;
@@ -69,7 +74,7 @@ export function createIndexProgress(
     const f = figures();
     out.line(
       `index: block ${formatNumber(latest.block)} of ${formatNumber(head)} ` +
-        `(${Math.floor((100 * f.done) / total)}%), ${formatNumber(latest.logs)} logs, ` +
+        `(${Math.floor((100 * f.done) / total)}%), ${counted(latest.logs, "log")}, ` +
         `${formatNumber(f.rate)} logs/s, ${f.left} left`,
     );
   };

@@ -1,6 +1,6 @@
 import { SingleBar } from "cli-progress";
 
-import { formatNumber, type Output } from "../output.js";
+import { counted, formatNumber, type Output } from "../output.js";
 
 interface ProgressState {
   addresses: number;
@@ -49,8 +49,8 @@ export function createProgress(
   let latest: ProgressState = { addresses: 0, batches: 0, gasUsed: 0n };
   const line = (s: ProgressState) =>
     out.line(
-      `progress: ${formatNumber(s.addresses)}/${formatNumber(totalAddresses)} addresses, ` +
-        `${s.batches} batches, ${formatNumber(s.gasUsed)} gas, ETA ${eta(s.addresses)}`,
+      `progress: ${formatNumber(s.addresses)}/${counted(totalAddresses, "address", "addresses")}, ` +
+        `${counted(s.batches, "batch", "batches")}, ${formatNumber(s.gasUsed)} gas, ETA ${eta(s.addresses)}`,
     );
   return {
     update: (s) => {

@@ -9,7 +9,7 @@ import { defined, VipError } from "../errors.js";
 import { stageWriteCount } from "../contract/fence.js";
 import { Journal, journalPath } from "../journal/journal.js";
 import { batchesOf } from "../journal/state.js";
-import { field, formatNumber, type Output } from "../output.js";
+import { counted, field, formatNumber, type Output } from "../output.js";
 import {
   batchEstimator,
   BatchPlanner,
@@ -90,7 +90,7 @@ export async function runScoresUpdate(
   out.line(
     field(
       "score file",
-      `${file.path}: ${formatNumber(table.length)} addresses, total score ` +
+      `${file.path}: ${counted(table.length, "address", "addresses")}, total score ` +
         `${formatNumber(table.totalScore())}, sha256 ${file.sha256.slice(0, 16)}…`,
     ),
   );
@@ -216,7 +216,7 @@ async function dryRun(
   out.line(
     field(
       "plan",
-      `${batches.length} batch(es) of up to ${formatNumber(largest)} addresses, ` +
+      `${counted(batches.length, "batch", "batches")} of up to ${counted(largest, "address", "addresses")}, ` +
         `~${formatNumber(gas)} gas (${formatNumber(limits.target)} per transaction, ` +
         `${limits.perBlock} per block)`,
     ),
@@ -268,7 +268,7 @@ async function openJournal(
     out.line(
       field(
         "journal",
-        `${journal.path}: resuming, ${done} of ${batches.length} recorded batch(es) confirmed`,
+        `${journal.path}: resuming, ${done} of ${counted(batches.length, "recorded batch", "recorded batches")} confirmed`,
       ),
     );
   }
@@ -422,7 +422,7 @@ function eventProof(
       out.line(
         field(
           "proof",
-          `${formatNumber(outcome.byEvents)} score(s) by this run's UpdateScore events, ` +
+          `${counted(outcome.byEvents, "score")} by this run's UpdateScore events, ` +
             `${formatNumber(outcome.readBack)} read back; the stage's count and total ` +
             `equal the file's at block ${outcome.block}`,
         ),
@@ -511,14 +511,16 @@ function reportPush(report: PushReport, out: Output): void {
   out.line(
     field(
       "sent",
-      `${formatNumber(report.addresses)} addresses in ${report.batches} batch(es) ` +
+      `${counted(report.addresses, "address", "addresses")} in ${counted(report.batches, "batch", "batches")} ` +
         `(${report.sent} sent by this run, ${report.resumed} found after a restart), ` +
-        `${formatNumber(report.gasUsed)} gas, up to ${report.maxInFlight} in flight`,
+        `${formatNumber(report.gasUsed)} gas` +
+        // A run that found every batch confirmed sent none: no "up to 0 in flight".
+        (report.sent > 0 ? `, up to ${report.maxInFlight} in flight` : ""),
     ),
   );
   if (report.outOfGas > 0)
     out.warn(
-      `${report.outOfGas} batch(es) ran out of their predicted gas and were sent again ` +
+      `${counted(report.outOfGas, "batch", "batches")} ran out of their predicted gas and were sent again ` +
         "with the node's estimate",
     );
 }

@@ -1,6 +1,6 @@
 import { indexFile } from "../indexer/index-policies.js";
 import type { IndexReport } from "../indexer/index-sources.js";
-import { field, formatNumber, safeText } from "../output.js";
+import { counted, field, formatNumber, safeText } from "../output.js";
 import { loadPolicies, policyForStage } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
 import type { ActivityContext } from "./context.js";
@@ -122,7 +122,7 @@ function stageScores(
   ctx.out.line(
     field(
       named ? `scores ${safeText(policy.name, 40)}` : "scores",
-      `${formatNumber(computation.rows.length)} addresses, total ${formatNumber(BigInt(manifest.output.total))}` +
+      `${counted(computation.rows.length, "address", "addresses")}, total ${formatNumber(BigInt(manifest.output.total))}` +
         (final ? ", final" : trial ? ", a trial" : ", live"),
     ),
   );

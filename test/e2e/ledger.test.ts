@@ -150,7 +150,7 @@ describe("signing with a Ledger", () => {
     // from hardhat-ledger's cache, so GET_ADDRESS is not always asked.)
     const batches = Number(
       defined(
-        /^sent\s+1,000 addresses in (\d+) batch\(es\)/m.exec(update.stdout),
+        /^sent\s+1,000 addresses in (\d+) batch(?:es)?/m.exec(update.stdout),
         "/^sent\\s+1,000 addresses in (\\d+) batch\\(es\\)/m.exec(upda...",
       )[1],
     );

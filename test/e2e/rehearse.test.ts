@@ -88,7 +88,7 @@ describe("rehearse", () => {
     // The wrong stage 18: found by the audit, corrected on a new contract,
     // the proposal kept in the project.
     expect(result.stdout).to.match(
-      /^audit\s+3 address\(es\) differ from the policy$/m,
+      /^audit\s+3 addresses differ from the policy$/m,
     );
     expect(result.stdout).to.match(
       /^finalized\s+stage 18 on 0x[0-9a-fA-F]{40} in tx 0x[0-9a-f]{64}$/m,

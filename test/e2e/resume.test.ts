@@ -127,7 +127,7 @@ describe("scores:update killed (SIGKILL) and run again", () => {
     // Proved without the full read-back: the entries no event of this run
     // proved (an earlier run confirmed them) are read back, the rest by events.
     expect(resumed.stdout).to.match(
-      /^proof\s+[\d,]+ score\(s\) by this run's UpdateScore events, [\d,]+ read back; the stage's count and total equal the file's at block \d+$/m,
+      /^proof\s+[\d,]+ scores? by this run's UpdateScore events, [\d,]+ read back; the stage's count and total equal the file's at block \d+$/m,
     );
     expect(await score.scoreCount(stage)).to.equal(1000n);
     expect(

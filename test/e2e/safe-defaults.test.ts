@@ -210,7 +210,7 @@ export default defineConfig({
         },
       );
       expect(removed.code, removed.output).to.equal(0);
-      expect(removed.stdout).to.match(/^allow list\s+1 address\(es\)$/m);
+      expect(removed.stdout).to.match(/^allow list\s+1 address$/m);
       expect(await score.allowList(DEPLOYER)).to.equal(false);
 
       const last = failure(

@@ -135,7 +135,7 @@ describe("scores:update proves the push by its events", () => {
     expect(counts.sends).to.equal(COUNT / BATCH);
     expect(counts.readerCalls).to.equal(0);
     expect(proofLine(lines)).to.match(
-      /^proof\s+300 score\(s\) by this run's UpdateScore events, 0 read back; /,
+      /^proof\s+300 scores? by this run's UpdateScore events, 0 read back; /,
     );
     expect(
       lines.some((l) => /^verified\s+300 scores on chain equal /.test(l)),
@@ -209,7 +209,7 @@ describe("scores:update proves the push by its events", () => {
     // one for the 200 entries no event of this run proved.
     expect(counts.readerCalls).to.equal(2);
     expect(proofLine(lines)).to.match(
-      /^proof\s+100 score\(s\) by this run's UpdateScore events, 200 read back; /,
+      /^proof\s+100 scores? by this run's UpdateScore events, 200 read back; /,
     );
     expect(
       lines.some((l) => /^verified\s+300 scores on chain equal /.test(l)),

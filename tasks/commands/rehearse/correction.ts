@@ -7,7 +7,7 @@ import { planCorrection, runCorrection } from "../../correction/correct.js";
 import { describePlan } from "../../correction/describe.js";
 import { defined } from "../../errors.js";
 import { taskFolder } from "../../config/settings.js";
-import { field } from "../../output.js";
+import { counted, field } from "../../output.js";
 import { auditStage } from "../../scoring/audit.js";
 import type { ActivityContext } from "../../scoring/context.js";
 import { scoreStage } from "../../scoring/score-stage.js";
@@ -74,7 +74,10 @@ export async function rehearseCorrection(
       r.out,
     );
     r.out.line(
-      field("audit", `${differences} address(es) differ from the policy`),
+      field(
+        "audit",
+        `${counted(differences, "address differs", "addresses differ")} from the policy`,
+      ),
     );
     return await correct(r, activity, stage, work);
   } finally {
