@@ -1,6 +1,6 @@
 import type { ScoreRow } from "../scoring/score-rows.js";
 import { CHANGE_KINDS, type ChangeKind, changeKind } from "./change-kind.js";
-import { largerFirst, Leaders } from "./leaders.js";
+import { largerFirst, Leaders } from "../scores/leaders.js";
 import { type PairedScore, pairScores } from "./paired-scores.js";
 import {
   shareChangeNumerator,

@@ -1,4 +1,4 @@
-import { Leaders } from "../compare/leaders.js";
+import { Leaders } from "../scores/leaders.js";
 import { eip55 } from "../scores/checksum.js";
 import type { ScoreTable } from "../scores/table.js";
 import type { RankedEntry } from "./model.js";

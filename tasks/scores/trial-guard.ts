@@ -3,8 +3,13 @@ import path from "node:path";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
-import { TRIAL_FILE } from "../scoring/target.js";
 import type { ScoreFile } from "./read.js";
+
+/**
+ * A trial's file name: `window-<start>-<end>.csv`, `….manifest.json`
+ * (`trialBaseName` in tasks/scoring/target.ts makes it).
+ */
+const TRIAL_FILE = /^window-\d+-\d+\./;
 
 const STAGE_FILE = /^stage-(\d+)\.(?:final\.)?(?:csv|json)$/;
 

@@ -46,9 +46,6 @@ export function windowLabel(
   );
 }
 
-/** A trial's file name: `window-<start>-<end>.csv`, `….manifest.json`. */
-export const TRIAL_FILE = /^window-\d+-\d+\./;
-
 /** The base name of a trial's files: `window-<start>-<end>`, unix seconds. */
 export function trialBaseName(window: ScoredWindow): string {
   return `window-${window.start}-${window.end}`;
