@@ -14,7 +14,9 @@ export interface L1RestState {
   moduleAddress: string;
   /**
    * The program's stage, and its window: `[stageStartTime, stageEndTime)` in
-   * Unix seconds.
+   * Unix seconds. Setting the stage moves the window with it, as the program
+   * does (stage n + 1 starts where stage n ends, at `stageInterval`): each
+   * stage is served with its own window, the ones passed kept in `stageData`.
    */
   stage: bigint;
   stageStartTime: bigint;
@@ -134,6 +136,7 @@ export async function startL1RestStandIn(
     }),
     ...initial,
   };
+  stageMovesItsWindow(state);
   const server = await startServer((request, body) => {
     if (state.offline) return { status: 0, body: "", drop: true };
     const url = new URL(request.url ?? "/", "http://stand-in");
@@ -319,22 +322,49 @@ function localNow(): bigint {
 
 /**
  * `fund_reward_script`'s schedule: windows stay back to back however late the
- * stage advances.
+ * stage advances (each step moves the window, `stageMovesItsWindow`).
  */
 function advanceProgram(state: L1RestState, now: bigint): void {
   while (
     state.followClock &&
     now >= state.stageEndTime &&
     state.stageInterval > 0n
-  ) {
-    state.stageData.set(state.stage, {
-      start: state.stageStartTime,
-      end: state.stageEndTime,
-    });
+  )
     state.stage += 1n;
-    state.stageStartTime = state.stageEndTime;
-    state.stageEndTime = state.stageStartTime + state.stageInterval;
-  }
+}
+
+/**
+ * Makes `state.stage` an accessor that moves the window with the stage, so a
+ * test or the rehearsal that sets the stage gets that stage's own window, not
+ * the one of the stage it left: forward, the stages passed are kept in
+ * `stageData` (as the program's table holds them); back, each stage gets
+ * the window the table kept for it again, and leaves the table.
+ */
+function stageMovesItsWindow(state: L1RestState): void {
+  let stage = state.stage;
+  Object.defineProperty(state, "stage", {
+    enumerable: true,
+    get: () => stage,
+    set: (next: bigint) => {
+      for (; stage < next; stage += 1n) {
+        state.stageData.set(stage, {
+          start: state.stageStartTime,
+          end: state.stageEndTime,
+        });
+        state.stageStartTime = state.stageEndTime;
+        state.stageEndTime += state.stageInterval;
+      }
+      for (; stage > next; stage -= 1n) {
+        const earlier = state.stageData.get(stage - 1n) ?? {
+          start: state.stageStartTime - state.stageInterval,
+          end: state.stageStartTime,
+        };
+        state.stageData.delete(stage - 1n);
+        state.stageStartTime = earlier.start;
+        state.stageEndTime = earlier.end;
+      }
+    },
+  });
 }
 
 /**

@@ -232,6 +232,29 @@ describe("base-chain REST client", () => {
     });
   });
 
+  it("serves a stage set directly with its own window, back to back with the one before", async () => {
+    rest.state.stage = 22n; // the program moved on, as the rehearsal has it
+    expect(
+      await fetchVipProgram(rest.url, MAINNET_VIP_MODULE_ADDRESS),
+    ).to.deep.equal({
+      stage: 22n,
+      stageStartTime: window.stageEndTime,
+      stageEndTime: window.stageEndTime + window.stageInterval,
+      stageInterval: window.stageInterval,
+    });
+    expect(
+      await fetchStageWindow(rest.url, MAINNET_VIP_MODULE_ADDRESS, 21n),
+    ).to.deep.equal({
+      stage: 21n,
+      start: window.stageStartTime,
+      end: window.stageEndTime,
+    });
+    rest.state.stage = 21n; // and back: stage 21's window again
+    expect(
+      await fetchVipProgram(rest.url, MAINNET_VIP_MODULE_ADDRESS),
+    ).to.deep.equal({ stage: 21n, ...window });
+  });
+
   it("reads the base chain's time from its latest block, nanoseconds cut", async () => {
     rest.state.now = 1_700_050_123n;
     expect(await fetchChainTime(rest.url)).to.equal(1_700_050_123n);

@@ -1,4 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
@@ -8,8 +10,53 @@ import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 
 describe("rehearse", () => {
   it("runs the whole operator flow with no configuration and reports each step", async () => {
+    // A file of an earlier run: the folder is emptied first.
+    const folder = path.join(PROJECT_ROOT, "vip-rehearsal");
+    const stale = path.join(folder, "journal", "stale.jsonl");
+    await mkdir(path.dirname(stale), { recursive: true });
+    await writeFile(stale, "{}\n");
     const result = await runHardhat(["rehearse"]);
     expect(result.code, result.output).to.equal(0);
+    expect(result.stdout).to.include(
+      `It writes everything under ${folder}${path.sep} (emptied first), and keeps it.`,
+    );
+    expect(existsSync(stale), "the earlier run's file").to.equal(false);
+    // Every path it names is in that folder, and there after it ends: the
+    // journals, the registry entry registry:check is pointed at, the
+    // proposal initiad is pointed at, the score files, the report.
+    const named = [...result.stdout.matchAll(/(\/[^\s,`()]+)/g)]
+      .map((m) => (m[1] ?? "").replace(/[:.]+$/, "")) // "…/stage-16.csv: 2 addresses"
+      .filter(
+        (p) => p.startsWith(`${PROJECT_ROOT}/`) || p.startsWith(tmpdir()),
+      );
+    expect(named.length, result.stdout).to.be.greaterThan(20);
+    for (const p of named) {
+      expect(p.startsWith(`${folder}/`), p).to.equal(true);
+      expect(existsSync(p), p).to.equal(true);
+    }
+    expect(result.stdout).to.include(
+      `registry:check --dir ${path.join(folder, "registry", "mainnets", "rehearsal")}\``,
+    );
+    expect(result.stdout).to.include(
+      `initiad tx gov submit-proposal ${path.join(folder, "whitelist", "proposal.json")} `,
+    );
+    // Every hint is a command that works: none names the in-process network,
+    // which contract:deploy and stage:finalize refuse.
+    expect(result.output).to.not.include("--network default");
+    expect(result.stdout).to.match(
+      /^contract open stage\s+no VipScore deployment on this network yet \(the rehearsal deploys one next\)$/m,
+    );
+    // Each stage in its own window, back to back: stage 16's (step 10) starts
+    // where stage 15's (step 4) ends, and is the one the autopilot scores.
+    const runs = [
+      ...result.stdout.matchAll(/^stage runs\s+(\S+) to (\S+)$/gm),
+    ].map((m) => [m[1] ?? "", m[2] ?? ""].map((t) => t.replace(".000Z", "Z")));
+    expect(runs, result.stdout).to.have.length(2);
+    const [stage15, stage16] = runs;
+    expect(stage16?.[0]).to.equal(stage15?.[1]);
+    expect(result.stdout).to.include(
+      `window                stage 16: ${stage16?.[0]} to ${stage16?.[1]};`,
+    );
     const steps = [
       "accounts",
       "version",
@@ -26,9 +73,10 @@ describe("rehearse", () => {
       "stage:autopilot --policy",
       "scores from the rollup's activity, command by command",
       "a wrong stage and its correction",
+      "scores:report",
     ];
     for (const [i, step] of steps.entries())
-      expect(result.stdout).to.include(`[${i + 1}/15] ${step}`);
+      expect(result.stdout).to.include(`[${i + 1}/16] ${step}`);
     expect(result.stdout).to.match(/^tracked\s+0x[0-9a-f]{64}/m);
     expect(result.stdout).to.match(
       /^bridge holds\s+1000000 of the test token$/m,
@@ -72,19 +120,22 @@ describe("rehearse", () => {
     expect(result.stdout).to.match(
       /^finalized\s+stage 17 in tx 0x[0-9a-f]{64}, block \d+/m,
     );
-    // The report of the two stages it scored, kept in the project.
-    const report = /^report\s+stages 16, 17: (.*index\.html) /m.exec(
+    // The report of every stage it pushed and finalized: the sample file's
+    // stage 15 (no manifest), the policy's 16 and 17, and 18 as corrected.
+    const report = /^report\s+stages 15, 16, 17, 18: (.*index\.html) /m.exec(
       result.stdout,
     )?.[1];
     expect(report, result.stdout).to.equal(
-      path.join(PROJECT_ROOT, "vip-report", "index.html"),
+      path.join(folder, "report", "index.html"),
     );
-    const stage17 = await readFile(
-      path.join(PROJECT_ROOT, "vip-report", "stage-17.html"),
-      "utf8",
-    );
-    expect(stage17).to.include("final, finalized on chain");
-    expect(stage17).to.include("perp-volume");
+    for (const stage of [15, 16, 17, 18]) {
+      const page = await readFile(
+        path.join(folder, "report", `stage-${stage}.html`),
+        "utf8",
+      );
+      expect(page, `stage ${stage}`).to.include("final, finalized on chain");
+      if (stage > 15) expect(page, `stage ${stage}`).to.include("perp-volume");
+    }
     // The wrong stage 18: found by the audit, corrected on a new contract,
     // the proposal kept in the project.
     expect(result.stdout).to.match(
@@ -93,12 +144,7 @@ describe("rehearse", () => {
     expect(result.stdout).to.match(
       /^finalized\s+stage 18 on 0x[0-9a-fA-F]{40} in tx 0x[0-9a-f]{64}$/m,
     );
-    const proposalFile = path.join(
-      PROJECT_ROOT,
-      "vip-correction",
-      "rehearsal",
-      "proposal.json",
-    );
+    const proposalFile = path.join(folder, "correction", "proposal.json");
     expect(result.stdout).to.include(`proposal              ${proposalFile}`);
     const proposal = JSON.parse(await readFile(proposalFile, "utf8")) as {
       messages: { function_name: string; args: string[] }[];

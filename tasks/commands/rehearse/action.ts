@@ -1,5 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile } from "node:fs/promises";
 import path from "node:path";
 
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
@@ -20,9 +19,9 @@ import { runDeploy } from "../../contract/deploy.js";
 import { type OperatorSigner, operatorSigner } from "../../signer/signer.js";
 import { consoleOutput, field, type Output } from "../../output.js";
 import { buildReport } from "../../report/build.js";
-import { taskFolder } from "../../config/settings.js";
 import { runScoresUpdate } from "../../scores/update.js";
 import { readScoreFile } from "../../scores/read.js";
+import { finalScoreFile } from "../../scores/score-files.js";
 import { runStage } from "../stage/run.js";
 import { runFinalize } from "../stage-finalize/run.js";
 import {
@@ -42,6 +41,7 @@ import {
 import { rehearseAutopilot } from "./autopilot.js";
 import { rehearseCorrection } from "./correction.js";
 import { rehearseFunding, rehearseTransfer } from "./bridge.js";
+import { freshRehearsalFolders, type RehearsalFolders } from "./folder.js";
 import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
 import { rehearsePolicy } from "./policy.js";
 import { deploySamplePolicy, type PolicyRehearsal } from "./sample-policy.js";
@@ -63,33 +63,23 @@ const REHEARSAL_BRIDGE = 16n;
  * the base chain with an op hook), stage:autopilot scoring a stage from the
  * sample policy, and the next stage scored from it command by command (index,
  * compute, push, finalize), then a wrong stage found by the audit and
- * corrected on a new contract, with its proposal. It needs no configuration
- * and sends nothing off this machine.
+ * corrected on a new contract, with its proposal, and the report of every
+ * stage it scored. It needs no configuration and sends nothing off this
+ * machine; it writes only under vip-rehearsal/ in the project, emptied first,
+ * so every path it prints is there after it ends.
  */
 const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
   const out = consoleOutput;
   const network = inProcessNetwork(hre);
   const file = args.file ?? (await packageFile("scripts", "sample-scores.csv"));
+  const folders = await freshRehearsalFolders(hre.config.paths.root);
   const standIns = await startStandIns();
-  const journalDir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-"));
   try {
-    const rehearsal = await openRehearsal(
-      hre,
-      network,
-      standIns,
-      journalDir,
-      out,
-    );
+    const rehearsal = await openRehearsal(hre, network, standIns, folders, out);
     const { score, programStage } = await rehearseOnboarding(rehearsal);
     await rehearseScores(rehearsal, score, programStage, file);
     await rehearseBridge(rehearsal);
-    await rehearseScoring(
-      rehearsal,
-      score,
-      programStage,
-      taskFolder(hre.config.paths.root, "report"),
-      path.join(hre.config.paths.root, "vip-correction", "rehearsal"),
-    );
+    await rehearseScoring(rehearsal, score, programStage);
     out.line(
       `\nRehearsal complete. On the rollup: the same tasks with --network rollup (see README).`,
     );
@@ -98,7 +88,6 @@ const action: NewTaskActionFunction<RehearseArgs> = async (args, hre) => {
       standIns.cometbft.close(),
       standIns.baseChain.close(),
       standIns.rollupRest.close(),
-      rm(journalDir, { recursive: true, force: true }),
     ]);
   }
 };
@@ -116,13 +105,14 @@ interface Rehearsal {
   operator: OperatorSigner;
   chainId: bigint;
   standIns: StandIns;
-  journalDir: string;
+  /** Where every step writes: the one folder the rehearsal keeps. */
+  folders: RehearsalFolders;
   out: Output;
   /** Prints the next step's number and title. */
   step: (title: string) => void;
 }
 
-const STEPS = 15;
+const STEPS = 16;
 
 /**
  * The selected network, refused unless it lives in this process: the
@@ -154,7 +144,7 @@ async function openRehearsal(
   hre: HardhatRuntimeEnvironment,
   network: { name: string },
   standIns: StandIns,
-  journalDir: string,
+  folders: RehearsalFolders,
   out: Output,
 ): Promise<Rehearsal> {
   const chainId = registryEvmChainId(COSMOS_CHAIN_ID);
@@ -171,13 +161,16 @@ async function openRehearsal(
     `(${cometbft.url}) and REST API (${rollupRest.url}) and the base chain's REST API (${baseChain.url}).`,
   );
   out.line("Nothing is sent anywhere else.");
+  out.line(
+    `It writes everything under ${folders.root}${path.sep} (emptied first), and keeps it.`,
+  );
   let n = 0;
   return {
     connection,
     operator,
     chainId,
     standIns,
-    journalDir,
+    folders,
     out,
     step: (title) => out.line(`\n[${++n}/${STEPS}] ${title}`),
   };
@@ -190,7 +183,7 @@ async function openRehearsal(
 async function rehearseOnboarding(
   rehearsal: Rehearsal,
 ): Promise<{ score: VipScore; programStage: bigint }> {
-  const { connection, operator, chainId, out, step } = rehearsal;
+  const { connection, operator, chainId, folders, out, step } = rehearsal;
   const { cometbft, baseChain, rollupRest } = rehearsal.standIns;
   step(
     "accounts: the deployer, who is also the operator here, as 0x… and init1…",
@@ -214,11 +207,12 @@ async function rehearseOnboarding(
   await runChainId(connection, cometbft.url, out);
 
   step("stage: the program's current stage on the base chain");
+  // No --network hint: the in-process network is refused by contract:deploy.
   const { programStage } = await runStage(
     baseChain.url,
     MAINNET_VIP_MODULE_ADDRESS,
     undefined,
-    connection.networkName,
+    undefined,
     out,
   );
 
@@ -244,21 +238,22 @@ async function rehearseOnboarding(
   step(
     "registry:entry: chain.json, assetlist.json and the profile, validated, into a scratch registry checkout",
   );
-  await rehearseRegistryEntry(chainId, standIns, out);
+  await rehearseRegistryEntry(chainId, standIns, folders.registry, out);
 
   step(
     "proposal:whitelist: vip::register with the deployer as operator, checked, and read back from its bytes",
   );
-  await rehearseProposal(score, operator.hex, standIns, out);
+  await rehearseProposal(score, operator.hex, standIns, folders.whitelist, out);
   return { score, programStage };
 }
 
 /**
- * Steps 8 to 10: the sample file pushed to the program's stage, the stage
+ * Steps 8 to 10: the sample file pushed to the program's stage (and kept in
+ * the scores folder as the stage's final file, for the report), the stage
  * finalized once the program moved on, and both side by side.
  */
 async function rehearseScores(
-  { connection, operator, standIns, journalDir, out, step }: Rehearsal,
+  { connection, operator, standIns, folders, out, step }: Rehearsal,
   score: VipScore,
   programStage: bigint,
   file: string,
@@ -281,22 +276,28 @@ async function rehearseScores(
       replace: false,
       skipUnchanged: false,
       maxInFlight: 0,
-      journalDir,
+      journalDir: folders.journal,
       interactive: false,
       intent: "final",
     },
     out,
   );
+  const kept = finalScoreFile(folders.scores, programStage);
+  await copyFile(file, kept);
+  out.line(field("kept", `${kept} (a copy, for the report)`));
 
-  baseChain.state.stage = programStage + 1n;
+  // The base chain's clock reaches the stage's end: the stand-in's program
+  // moves on to the next stage, in its own window, as the real one does.
+  baseChain.state.now = baseChain.state.stageEndTime;
   step(
-    `stage:finalize --stage ${programStage} (the program has moved on to stage ${programStage + 1n})`,
+    `stage:finalize --stage ${programStage} (the base chain's clock passed its end: ` +
+      `the program has moved on to stage ${programStage + 1n})`,
   );
   await runFinalize(
     score,
     signer,
     programStage,
-    { journalDir, network: connection.networkName },
+    { journalDir: folders.journal, network: connection.networkName },
     out,
   );
 
@@ -305,7 +306,7 @@ async function rehearseScores(
     baseChain.url,
     MAINNET_VIP_MODULE_ADDRESS,
     score,
-    connection.networkName,
+    undefined,
     out,
   );
 }
@@ -318,6 +319,7 @@ async function rehearseBridge({
   connection,
   operator,
   standIns,
+  folders,
   out,
   step,
 }: Rehearsal): Promise<void> {
@@ -329,7 +331,14 @@ async function rehearseBridge({
   step(
     "bridge:transfer: a token moved through the stand-in routing API (approval, send, track once, status)",
   );
-  await rehearseTransfer(connection, operator, COSMOS_CHAIN_ID, restUrls, out);
+  await rehearseTransfer(
+    connection,
+    operator,
+    COSMOS_CHAIN_ID,
+    restUrls,
+    folders.journal,
+    out,
+  );
 
   step(
     "bridge:transfer from the base chain: fund the deployer on the rollup " +
@@ -343,27 +352,26 @@ async function rehearseBridge({
     operator,
     { base: baseChain.state.chain, rollup: rollupRest.state.chain },
     restUrls,
+    folders.journal,
     out,
   );
 }
 
 /**
- * Steps 13 and 14: stages scored from the sample policy, by the autopilot and
- * command by command. Both move the in-process chain's clock past a stage's
- * end: they come after the transfers, whose chain keeps the time they started
- * in.
+ * Steps 13 to 16: stages scored from the sample policy, by the autopilot and
+ * command by command, a wrong stage corrected, then the report of every
+ * stage. Steps 13 and 14 move the in-process chain's clock past a stage's
+ * end: they come after the transfers, whose chain keeps the time they
+ * started in.
  */
 async function rehearseScoring(
-  { connection, operator, standIns, journalDir, out, step }: Rehearsal,
+  { connection, operator, standIns, folders, out, step }: Rehearsal,
   score: VipScore,
   programStage: bigint,
-  reportDir: string,
-  correctionDir: string,
 ): Promise<void> {
   const { signer } = operator;
-  const sample = await deploySamplePolicy(signer, journalDir);
-  const scoresDir = path.join(journalDir, "scores");
-  const rehearsal = {
+  const sample = await deploySamplePolicy(signer, folders.policy);
+  const rehearsal: PolicyRehearsal = {
     connection,
     score,
     signer,
@@ -373,8 +381,9 @@ async function rehearseScoring(
       state: standIns.baseChain.state,
       moduleAddress: MAINNET_VIP_MODULE_ADDRESS,
     },
-    journalDir,
-    scoresDir,
+    journalDir: folders.journal,
+    scoresDir: folders.scores,
+    indexDir: folders.index,
     out,
   };
   step(
@@ -389,41 +398,52 @@ async function rehearseScoring(
       `scores:update, stage:finalize for stage ${programStage + 2n}`,
   );
   await rehearsePolicy(rehearsal);
-  await writeRehearsalReport(rehearsal, reportDir);
 
+  const wrong = programStage + 3n;
   step(
-    `a wrong stage and its correction: stage ${programStage + 3n} finalized from a broken job's file, ` +
+    `a wrong stage and its correction: stage ${wrong} finalized from a broken job's file, ` +
       "found by scores:audit, corrected by stage:correct --policy on a new contract, the proposal written",
   );
   // The whitelist proposal of the onboarding steps has passed by now.
   standIns.baseChain.state.registeredBridges.push(REHEARSAL_BRIDGE);
-  const proposal = await rehearseCorrection({
+  const corrected = await rehearseCorrection({
     ...rehearsal,
     rollupRestUrl: standIns.rollupRest.url,
     bridgeId: REHEARSAL_BRIDGE,
-    outDir: correctionDir,
+    outDir: folders.correction,
   });
   out.line(
     field(
       "proposal",
-      `${proposal}, with forum-post.md and changed-addresses.csv beside it`,
+      `${corrected.proposal}, with forum-post.md and changed-addresses.csv beside it`,
     ),
+  );
+
+  step(
+    `scores:report: every stage the rehearsal pushed and finalized, ${programStage} to ${wrong}`,
+  );
+  const replaced = VipScore__factory.connect(corrected.newContract, signer);
+  await writeRehearsalReport(rehearsal, folders.report, (stage) =>
+    stage >= wrong ? replaced : score,
   );
 }
 
 /**
  * The report of the stages the rehearsal scored, as `scores:report` writes
- * it, kept in the project (the rest of the rehearsal is thrown away).
+ * it from the scores folder: each stage checked as finalized on the contract
+ * that holds it (`contractOf`: the corrected stage is on the new one).
  */
 async function writeRehearsalReport(
-  { scoresDir, sample, score, out }: PolicyRehearsal,
+  { scoresDir, sample, out }: PolicyRehearsal,
   reportDir: string,
+  contractOf: (stage: bigint) => VipScore,
 ): Promise<void> {
   const { stages } = await buildReport({
     scoresDir,
     out: reportDir,
     policy: sample.policyPath,
-    finalizedOnChain: async (stage) => (await score.stages(stage)).isFinalized,
+    finalizedOnChain: async (stage) =>
+      (await contractOf(stage).stages(stage)).isFinalized,
   });
   out.line(
     field(

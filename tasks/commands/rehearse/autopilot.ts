@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { alertSink } from "../../autopilot/alerts.js";
@@ -7,7 +5,6 @@ import { prepareContext } from "../../autopilot/prepare.js";
 import { runAutopilot } from "../../autopilot/run.js";
 import { DEFAULT_GRACE_SECONDS } from "../../program/stage-timing.js";
 import { defined } from "../../errors.js";
-import { taskFolder } from "../../config/settings.js";
 import { field } from "../../output.js";
 import { type PolicyRehearsal, trade } from "./sample-policy.js";
 
@@ -28,90 +25,92 @@ export async function rehearseAutopilot({
   baseChain,
   journalDir,
   scoresDir,
+  indexDir,
   out,
 }: PolicyRehearsal): Promise<void> {
-  const work = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-autopilot-"));
-  try {
-    const stage = await score.openStage();
-    const { state } = baseChain;
-    state.stage = stage;
-    const chainId = (
-      await defined(
-        signer.provider,
-        "the rehearsal's signer is connected",
-      ).getNetwork()
-    ).chainId;
-    const pass = async () =>
-      runAutopilot(
-        await prepareContext({
-          score,
-          signer,
-          chainId,
-          out,
-          alerts: alertSink({ write: (line) => out.line(line) }),
-        }),
-        {
-          scoresDir,
-          once: true,
-          pollSeconds: 60,
-          graceSeconds: DEFAULT_GRACE_SECONDS,
-          statusFile: path.join(journalDir, "autopilot", "status.json"),
-          journalDir,
-          l1RestUrl: baseChain.url,
-          moduleAddress: baseChain.moduleAddress,
-          network: "default",
-          role: { kind: "primary" },
-          scoring: {
-            policyPath: sample.policyPath,
-            computeIntervalSeconds: 600,
-            activity: {
-              provider: connection.provider,
-              chainId,
-              dataDir: taskFolder(work, "data"),
-              l1RestUrl: baseChain.url,
-              moduleAddress: baseChain.moduleAddress,
-              out,
-            },
+  const stage = await score.openStage();
+  const { state } = baseChain;
+  state.stage = stage;
+  const chainId = (
+    await defined(
+      signer.provider,
+      "the rehearsal's signer is connected",
+    ).getNetwork()
+  ).chainId;
+  const pass = async () =>
+    runAutopilot(
+      await prepareContext({
+        score,
+        signer,
+        chainId,
+        out,
+        alerts: alertSink({ write: (line) => out.line(line) }),
+      }),
+      {
+        scoresDir,
+        once: true,
+        pollSeconds: 60,
+        graceSeconds: DEFAULT_GRACE_SECONDS,
+        statusFile: path.join(journalDir, "autopilot", "status.json"),
+        journalDir,
+        l1RestUrl: baseChain.url,
+        moduleAddress: baseChain.moduleAddress,
+        network: "default",
+        role: { kind: "primary" },
+        scoring: {
+          policyPath: sample.policyPath,
+          computeIntervalSeconds: 600,
+          activity: {
+            provider: connection.provider,
+            chainId,
+            dataDir: path.join(indexDir, "autopilot"),
+            l1RestUrl: baseChain.url,
+            moduleAddress: baseChain.moduleAddress,
+            out,
           },
         },
-      );
-    // Trades now, inside the window on the rollup's clock.
-    await trade(connection, sample, [
+      },
+    );
+  // Trades a minute into the window on the rollup's clock (the program
+  // moved on at the base chain's clock, which ran ahead of the rollup's).
+  await trade(
+    connection,
+    sample,
+    [
       ["0x00000000000000000000000000000000000000a1", 2n * E18, 1],
       ["0x00000000000000000000000000000000000000a2", E18, 6],
-    ]);
-    state.now = state.stageEndTime - 30n;
-    out.line(
-      field(
-        "base chain clock",
-        `30 s before stage ${stage}'s end: the autopilot scores it live from ${path.basename(sample.policyPath)}`,
-      ),
-    );
-    const early = await pass();
-    out.line(
-      field(
-        "finalized",
-        early.finalized.length === 0
-          ? "nothing: the stage has not ended on the base chain's clock"
-          : early.finalized.join(", "),
-      ),
-    );
-    // A block after the end closes the window on the rollup's clock too.
-    await trade(
-      connection,
-      sample,
-      [["0x00000000000000000000000000000000000000a1", E18, 1]],
-      state.stageEndTime + 1n,
-    );
-    state.now = state.stageEndTime + 5n;
-    out.line(
-      field(
-        "base chain clock",
-        `5 s past stage ${stage}'s end, and the rollup has a block after it`,
-      ),
-    );
-    await pass();
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+    ],
+    state.stageStartTime + 60n,
+  );
+  state.now = state.stageEndTime - 30n;
+  out.line(
+    field(
+      "base chain clock",
+      `30 s before stage ${stage}'s end: the autopilot scores it live from ${path.basename(sample.policyPath)}`,
+    ),
+  );
+  const early = await pass();
+  out.line(
+    field(
+      "finalized",
+      early.finalized.length === 0
+        ? "nothing: the stage has not ended on the base chain's clock"
+        : early.finalized.join(", "),
+    ),
+  );
+  // A block after the end closes the window on the rollup's clock too.
+  await trade(
+    connection,
+    sample,
+    [["0x00000000000000000000000000000000000000a1", E18, 1]],
+    state.stageEndTime + 1n,
+  );
+  state.now = state.stageEndTime + 5n;
+  out.line(
+    field(
+      "base chain clock",
+      `5 s past stage ${stage}'s end, and the rollup has a block after it`,
+    ),
+  );
+  await pass();
 }

@@ -1,7 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-
 import {
   BridgeStandIn__factory,
   TestToken__factory,
@@ -40,6 +36,7 @@ export async function rehearseTransfer(
   signer: OperatorSigner,
   destChain: string,
   restUrls: RestUrls,
+  journalDir: string,
   out: Output,
 ): Promise<void> {
   const token = await new TestToken__factory(signer.signer).deploy(
@@ -87,6 +84,7 @@ export async function rehearseTransfer(
     connection,
     signer,
     restUrls,
+    journalDir,
     out,
   );
   out.line(
@@ -108,6 +106,7 @@ export async function rehearseFunding(
   signer: OperatorSigner,
   chains: { base: CosmosChainState; rollup: CosmosChainState },
   restUrls: RestUrls,
+  journalDir: string,
   out: Output,
 ): Promise<void> {
   const { base, rollup } = chains;
@@ -140,6 +139,7 @@ export async function rehearseFunding(
     connection,
     signer,
     restUrls,
+    journalDir,
     out,
   );
   const deposits = Object.values(base.included).filter(
@@ -161,16 +161,20 @@ export async function rehearseFunding(
 
 const AMOUNT = 1_000_000n;
 
+/**
+ * One transfer through a stand-in router, journalled in `journalDir` (kept
+ * with the rehearsal's other journals).
+ */
 async function transferThroughStandIn(
   routerState: Partial<RouterState>,
   intent: TransferIntent,
   connection: Connection,
   signer: OperatorSigner,
   restUrls: RestUrls,
+  journalDir: string,
   out: Output,
 ): Promise<void> {
   const router = await startRouterStandIn(routerState);
-  const dir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-transfer-"));
   try {
     out.line(field("router", `stand-in at ${router.url}`));
     await runTransfer(
@@ -179,7 +183,7 @@ async function transferThroughStandIn(
       {
         router: new RouterClient(router.url),
         journal: await Journal.open<TransferRecord>(
-          transferJournalPath(dir, intent),
+          transferJournalPath(journalDir, intent),
         ),
         signer,
         provider: connection.ethers.provider,
@@ -197,9 +201,6 @@ async function transferThroughStandIn(
       },
     );
   } finally {
-    await Promise.all([
-      router.close(),
-      rm(dir, { recursive: true, force: true }),
-    ]);
+    await router.close();
   }
 }

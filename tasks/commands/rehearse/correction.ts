@@ -1,12 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { fetchChainTime } from "../../clients/l1-rest.js";
 import { planCorrection, runCorrection } from "../../correction/correct.js";
 import { describePlan } from "../../correction/describe.js";
 import { defined } from "../../errors.js";
-import { taskFolder } from "../../config/settings.js";
 import { counted, field } from "../../output.js";
 import { auditStage } from "../../scoring/audit.js";
 import type { ActivityContext } from "../../scoring/context.js";
@@ -25,7 +23,10 @@ export interface CorrectionRehearsal extends PolicyRehearsal {
   rollupRestUrl: string;
   /** The bridge the stand-ins give the rollup. */
   bridgeId: bigint;
-  /** Where the proposal and the forum post are kept (in the project). */
+  /**
+   * Where the broken job's file, the new contract's deployment, the proposal
+   * and the forum post are kept (in the rehearsal's folder).
+   */
   outDir: string;
 }
 
@@ -33,62 +34,54 @@ export interface CorrectionRehearsal extends PolicyRehearsal {
  * A wrong stage, found and corrected: the open stage scored by a broken job
  * (one trader's score dropped), pushed and finalized, snapshotted by the
  * agent; `scores:audit` finds the difference with the sample policy; then
- * `stage:correct --policy` replays it to a new contract (kept in a folder of
- * the rehearsal's) and writes the proposal. Returns the proposal's path.
+ * `stage:correct --policy` replays it to a new contract (its deployment in
+ * `outDir`), its final file computed into the scores folder, and writes the
+ * proposal. Returns the proposal's path and the new contract.
  */
 export async function rehearseCorrection(
   r: CorrectionRehearsal,
-): Promise<string> {
-  const work = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-correction-"));
-  try {
-    // The program reads the rollup's scores from this contract.
-    r.baseChain.state.scoreContracts.set(
-      r.bridgeId,
-      await r.score.getAddress(),
-    );
-    const { activity, stage } = await wrongStage(r, work);
-    const { state } = r.baseChain;
-    // The stand-in's program moves past the stage by its clock.
-    await fetchChainTime(r.baseChain.url);
-    state.snapshots.set(
-      stage,
-      new Map([
-        [
-          `${r.bridgeId}:1`,
-          {
-            createTime: state.now ?? 0n,
-            totalL2Score: (await r.score.stages(stage)).totalScore,
-          },
-        ],
-      ]),
-    );
-    r.out.line(
-      field(
-        "snapshot",
-        `the agent took stage ${stage} from ${await r.score.getAddress()}`,
-      ),
-    );
-    const differences = await auditStage(
-      r.score,
-      await scoreStage(activity, r.sample.policyPath, stage),
-      r.out,
-    );
-    r.out.line(
-      field(
-        "audit",
-        `${counted(differences, "address differs", "addresses differ")} from the policy`,
-      ),
-    );
-    return await correct(r, activity, stage, work);
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+): Promise<{ proposal: string; newContract: string }> {
+  // The program reads the rollup's scores from this contract.
+  r.baseChain.state.scoreContracts.set(r.bridgeId, await r.score.getAddress());
+  const { activity, stage } = await wrongStage(r);
+  const { state } = r.baseChain;
+  // The stand-in's program moves past the stage by its clock.
+  await fetchChainTime(r.baseChain.url);
+  state.snapshots.set(
+    stage,
+    new Map([
+      [
+        `${r.bridgeId}:1`,
+        {
+          createTime: state.now ?? 0n,
+          totalL2Score: (await r.score.stages(stage)).totalScore,
+        },
+      ],
+    ]),
+  );
+  r.out.line(
+    field(
+      "snapshot",
+      `the agent took stage ${stage} from ${await r.score.getAddress()}`,
+    ),
+  );
+  const differences = await auditStage(
+    r.score,
+    await scoreStage(activity, r.sample.policyPath, stage),
+    r.out,
+  );
+  r.out.line(
+    field(
+      "audit",
+      `${counted(differences, "address differs", "addresses differ")} from the policy`,
+    ),
+  );
+  return await correct(r, activity, stage);
 }
 
 /** The open stage, scored by a job that drops a trader, pushed and finalized. */
 async function wrongStage(
   r: CorrectionRehearsal,
-  work: string,
 ): Promise<{ activity: ActivityContext; stage: bigint }> {
   const stage = await r.score.openStage();
   const { state } = r.baseChain;
@@ -108,13 +101,13 @@ async function wrongStage(
         "the rehearsal's signer is connected",
       ).getNetwork()
     ).chainId,
-    dataDir: taskFolder(work, "data"),
+    dataDir: path.join(r.indexDir, "correction"),
     l1RestUrl: r.baseChain.url,
     moduleAddress: r.baseChain.moduleAddress,
     out: r.out,
   };
   // The broken job's file: C2 left out.
-  const wrong = path.join(work, `stage-${stage}.wrong.csv`);
+  const wrong = path.join(r.outDir, `stage-${stage}.wrong.csv`);
   await writeFile(wrong, `address,score\n${C1},12\n`);
   await runScoresUpdate(
     r.score,
@@ -143,15 +136,16 @@ async function wrongStage(
   return { activity, stage };
 }
 
-/** `stage:correct --stage <stage> --policy …`, its new contract's deployment kept in `work`. */
+/**
+ * `stage:correct --stage <stage> --policy … --scores-dir <the scores folder>`,
+ * its new contract's deployment kept in `outDir`.
+ */
 async function correct(
   r: CorrectionRehearsal,
   activity: ActivityContext,
   stage: bigint,
-  work: string,
-): Promise<string> {
-  const scoresDir = path.join(work, "corrected");
-  await mkdir(scoresDir, { recursive: true });
+): Promise<{ proposal: string; newContract: string }> {
+  const { scoresDir } = r;
   const chainId = activity.chainId;
   const env = {
     connection: r.connection,
@@ -159,7 +153,7 @@ async function correct(
     chainId,
     network: r.connection.networkName,
     journalDir: r.journalDir,
-    ignitionPath: path.join(work, "ignition"),
+    ignitionPath: path.join(r.outDir, "ignition"),
     deploymentId: `chain-${chainId}-from-stage-${stage}`,
     oldContract: await r.score.getAddress(),
     out: r.out,
@@ -176,11 +170,11 @@ async function correct(
   };
   const plan = await planCorrection(r.score, request, env);
   describePlan(plan, r.out);
-  await runCorrection(plan, env, request, {
+  const { newContract } = await runCorrection(plan, env, request, {
     outDir: r.outDir,
     vipModuleAddress: r.baseChain.moduleAddress,
     metadata: "",
     reason: "a broken scoring job left a trader out",
   });
-  return path.join(r.outDir, "proposal.json");
+  return { proposal: path.join(r.outDir, "proposal.json"), newContract };
 }

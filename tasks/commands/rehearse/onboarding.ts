@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
@@ -20,11 +18,13 @@ export interface OnboardingStandIns {
 /**
  * registry:entry as an operator runs it: facts from the rollup's stand-ins, the
  * rest from the example input (scripts/examples/registry-input.json), validated
- * whole, written to a temporary registry checkout.
+ * whole, written to the rehearsal's registry checkout `registry` (kept, so
+ * the registry:check it suggests can read them).
  */
 export async function rehearseRegistryEntry(
   evmChainId: bigint,
   standIns: OnboardingStandIns,
+  registry: string,
   out: Output,
 ): Promise<void> {
   const input = await readRegistryInput(
@@ -35,57 +35,47 @@ export async function rehearseRegistryEntry(
     fetchAbciInfo(standIns.cometBftUrl),
     fetchBridgeInfo(standIns.rollupRestUrl),
   ]);
-  const registry = await mkdtemp(
-    path.join(tmpdir(), "vip-rehearsal-registry-"),
+  await runRegistryEntry(
+    registry,
+    input,
+    { chainId, evmChainId, bridgeId: bridge.bridgeId, version: abci.version },
+    false,
+    out,
   );
-  try {
-    await runRegistryEntry(
-      registry,
-      input,
-      { chainId, evmChainId, bridgeId: bridge.bridgeId, version: abci.version },
-      false,
-      out,
-    );
-  } finally {
-    await rm(registry, { recursive: true, force: true });
-  }
 }
 
 /**
  * proposal:whitelist with the deployer as the operator, checked against the
- * stand-ins and read back.
+ * stand-ins and read back, written into `dir` (kept, for the submit command
+ * it suggests).
  */
 export async function rehearseProposal(
   score: VipScore,
   operator: string,
   standIns: OnboardingStandIns,
+  dir: string,
   out: Output,
 ): Promise<void> {
-  const dir = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-proposal-"));
-  try {
-    await runWhitelistProposal(
-      {
-        operator,
-        commissionMaxRate: "0.5",
-        commissionMaxChangeRate: "0.1",
-        commissionRate: "0.2",
-        metadata: "https://forum.initia.xyz/t/vip-whitelist-rehearsal/1",
-        title: "Whitelist the rehearsal rollup in VIP",
-        summary:
-          "Registers the rehearsal rollup's bridge, operator and scoring contract",
-        out: path.join(dir, "proposal.json"),
-        force: false,
-      },
-      {
-        l1RestUrl: standIns.l1RestUrl,
-        rollupRestUrl: standIns.rollupRestUrl,
-        vipModuleAddress: standIns.vipModuleAddress,
-        score,
-        network: "default",
-      },
-      out,
-    );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await runWhitelistProposal(
+    {
+      operator,
+      commissionMaxRate: "0.5",
+      commissionMaxChangeRate: "0.1",
+      commissionRate: "0.2",
+      metadata: "https://forum.initia.xyz/t/vip-whitelist-rehearsal/1",
+      title: "Whitelist the rehearsal rollup in VIP",
+      summary:
+        "Registers the rehearsal rollup's bridge, operator and scoring contract",
+      out: path.join(dir, "proposal.json"),
+      force: false,
+    },
+    {
+      l1RestUrl: standIns.l1RestUrl,
+      rollupRestUrl: standIns.rollupRestUrl,
+      vipModuleAddress: standIns.vipModuleAddress,
+      score,
+      network: "default",
+    },
+    out,
+  );
 }

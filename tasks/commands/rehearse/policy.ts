@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { writeStageFiles } from "../../scoring/publish.js";
 import { scoreStage } from "../../scoring/score-stage.js";
 import { ERRORS } from "../../error-catalog.js";
 import { defined, VipError } from "../../errors.js";
-import { taskFolder } from "../../config/settings.js";
 import { field } from "../../output.js";
 import { readScoreFile } from "../../scores/read.js";
 import { runScoresUpdate } from "../../scores/update.js";
@@ -33,90 +30,86 @@ export async function rehearsePolicy({
   baseChain,
   journalDir,
   scoresDir,
+  indexDir,
   out,
 }: PolicyRehearsal): Promise<void> {
-  const work = await mkdtemp(path.join(tmpdir(), "vip-rehearsal-policy-"));
-  try {
-    const stage = await score.openStage();
-    const { state } = baseChain;
-    state.stage = stage;
-    const window = { start: state.stageStartTime, end: state.stageEndTime };
-    await trade(
-      connection,
-      sample,
-      [
-        [B1, 5n * E18, 10],
-        [B2, E18, 1],
-      ],
-      window.start + 60n,
-    );
-    await trade(connection, sample, [[B3, 7n * E18, 3]], window.start + 3_600n);
-    // After the window: the rollup's clock has passed the end, and this trade
-    // belongs to the next stage.
-    await trade(connection, sample, [[B1, E18, 50]], window.end + 10n);
-    state.now = window.end + 20n;
-    out.line(
-      field(
-        "trades",
-        `3 in stage ${stage}'s window, 1 after its end; the base chain's clock is past the end`,
-      ),
-    );
+  const stage = await score.openStage();
+  const { state } = baseChain;
+  state.stage = stage;
+  const window = { start: state.stageStartTime, end: state.stageEndTime };
+  await trade(
+    connection,
+    sample,
+    [
+      [B1, 5n * E18, 10],
+      [B2, E18, 1],
+    ],
+    window.start + 60n,
+  );
+  await trade(connection, sample, [[B3, 7n * E18, 3]], window.start + 3_600n);
+  // After the window: the rollup's clock has passed the end, and this trade
+  // belongs to the next stage.
+  await trade(connection, sample, [[B1, E18, 50]], window.end + 10n);
+  state.now = window.end + 20n;
+  out.line(
+    field(
+      "trades",
+      `3 in stage ${stage}'s window, 1 after its end; the base chain's clock is past the end`,
+    ),
+  );
 
-    const scores = await scoreStage(
-      {
-        provider: connection.provider,
-        chainId: (
-          await defined(
-            signer.provider,
-            "the rehearsal's signer is connected",
-          ).getNetwork()
-        ).chainId,
-        dataDir: taskFolder(work, "data"),
-        l1RestUrl: baseChain.url,
-        moduleAddress: baseChain.moduleAddress,
-        out,
-      },
-      sample.policyPath,
-      stage,
-    );
-    if (!scores.final)
-      throw new VipError(ERRORS.REHEARSE.SCORES_NOT_FINAL, { stage });
-    const written = await writeStageFiles(
-      scoresDir,
-      scores.manifest,
-      scores.csv,
-      scores.policy.sql,
-    );
-    out.line(field("wrote", `${written.csv} and its manifest`));
+  const scores = await scoreStage(
+    {
+      provider: connection.provider,
+      chainId: (
+        await defined(
+          signer.provider,
+          "the rehearsal's signer is connected",
+        ).getNetwork()
+      ).chainId,
+      dataDir: path.join(indexDir, "policy"),
+      l1RestUrl: baseChain.url,
+      moduleAddress: baseChain.moduleAddress,
+      out,
+    },
+    sample.policyPath,
+    stage,
+  );
+  if (!scores.final)
+    throw new VipError(ERRORS.REHEARSE.SCORES_NOT_FINAL, { stage });
+  const written = await writeStageFiles(
+    scoresDir,
+    scores.manifest,
+    scores.csv,
+    scores.policy.sql,
+  );
+  out.line(field("wrote", `${written.csv} and its manifest`));
 
-    const file = await readScoreFile(written.csv);
-    await runScoresUpdate(
-      score,
-      signer,
-      file,
-      {
-        stage,
-        network: connection.networkName,
-        dryRun: false,
-        // The autopilot of the step before pushed this stage's live scores
-        // (it opened once stage 16 was finalized): this file replaces them.
-        replace: true,
-        skipUnchanged: false,
-        maxInFlight: 0,
-        journalDir,
-        interactive: false,
-        intent: "final",
-      },
-      out,
-    );
-    await runFinalize(
-      score,
-      signer,
+  const file = await readScoreFile(written.csv);
+  await runScoresUpdate(
+    score,
+    signer,
+    file,
+    {
       stage,
-      { journalDir, network: connection.networkName },
-      out,
-    );
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+      network: connection.networkName,
+      dryRun: false,
+      // The autopilot of the step before pushed this stage's live scores
+      // (it opened once stage 16 was finalized): this file replaces them.
+      replace: true,
+      skipUnchanged: false,
+      maxInFlight: 0,
+      journalDir,
+      interactive: false,
+      intent: "final",
+    },
+    out,
+  );
+  await runFinalize(
+    score,
+    signer,
+    stage,
+    { journalDir, network: connection.networkName },
+    out,
+  );
 }

@@ -29,8 +29,10 @@ export interface PolicyRehearsal {
   sample: SamplePolicy;
   baseChain: { url: string; state: L1RestState; moduleAddress: string };
   journalDir: string;
-  /** Where both scoring steps write their score files, for the report. */
+  /** Where the scoring steps write their score files, for the report. */
   scoresDir: string;
+  /** Where each scoring step keeps its activity index, a folder each. */
+  indexDir: string;
   out: Output;
 }
 

@@ -20,13 +20,16 @@ export interface StageReport {
 
 /**
  * The VIP program's current stage on the base chain beside the contract's open
- * stage, with a warning on lag.
+ * stage, with a warning on lag. `network` is the name the hints' commands
+ * give to --network; undefined on Hardhat's in-process network (the
+ * rehearsal's), which contract:deploy and stage:finalize refuse (VIP-E7701),
+ * so no such command is suggested there: the rehearsal runs them itself.
  */
 export async function runStage(
   l1RestUrl: string,
   moduleAddress: string,
   score: VipScore | undefined,
-  network: string,
+  network: string | undefined,
   out: Output,
   statusFile?: string,
 ): Promise<StageReport> {
@@ -52,7 +55,10 @@ export async function runStage(
     out.line(
       field(
         "contract open stage",
-        `no VipScore deployment on this network yet (npx hardhat contract:deploy --network ${network})`,
+        "no VipScore deployment on this network yet " +
+          (network === undefined
+            ? "(the rehearsal deploys one next)"
+            : `(npx hardhat contract:deploy --network ${network})`),
       ),
     );
     return { programStage: program.stage };
@@ -101,9 +107,11 @@ export async function runStage(
     out.warn(
       `the contract lags the program by ${program.stage - open} stage(s): ` +
         "the program snapshots finalized stages in order, " +
-        `so finalize stage ${open}${through} ` +
-        `(npx hardhat stage:finalize --stage ${open} --network ${network}; ` +
-        "stage:autopilot does it unattended)",
+        `so finalize stage ${open}${through}` +
+        (network === undefined
+          ? ""
+          : ` (npx hardhat stage:finalize --stage ${open} --network ${network}; ` +
+            "stage:autopilot does it unattended)"),
     );
   } else if (open > program.stage) {
     out.warn(
