@@ -4,8 +4,8 @@
 import path from "node:path";
 
 import {
+  catalogEntries,
   ERROR_CATEGORIES,
-  ERRORS,
   type ErrorDescriptor,
 } from "../tasks/error-catalog.js";
 import { errorCode } from "../tasks/errors.js";
@@ -16,7 +16,7 @@ export const ERRORS_DOC = path.join(DOCS_DIR, "errors.md");
 function entry(name: string, descriptor: ErrorDescriptor): string {
   const message = descriptor.message.replace(/\n/g, " ");
   return [
-    `### ${errorCode(descriptor)}: ${name}`,
+    `#### ${errorCode(descriptor)}: ${name}`,
     "",
     `> ${message}`,
     "",
@@ -38,17 +38,20 @@ export function renderErrorsDoc(): string {
     "braces are filled in by the error (a file, an address, a status).",
     "",
   ];
+  const entries = catalogEntries();
   for (const [key, category] of Object.entries(ERROR_CATEGORIES)) {
-    const descriptors = Object.entries(
-      ERRORS[key as keyof typeof ERRORS] as Record<string, ErrorDescriptor>,
-    ).sort(([, a], [, b]) => a.number - b.number);
     parts.push(
       `## ${category.title} (VIP-E${category.min}–VIP-E${category.max})`,
       "",
     );
-    if (descriptors.length === 0) parts.push("None yet.", "");
-    for (const [name, descriptor] of descriptors)
-      parts.push(entry(name, descriptor));
+    for (const [subcategory, title] of Object.entries(category.sub)) {
+      parts.push(`### ${title}`, "");
+      const descriptors = entries
+        .filter((e) => e.category === key && e.subcategory === subcategory)
+        .sort((a, b) => a.descriptor.number - b.descriptor.number);
+      for (const { name, descriptor } of descriptors)
+        parts.push(entry(name, descriptor));
+    }
   }
   return parts.join("\n");
 }

@@ -29,7 +29,7 @@ describe("printing untrusted text safely", () => {
 
   it("keeps the tool's own line breaks, and an error's message can hold no escape", () => {
     expect(printable("one\ntwo\u001b[1A")).to.equal("one\ntwo\\x1b[1A");
-    const error = new VipError(ERRORS.SCORING.POLICY_NOT_FOUND, {
+    const error = new VipError(ERRORS.SCORING.POLICY_FILES.POLICY_NOT_FOUND, {
       path: "bad \u001b[2J value\nnext",
     });
     expect(error.code).to.equal("VIP-E5001");

@@ -43,8 +43,8 @@ export async function storeInKeystore(
   // code, not by throwing.
   if (process.exitCode === 1 && exitCodeBefore !== 1) {
     process.exitCode = exitCodeBefore;
-    throw new VipError(ERRORS.CONTRACT.KEYSTORE_REFUSED, { name });
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.KEYSTORE_REFUSED, { name });
   }
   if (!handedOver)
-    throw new VipError(ERRORS.CONTRACT.KEYSTORE_NOT_ASKED, { name });
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.KEYSTORE_NOT_ASKED, { name });
 }

@@ -17,18 +17,18 @@ export function accountFromMnemonic(phrase: string): HDNodeWallet {
     .split(/\s+/)
     .filter((word) => word !== "");
   if (![12, 15, 18, 21, 24].includes(words.length)) {
-    throw new VipError(ERRORS.CONTRACT.MNEMONIC_WORD_COUNT, {
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.MNEMONIC_WORD_COUNT, {
       count: words.length,
     });
   }
   const english = defined(wordlists.en, "ethers ships the English word list");
   const unknown = words.filter((word) => english.getWordIndex(word) < 0).length;
   if (unknown > 0)
-    throw new VipError(ERRORS.CONTRACT.MNEMONIC_UNKNOWN_WORDS, {
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.MNEMONIC_UNKNOWN_WORDS, {
       count: unknown,
     });
   if (!Mnemonic.isValidMnemonic(words.join(" "))) {
-    throw new VipError(ERRORS.CONTRACT.MNEMONIC_CHECKSUM);
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.MNEMONIC_CHECKSUM);
   }
   return HDNodeWallet.fromPhrase(words.join(" "), undefined, DERIVATION_PATH);
 }

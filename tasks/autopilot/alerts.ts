@@ -57,7 +57,7 @@ export function alertSink(options: AlertOptions): AlertSink {
         // nothing the status does not.
         await response.arrayBuffer().catch(() => undefined);
         if (!response.ok)
-          throw new VipError(ERRORS.AUTOPILOT.WEBHOOK_REFUSED, {
+          throw new VipError(ERRORS.AUTOPILOT.SETUP.WEBHOOK_REFUSED, {
             status: response.status,
           });
       },

@@ -45,7 +45,7 @@ export async function reportClose(
   }
   const primary = options.role.kind === "primary";
   const tookOver = memory.tookOver.has(stage);
-  const error = new VipError(ERRORS.AUTOPILOT.FINALIZED_BY_OTHER, {
+  const error = new VipError(ERRORS.AUTOPILOT.TWO_HOSTS.FINALIZED_BY_OTHER, {
     stage,
     signer: by.signer,
     tx: by.tx,
@@ -126,7 +126,7 @@ async function checkClosed(
       stage,
       "alert",
       "finalized-differs",
-      new VipError(ERRORS.AUTOPILOT.FINALIZED_DIFFERS, {
+      new VipError(ERRORS.AUTOPILOT.TWO_HOSTS.FINALIZED_DIFFERS, {
         stage,
         signer,
         file: mine.path,

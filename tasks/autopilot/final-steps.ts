@@ -37,7 +37,7 @@ export async function readFinal(rt: Runtime, view: PassView): Promise<void> {
       "alert",
       "bad-final",
       new VipError(
-        ERRORS.AUTOPILOT.FINAL_FILE_INVALID,
+        ERRORS.AUTOPILOT.PASSES.FINAL_FILE_INVALID,
         { ...ended, reason, file },
         error,
       ),
@@ -52,7 +52,7 @@ export async function readFinal(rt: Runtime, view: PassView): Promise<void> {
       stage,
       timing.atRisk ? "alert" : "warning",
       "missing-final",
-      new VipError(ERRORS.AUTOPILOT.FINAL_FILE_MISSING, {
+      new VipError(ERRORS.AUTOPILOT.PASSES.FINAL_FILE_MISSING, {
         ...ended,
         file,
         late,
@@ -109,7 +109,7 @@ export async function computeFinal(rt: Runtime, view: PassView): Promise<void> {
     return stop(
       "failed",
       "alert",
-      new VipError(ERRORS.AUTOPILOT.FINAL_COMPUTE_FAILED, params, error),
+      new VipError(ERRORS.AUTOPILOT.PASSES.FINAL_COMPUTE_FAILED, params, error),
     );
   }
   ctx.monitor?.indexed(scores.indexed.behind);
@@ -118,7 +118,7 @@ export async function computeFinal(rt: Runtime, view: PassView): Promise<void> {
     return stop(
       "waiting",
       timing.atRisk ? "alert" : "warning",
-      new VipError(ERRORS.AUTOPILOT.FINAL_WAITS_FOR_ROLLUP, {
+      new VipError(ERRORS.AUTOPILOT.PASSES.FINAL_WAITS_FOR_ROLLUP, {
         ...ended,
         head: head.number,
         headTime: iso(head.time),
@@ -152,7 +152,7 @@ export function takeOver(rt: Runtime, view: PassView): void {
   rt.memory.stage(stage).tookOver = true;
   rt.memory.tookOver.add(stage);
   view.work.tookOver = true;
-  const error = new VipError(ERRORS.AUTOPILOT.STANDBY_TAKES_OVER, {
+  const error = new VipError(ERRORS.AUTOPILOT.TWO_HOSTS.STANDBY_TAKES_OVER, {
     stage,
     endedAt: iso(timing.endTime),
     after: formatDuration(chainTime - timing.endTime),
@@ -206,7 +206,7 @@ export async function checkWrites(
       timing.atRisk ? "alert" : "warning",
       "writes",
       new VipError(
-        ERRORS.AUTOPILOT.WRITES_UNREADABLE,
+        ERRORS.AUTOPILOT.TWO_HOSTS.WRITES_UNREADABLE,
         { ...rt.ended(timing), reason: reasonOf(error, "one line") },
         error,
       ),
@@ -229,7 +229,7 @@ export async function checkWrites(
     stage,
     "alert",
     "disagree",
-    new VipError(ERRORS.AUTOPILOT.HOSTS_DISAGREE, {
+    new VipError(ERRORS.AUTOPILOT.TWO_HOSTS.HOSTS_DISAGREE, {
       stage,
       signers: found.claims
         .map(
@@ -332,7 +332,7 @@ async function dueFailed(
     "alert",
     "failed",
     new VipError(
-      ERRORS.AUTOPILOT.FINALIZE_FAILED,
+      ERRORS.AUTOPILOT.PASSES.FINALIZE_FAILED,
       { ...ended, reason: reasonOf(error, "one line"), risk },
       error,
     ),
@@ -420,7 +420,7 @@ async function refusedByFence(
     return true;
   }
   if (
-    isVipError(error, ERRORS.CONTRACT.FINALIZE_TX_FAILED) &&
+    isVipError(error, ERRORS.CONTRACT.FINALIZE.FINALIZE_TX_FAILED) &&
     !memory.finalizeResent
   ) {
     memory.finalizeResent = true;

@@ -61,7 +61,7 @@ export async function computeLive(rt: Runtime, view: PassView): Promise<void> {
       "warning",
       "compute",
       new VipError(
-        ERRORS.AUTOPILOT.LIVE_COMPUTE_FAILED,
+        ERRORS.AUTOPILOT.PASSES.LIVE_COMPUTE_FAILED,
         {
           stage,
           policy: scoring.policyPath,
@@ -122,7 +122,7 @@ async function liveFailed(
   error: unknown,
 ): Promise<void> {
   const stage = timing.stage;
-  if (causedBy(error, ERRORS.AUTOPILOT.LIVE_WINDOW_CLOSED)) {
+  if (causedBy(error, ERRORS.AUTOPILOT.PASSES.LIVE_WINDOW_CLOSED)) {
     rt.ctx.out.line(reasonOf(error, "one line"));
     return;
   }
@@ -132,7 +132,7 @@ async function liveFailed(
     "warning",
     "live",
     new VipError(
-      ERRORS.AUTOPILOT.LIVE_PUSH_FAILED,
+      ERRORS.AUTOPILOT.PASSES.LIVE_PUSH_FAILED,
       { file, reason: reasonOf(error, "one line") },
       error,
     ),
@@ -157,7 +157,7 @@ function liveClockCheck(rt: Runtime, view: PassView): () => Promise<void> {
     const now =
       chainTime + BigInt(Math.floor((performance.now() - readAt) / 1000));
     if (now + liveMarginSeconds >= timing.endTime)
-      throw new VipError(ERRORS.AUTOPILOT.LIVE_WINDOW_CLOSED, {
+      throw new VipError(ERRORS.AUTOPILOT.PASSES.LIVE_WINDOW_CLOSED, {
         stage: timing.stage,
         endsAt: iso(timing.endTime),
         margin: formatDuration(liveMarginSeconds),

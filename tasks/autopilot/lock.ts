@@ -70,7 +70,7 @@ export async function acquireLock(
       owner !== undefined &&
       (owner.host !== me.host || isRunning(owner.pid))
     ) {
-      throw new VipError(ERRORS.AUTOPILOT.LOCK_HELD, {
+      throw new VipError(ERRORS.AUTOPILOT.SETUP.LOCK_HELD, {
         contract,
         pid: owner.pid,
         host: owner.host,
@@ -83,7 +83,7 @@ export async function acquireLock(
     // milliseconds could both pass; a service manager starts one.)
     await unlink(file).catch(() => undefined);
   }
-  throw new VipError(ERRORS.AUTOPILOT.LOCK_CONTENDED, { file });
+  throw new VipError(ERRORS.AUTOPILOT.SETUP.LOCK_CONTENDED, { file });
 }
 
 async function readOwner(file: string): Promise<LockOwner | undefined> {

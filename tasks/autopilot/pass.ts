@@ -406,7 +406,7 @@ export class Autopilot {
       lastTiming?.atRisk === true ? "alert" : "warning",
       "unreachable",
       new VipError(
-        ERRORS.AUTOPILOT.CLOCKS_UNREACHABLE,
+        ERRORS.AUTOPILOT.PASSES.CLOCKS_UNREACHABLE,
         { reason: reasonOf(error) },
         error,
       ),
@@ -421,7 +421,7 @@ export class Autopilot {
       timing.stage,
       timing.atRisk ? "alert" : "warning",
       "failed",
-      new VipError(ERRORS.AUTOPILOT.FINALIZE_FAILED, {
+      new VipError(ERRORS.AUTOPILOT.PASSES.FINALIZE_FAILED, {
         ...ended,
         reason:
           "the stage was written again after each proof of this pass (another writer keeps writing it)",
@@ -441,7 +441,7 @@ export class Autopilot {
       lastTiming?.atRisk === true ? "alert" : "warning",
       "pass",
       new VipError(
-        ERRORS.AUTOPILOT.PASS_FAILED,
+        ERRORS.AUTOPILOT.PASSES.PASS_FAILED,
         { stage, reason: reasonOf(error) },
         error,
       ),

@@ -59,7 +59,8 @@ async function writeWithPolicy(
       scores.policy.sql,
     );
   } catch (error) {
-    if (!isVipError(error, ERRORS.SCORING.POLICY_COPY_DIFFERS)) throw error;
+    if (!isVipError(error, ERRORS.SCORING.RESULTS.POLICY_COPY_DIFFERS))
+      throw error;
     scoring.activity.out.warn(error.message);
     await writeStageFiles(scoresDir, scores.manifest, scores.csv);
   }

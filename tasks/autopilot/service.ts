@@ -23,7 +23,7 @@ export function parseListen(raw: string): { host: string; port: number } {
   );
   const port = Number(match?.[2]);
   if (match === null || port > 65_535)
-    throw new VipError(ERRORS.AUTOPILOT.LISTEN_INVALID, { value: raw });
+    throw new VipError(ERRORS.AUTOPILOT.SETUP.LISTEN_INVALID, { value: raw });
   const host = (match[1] ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1");
   return { host, port };
 }
@@ -69,7 +69,7 @@ export async function startService(
     server.once("error", (error: NodeJS.ErrnoException) =>
       reject(
         new VipError(
-          ERRORS.AUTOPILOT.LISTEN_FAILED,
+          ERRORS.AUTOPILOT.SETUP.LISTEN_FAILED,
           { listen, host, port, reason: error.code ?? error.message },
           error,
         ),

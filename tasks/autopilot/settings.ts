@@ -65,7 +65,7 @@ export async function readSettings(
   const scoresDir = path.resolve(args.scoresDir);
   const dir = await stat(scoresDir).catch(() => undefined);
   if (dir?.isDirectory() !== true)
-    throw new VipError(ERRORS.AUTOPILOT.SCORES_DIR_NOT_A_FOLDER, {
+    throw new VipError(ERRORS.AUTOPILOT.SETUP.SCORES_DIR_NOT_A_FOLDER, {
       dir: scoresDir,
     });
   const pollSeconds = wholeSeconds(args.pollInterval, "--poll-interval", 1);
@@ -140,7 +140,7 @@ async function alertWebhook(
 
 function wholeSeconds(raw: string, option: string, minimum: number): number {
   if (!/^\d+$/.test(raw.trim()) || Number(raw) < minimum)
-    throw new VipError(ERRORS.AUTOPILOT.NOT_WHOLE_SECONDS, {
+    throw new VipError(ERRORS.AUTOPILOT.SETUP.NOT_WHOLE_SECONDS, {
       option,
       value: raw,
       minimum,
@@ -154,9 +154,9 @@ function webhook(raw: string | undefined, source: string): string | undefined {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new VipError(ERRORS.AUTOPILOT.WEBHOOK_NOT_A_URL, { source });
+    throw new VipError(ERRORS.AUTOPILOT.SETUP.WEBHOOK_NOT_A_URL, { source });
   }
   if (!/^https?:$/.test(url.protocol))
-    throw new VipError(ERRORS.AUTOPILOT.WEBHOOK_NOT_HTTP, { source });
+    throw new VipError(ERRORS.AUTOPILOT.SETUP.WEBHOOK_NOT_HTTP, { source });
   return url.toString();
 }

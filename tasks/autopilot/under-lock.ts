@@ -79,7 +79,7 @@ export async function runUnderLock(
   );
   await alerts.drain(15_000);
   if (report.superseded !== undefined)
-    throw new VipError(ERRORS.CONTRACT.SUPERSEDED, {
+    throw new VipError(ERRORS.CONTRACT.DEPLOYMENT.SUPERSEDED, {
       contract: report.superseded.contract,
       by: report.superseded.by,
       fromStage: report.superseded.fromStage,
@@ -87,7 +87,7 @@ export async function runUnderLock(
     });
   if (report.blocked !== undefined)
     throw new VipError(
-      ERRORS.AUTOPILOT.STAGE_LEFT_UNDONE,
+      ERRORS.AUTOPILOT.PASSES.STAGE_LEFT_UNDONE,
       { reason: report.blocked.text },
       report.blocked.error,
     );
@@ -123,14 +123,16 @@ async function checkRole(
   );
   const contract = await score.getAddress();
   if (!(await score.allowList(operator.hex)))
-    throw new VipError(ERRORS.CONTRACT.SIGNER_NOT_ALLOWED, {
+    throw new VipError(ERRORS.CONTRACT.ALLOW_LIST.SIGNER_NOT_ALLOWED, {
       signer: operator.hex,
       contract,
       network,
     });
   const fenced = await hasFence(score);
   if (!fenced && role.kind === "standby")
-    throw new VipError(ERRORS.AUTOPILOT.STANDBY_NEEDS_FENCE, { contract });
+    throw new VipError(ERRORS.AUTOPILOT.TWO_HOSTS.STANDBY_NEEDS_FENCE, {
+      contract,
+    });
   if (!fenced)
     out.warn(
       `the contract ${contract} has no fenced finalization (deployed by an earlier version): ` +

@@ -49,7 +49,7 @@ async function optionRequired(option: string, what: string): Promise<Error> {
     import("../error-catalog.js"),
     import("../errors.js"),
   ]);
-  return new VipError(ERRORS.CONFIG.OPTION_REQUIRED, { option, what });
+  return new VipError(ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED, { option, what });
 }
 
 /**

@@ -11,6 +11,9 @@ export function optionalSeconds(
 ): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || Number(value) <= 0)
-    throw new VipError(ERRORS.CONFIG.SECONDS_INVALID, { option, value });
+    throw new VipError(ERRORS.CONFIG.OPTIONS.SECONDS_INVALID, {
+      option,
+      value,
+    });
   return Number(value) * 1000;
 }

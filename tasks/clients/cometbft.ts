@@ -78,7 +78,7 @@ async function callCometBft(rpcUrl: string, method: string): Promise<unknown> {
   const failed = jsonRpcError.safeParse(answer);
   if (failed.success) {
     const { code, message } = failed.data.error;
-    throw new VipError(ERRORS.NETWORK.JSON_RPC_ERROR, {
+    throw new VipError(ERRORS.NETWORK.HTTP.JSON_RPC_ERROR, {
       method,
       url: describeEndpoint(rpcUrl, path),
       code,

@@ -202,7 +202,7 @@ export async function gasPrices(restUrl: string): Promise<GasPrice[]> {
     .map((part) => {
       const match = /^(\d+(?:\.\d+)?)([a-zA-Z][a-zA-Z0-9/:._-]*)$/.exec(part);
       if (match === null)
-        throw new VipError(ERRORS.NETWORK.GAS_PRICE_INVALID, {
+        throw new VipError(ERRORS.NETWORK.HTTP.GAS_PRICE_INVALID, {
           url: describeEndpoint(restUrl, path),
           part,
         });

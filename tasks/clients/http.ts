@@ -69,7 +69,7 @@ export async function requestJson(
         ? `no answer within ${(request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s`
         : (causeCode(error) ?? error.message);
     throw new VipError(
-      ERRORS.NETWORK.UNREACHABLE,
+      ERRORS.NETWORK.HTTP.UNREACHABLE,
       { url: where, reason },
       error,
     );
@@ -78,7 +78,7 @@ export async function requestJson(
   if (request.undefinedFor?.includes(response.status) === true)
     return undefined;
   if (!response.ok) {
-    throw new VipError(ERRORS.NETWORK.HTTP_STATUS, {
+    throw new VipError(ERRORS.NETWORK.HTTP.HTTP_STATUS, {
       url: where,
       status: response.status,
       reason: errorMessage(text),
@@ -87,7 +87,7 @@ export async function requestJson(
   try {
     return JSON.parse(text);
   } catch {
-    throw new VipError(ERRORS.NETWORK.NOT_JSON, {
+    throw new VipError(ERRORS.NETWORK.HTTP.NOT_JSON, {
       url: where,
       body: snippet(text),
     });
@@ -114,7 +114,7 @@ export function expectShape<T>(
     issue.code === "invalid_type" && issue.received === "undefined"
       ? "is missing"
       : issue.message;
-  throw new VipError(ERRORS.NETWORK.UNEXPECTED_ANSWER, {
+  throw new VipError(ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER, {
     what,
     field,
     problem,

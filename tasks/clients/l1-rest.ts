@@ -44,9 +44,9 @@ const moduleStore = z.object({
  */
 function answeredNotFound(
   error: unknown,
-): error is VipError<typeof ERRORS.NETWORK.HTTP_STATUS> {
+): error is VipError<typeof ERRORS.NETWORK.HTTP.HTTP_STATUS> {
   return (
-    isVipError(error, ERRORS.NETWORK.HTTP_STATUS) &&
+    isVipError(error, ERRORS.NETWORK.HTTP.HTTP_STATUS) &&
     (error.params.status === 404 ||
       /not found/i.test(String(error.params.reason)))
   );
@@ -85,7 +85,7 @@ export async function fetchVipStage(
   } catch (error) {
     if (answeredNotFound(error)) {
       throw new VipError(
-        ERRORS.NETWORK.VIP_MODULE_STORE_NOT_FOUND,
+        ERRORS.NETWORK.PROGRAM.VIP_MODULE_STORE_NOT_FOUND,
         { address: moduleAddress, node: describeEndpoint(restUrl, "") },
         error,
       );
@@ -101,7 +101,7 @@ export async function fetchVipStage(
   try {
     resource = JSON.parse(move_resource);
   } catch {
-    throw new VipError(ERRORS.NETWORK.NOT_A_JSON_STRING, {
+    throw new VipError(ERRORS.NETWORK.HTTP.NOT_A_JSON_STRING, {
       what: `ModuleStore at ${where}`,
       field: "resource.move_resource",
     });
@@ -166,7 +166,7 @@ export async function fetchVipProgram(
     ]
       .filter(([, value]) => value === undefined)
       .map(([name]) => name);
-    throw new VipError(ERRORS.NETWORK.VIP_PROGRAM_INCOMPLETE, {
+    throw new VipError(ERRORS.NETWORK.PROGRAM.VIP_PROGRAM_INCOMPLETE, {
       url: moduleStoreWhere(restUrl, moduleAddress),
       fields: missing.join(", data."),
     });
@@ -196,7 +196,7 @@ export async function fetchChainTime(restUrl: string): Promise<bigint> {
   );
   const seconds = rfc3339Seconds(block.header.time);
   if (seconds === undefined)
-    throw new VipError(ERRORS.NETWORK.CHAIN_TIME_INVALID, {
+    throw new VipError(ERRORS.NETWORK.PROGRAM.CHAIN_TIME_INVALID, {
       what: where,
       time: JSON.stringify(block.header.time),
     });
@@ -268,7 +268,7 @@ export async function fetchBridgeInfos(
   try {
     parsed = JSON.parse(data);
   } catch {
-    throw new VipError(ERRORS.NETWORK.NOT_A_JSON_STRING, {
+    throw new VipError(ERRORS.NETWORK.HTTP.NOT_A_JSON_STRING, {
       what: where,
       field: "data",
     });
@@ -317,7 +317,7 @@ export async function checkVipModule(
   } catch (error) {
     if (answeredNotFound(error)) {
       throw new VipError(
-        ERRORS.NETWORK.NO_VIP_MODULE,
+        ERRORS.NETWORK.PROGRAM.NO_VIP_MODULE,
         { address: moduleAddress, node: describeEndpoint(restUrl, "") },
         error,
       );
@@ -396,7 +396,7 @@ function coinsText(coins: { denom: string; amount: string }[]): string {
 function durationSeconds(text: string, field: string, what: string): bigint {
   const match = /^(\d+)(?:\.(\d+))?s$/.exec(text);
   if (match === null)
-    throw new VipError(ERRORS.NETWORK.GOV_DURATION_INVALID, {
+    throw new VipError(ERRORS.NETWORK.GOVERNANCE.GOV_DURATION_INVALID, {
       what,
       field,
       value: JSON.stringify(text),

@@ -339,7 +339,7 @@ const errorBodySchema = z
  * own message and Initia's `info`.
  */
 export class RouterError extends VipError<
-  typeof ERRORS.NETWORK.ROUTER_HTTP_STATUS
+  typeof ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS
 > {
   constructor(
     readonly endpoint: string,
@@ -347,7 +347,7 @@ export class RouterError extends VipError<
     readonly reason: string,
     readonly info?: string,
   ) {
-    super(ERRORS.NETWORK.ROUTER_HTTP_STATUS, {
+    super(ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS, {
       endpoint,
       status,
       reason,
@@ -467,7 +467,7 @@ export class RouterClient {
           ? "no answer in time"
           : (causeCode(error) ?? reasonOf(error, "with code"));
       throw new VipError(
-        ERRORS.NETWORK.ROUTER_UNREACHABLE,
+        ERRORS.NETWORK.ROUTER.ROUTER_UNREACHABLE,
         { endpoint, reason },
         error,
       );
@@ -488,7 +488,7 @@ export class RouterClient {
       throw new RouterError(endpoint, response.status, message, info);
     }
     if (value === undefined)
-      throw new VipError(ERRORS.NETWORK.NOT_JSON, {
+      throw new VipError(ERRORS.NETWORK.HTTP.NOT_JSON, {
         url: endpoint,
         body: safeText(text, 200) || "(empty body)",
       });
@@ -509,7 +509,7 @@ export class RouterClient {
         issue.code === "invalid_type" && issue.received === "undefined"
           ? "is missing"
           : issue.message;
-      throw new VipError(ERRORS.NETWORK.UNEXPECTED_ANSWER, {
+      throw new VipError(ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER, {
         what: endpoint,
         field,
         problem,

@@ -31,7 +31,7 @@ export async function fetchStageWindow(
 ): Promise<StageWindow> {
   const program = await fetchVipStage(restUrl, moduleAddress);
   if (stage > program.stage)
-    throw new VipError(ERRORS.NETWORK.STAGE_NOT_STARTED, {
+    throw new VipError(ERRORS.NETWORK.PROGRAM.STAGE_NOT_STARTED, {
       stage,
       current: program.stage,
     });
@@ -40,7 +40,7 @@ export async function fetchStageWindow(
       program.stageStartTime === undefined ||
       program.stageEndTime === undefined
     )
-      throw new VipError(ERRORS.NETWORK.STAGE_TIMES_MISSING);
+      throw new VipError(ERRORS.NETWORK.PROGRAM.STAGE_TIMES_MISSING);
     return { stage, start: program.stageStartTime, end: program.stageEndTime };
   }
   const entry = await readStageData(restUrl, program, stage);
@@ -55,7 +55,7 @@ export async function fetchStageWindow(
     end: BigInt(data.stage_end_time),
   };
   if (window.end <= window.start)
-    throw new VipError(ERRORS.NETWORK.STAGE_WINDOW_INVERTED, {
+    throw new VipError(ERRORS.NETWORK.PROGRAM.STAGE_WINDOW_INVERTED, {
       what: entry.where,
       end: window.end,
       start: window.start,
@@ -80,7 +80,7 @@ export async function readStageData(
   stage: bigint,
 ): Promise<TableEntry> {
   if (program.stageDataHandle === undefined)
-    throw new VipError(ERRORS.NETWORK.STAGE_DATA_MISSING, { stage });
+    throw new VipError(ERRORS.NETWORK.PROGRAM.STAGE_DATA_MISSING, { stage });
   // Loaded here, for past stages only: initia.js takes 0.3 s to load, more
   // than the open stage's whole window costs.
   const { bcs } = await import("@initia/initia.js");
@@ -93,7 +93,7 @@ export async function readStageData(
     where,
   );
   if (entry.value === undefined)
-    throw new VipError(ERRORS.NETWORK.STAGE_WINDOW_NOT_FOUND, {
+    throw new VipError(ERRORS.NETWORK.PROGRAM.STAGE_WINDOW_NOT_FOUND, {
       what: entry.where,
       stage,
     });
@@ -141,7 +141,7 @@ export async function readTableEntry(
   try {
     return { value: JSON.parse(value) as unknown, where };
   } catch {
-    throw new VipError(ERRORS.NETWORK.NOT_A_JSON_STRING, {
+    throw new VipError(ERRORS.NETWORK.HTTP.NOT_A_JSON_STRING, {
       what: where,
       field: "table_entry.value",
     });

@@ -54,7 +54,7 @@ export async function fetchSnapshot(
 ): Promise<VipSnapshot | undefined> {
   const program = await fetchVipStage(restUrl, moduleAddress);
   if (stage > program.stage)
-    throw new VipError(ERRORS.NETWORK.STAGE_NOT_STARTED, {
+    throw new VipError(ERRORS.NETWORK.PROGRAM.STAGE_NOT_STARTED, {
       stage,
       current: program.stage,
     });

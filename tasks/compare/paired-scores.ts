@@ -66,7 +66,7 @@ function checkOrder(
     row !== undefined &&
     previous.address >= row.address
   )
-    throw new VipError(ERRORS.REPORT.COMPARE_ROWS_UNORDERED, {
+    throw new VipError(ERRORS.REPORT.COMPARE.COMPARE_ROWS_UNORDERED, {
       side,
       address: row.address,
     });

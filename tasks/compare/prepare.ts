@@ -61,8 +61,9 @@ async function proposedPolicy(
   try {
     return policyForTarget(policies, target);
   } catch (error) {
-    if (!isVipError(error, ERRORS.SCORING.NO_POLICY_FOR_STAGE)) throw error;
-    throw new VipError(ERRORS.REPORT.COMPARE_NO_PROPOSED_POLICY, {
+    if (!isVipError(error, ERRORS.SCORING.POLICY_FILES.NO_POLICY_FOR_STAGE))
+      throw error;
+    throw new VipError(ERRORS.REPORT.COMPARE.COMPARE_NO_PROPOSED_POLICY, {
       path,
       stage: error.params.stage,
       earliest: error.params.earliest,

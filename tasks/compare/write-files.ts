@@ -21,7 +21,7 @@ export interface ComparisonFile {
 export async function refuseOutFile(out: string): Promise<void> {
   const found = await stat(out).catch(() => undefined);
   if (found !== undefined && !found.isDirectory())
-    throw new VipError(ERRORS.REPORT.COMPARE_OUT_IS_FILE, { out });
+    throw new VipError(ERRORS.REPORT.COMPARE.COMPARE_OUT_IS_FILE, { out });
 }
 
 /**
@@ -51,7 +51,7 @@ export async function writeComparisonFiles(
     await Promise.all(temporaries.map((t) => rm(t, { force: true })));
     if (made) await rmdir(out).catch(() => undefined);
     throw new VipError(
-      ERRORS.REPORT.COMPARE_OUT_UNWRITABLE,
+      ERRORS.REPORT.COMPARE.COMPARE_OUT_UNWRITABLE,
       {
         out,
         reason: safeText(

@@ -8,5 +8,5 @@ import { VipError } from "../errors.js";
  * imports it only then, so the catalog is not loaded with every config.
  */
 export function ledgerNotInstalled(): VipError {
-  return new VipError(ERRORS.CONFIG.LEDGER_NOT_INSTALLED);
+  return new VipError(ERRORS.CONFIG.TOOLS.LEDGER_NOT_INSTALLED);
 }

@@ -54,7 +54,7 @@ export async function vipUrl(
     `networks.${networkName}.vip.${setting} in hardhat.config.ts`;
   const value = network.vip?.[setting];
   if (value === undefined) {
-    throw new VipError(ERRORS.CONFIG.NETWORK_SETTING_MISSING, {
+    throw new VipError(ERRORS.CONFIG.SETTINGS.NETWORK_SETTING_MISSING, {
       network: networkName,
       setting,
       advice,
@@ -65,7 +65,10 @@ export async function vipUrl(
   // `new URL` accepts "localhost:26657" (scheme "localhost:"); only http and
   // https reach a node.
   if (!/^https?:$/.test(new URL(url).protocol)) {
-    throw new VipError(ERRORS.CONFIG.SETTING_NOT_HTTP, { what, advice });
+    throw new VipError(ERRORS.CONFIG.SETTINGS.SETTING_NOT_HTTP, {
+      what,
+      advice,
+    });
   }
   return url;
 }
@@ -83,8 +86,8 @@ export async function optionalVipUrl(
     return await vipUrl(networkName, network, setting);
   } catch (error) {
     if (
-      isVipError(error, ERRORS.CONFIG.NETWORK_SETTING_MISSING) ||
-      isVipError(error, ERRORS.CONFIG.SETTING_NOT_SET)
+      isVipError(error, ERRORS.CONFIG.SETTINGS.NETWORK_SETTING_MISSING) ||
+      isVipError(error, ERRORS.CONFIG.SETTINGS.SETTING_NOT_SET)
     )
       return undefined;
     throw error;
@@ -108,7 +111,7 @@ async function vipModuleAddress(
     false,
   );
   if (!/^0x[0-9a-fA-F]{1,64}$/.test(address)) {
-    throw new VipError(ERRORS.CONFIG.MODULE_ADDRESS_INVALID, {
+    throw new VipError(ERRORS.CONFIG.SETTINGS.MODULE_ADDRESS_INVALID, {
       network: networkName,
       advice,
     });
@@ -177,10 +180,10 @@ async function readVariable(
       error,
       HardhatError.ERRORS.CORE.GENERAL.ENV_VAR_NOT_FOUND,
     )
-      ? ERRORS.CONFIG.SETTING_NOT_SET
+      ? ERRORS.CONFIG.SETTINGS.SETTING_NOT_SET
       : isUrl
-        ? ERRORS.CONFIG.SETTING_NOT_URL
-        : ERRORS.CONFIG.SETTING_INVALID;
+        ? ERRORS.CONFIG.SETTINGS.SETTING_NOT_URL
+        : ERRORS.CONFIG.SETTINGS.SETTING_INVALID;
     throw new VipError(descriptor, { what, advice }, error);
   }
 }
@@ -237,7 +240,8 @@ async function optionalSecret(
     ).trim();
     return value === "" ? undefined : value;
   } catch (error) {
-    if (isVipError(error, ERRORS.CONFIG.SETTING_NOT_SET)) return undefined;
+    if (isVipError(error, ERRORS.CONFIG.SETTINGS.SETTING_NOT_SET))
+      return undefined;
     throw error;
   }
 }

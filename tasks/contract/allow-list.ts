@@ -11,12 +11,13 @@ export type AllowListChange = "add" | "remove";
 /** `--address` checked before the network is touched. */
 export function parseAllowListAddress(rawAddress: string): string {
   if (!isAddress(rawAddress.trim()))
-    throw new VipError(ERRORS.CONTRACT.NOT_AN_ADDRESS, {
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.NOT_AN_ADDRESS, {
       option: "--address",
       value: rawAddress,
     });
   const address = getAddress(rawAddress.trim());
-  if (address === ZeroAddress) throw new VipError(ERRORS.CONTRACT.ZERO_ADDRESS);
+  if (address === ZeroAddress)
+    throw new VipError(ERRORS.CONTRACT.ALLOW_LIST.ZERO_ADDRESS);
   return address;
 }
 
@@ -42,10 +43,13 @@ export async function changeAllowList(
     score.allowListSize(),
   ]);
   if (!signerAllowed)
-    throw new VipError(ERRORS.CONTRACT.SIGNER_CANNOT_CHANGE_ALLOW_LIST, {
-      signer: from,
-      contract,
-    });
+    throw new VipError(
+      ERRORS.CONTRACT.ALLOW_LIST.SIGNER_CANNOT_CHANGE_ALLOW_LIST,
+      {
+        signer: from,
+        contract,
+      },
+    );
 
   if (change === "add" && listed) {
     out.line(
@@ -60,7 +64,7 @@ export async function changeAllowList(
     return;
   }
   if (change === "remove" && size === 1n)
-    throw new VipError(ERRORS.CONTRACT.LAST_ALLOWED, {
+    throw new VipError(ERRORS.CONTRACT.ALLOW_LIST.LAST_ALLOWED, {
       address,
       contract,
       network,

@@ -49,7 +49,7 @@ export function maxCost(overrides: Overrides): bigint {
  * Ledger signs locally and needs them), and waits for the receipt. A call the
  * node refuses names the contract's revert reason, and nothing is sent; a
  * receipt whose status is not success is the error `Tx failed <hash>`
- * (ERRORS.CONTRACT.TX_FAILED).
+ * (ERRORS.CONTRACT.CALLS.TX_FAILED).
  */
 export async function estimateSendAndConfirm(
   what: string,
@@ -86,11 +86,15 @@ export async function sendAndConfirm(
     const revert = decodeRevert(error);
     throw revert === undefined
       ? new VipError(
-          ERRORS.CONTRACT.SEND_FAILED,
+          ERRORS.CONTRACT.CALLS.SEND_FAILED,
           { what, reason: reasonOf(error, "with code") },
           error,
         )
-      : new VipError(ERRORS.CONTRACT.SEND_REVERTED, { what, ...revert }, error);
+      : new VipError(
+          ERRORS.CONTRACT.CALLS.SEND_REVERTED,
+          { what, ...revert },
+          error,
+        );
   }
   let receipt: ContractTransactionReceipt | null;
   try {
@@ -98,30 +102,34 @@ export async function sendAndConfirm(
   } catch (error) {
     const revert = decodeRevert(error);
     throw revert === undefined
-      ? new VipError(ERRORS.CONTRACT.TX_FAILED, { hash: tx.hash }, error)
+      ? new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, { hash: tx.hash }, error)
       : new VipError(
-          ERRORS.CONTRACT.TX_REVERTED,
+          ERRORS.CONTRACT.CALLS.TX_REVERTED,
           { hash: tx.hash, ...revert },
           error,
         );
   }
   if (receipt === null || receipt.status !== 1)
-    throw new VipError(ERRORS.CONTRACT.TX_FAILED, { hash: tx.hash });
+    throw new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, { hash: tx.hash });
   return receipt;
 }
 
 /**
  * An error for a call the node refused before sending (estimate or send): the
- * contract's revert (ERRORS.CONTRACT.REFUSED_REVERT, its name in
+ * contract's revert (ERRORS.CONTRACT.CALLS.REFUSED_REVERT, its name in
  * `params.revert`) when it is one, else the node's reason.
  */
 export function refused(what: string, error: unknown): VipError {
   const revert = decodeRevert(error);
   return revert === undefined
     ? new VipError(
-        ERRORS.CONTRACT.REFUSED,
+        ERRORS.CONTRACT.CALLS.REFUSED,
         { what, reason: reasonOf(error, "with code") },
         error,
       )
-    : new VipError(ERRORS.CONTRACT.REFUSED_REVERT, { what, ...revert }, error);
+    : new VipError(
+        ERRORS.CONTRACT.CALLS.REFUSED_REVERT,
+        { what, ...revert },
+        error,
+      );
 }

@@ -69,9 +69,10 @@ export async function runDeploy(
   try {
     address = await deployModule(connection, options);
   } catch (error) {
-    if (isVipError(error, ERRORS.CONTRACT.DEPLOY_INCOMPLETE)) throw error;
+    if (isVipError(error, ERRORS.CONTRACT.DEPLOYMENT.DEPLOY_INCOMPLETE))
+      throw error;
     throw new VipError(
-      ERRORS.CONTRACT.DEPLOY_FAILED,
+      ERRORS.CONTRACT.DEPLOYMENT.DEPLOY_FAILED,
       { reason: error instanceof Error ? error.message : String(error) },
       error,
     );
@@ -148,7 +149,7 @@ async function deployModule(
         "a successful deployment of the module holds its one future",
       ).address,
     );
-  throw new VipError(ERRORS.CONTRACT.DEPLOY_INCOMPLETE, {
+  throw new VipError(ERRORS.CONTRACT.DEPLOYMENT.DEPLOY_INCOMPLETE, {
     problems: describeFailedDeployment(result),
   });
 }

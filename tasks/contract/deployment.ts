@@ -18,7 +18,9 @@ import { VipError } from "../errors.js";
  */
 export const PACKAGED_ARTIFACTS_ONLY = {
   loadArtifact: async (name: string): Promise<never> => {
-    throw new VipError(ERRORS.CONTRACT.NO_PACKAGED_ARTIFACT, { name });
+    throw new VipError(ERRORS.CONTRACT.DEPLOYMENT.NO_PACKAGED_ARTIFACT, {
+      name,
+    });
   },
   getBuildInfo: async () => undefined,
 };

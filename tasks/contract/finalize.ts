@@ -224,7 +224,10 @@ export async function finalizeOnce(
       nonce,
       reason: `${hash} is no longer known to the node`,
     });
-    throw new VipError(ERRORS.CONTRACT.FINALIZE_DROPPED, { stage, hash });
+    throw new VipError(ERRORS.CONTRACT.FINALIZE.FINALIZE_DROPPED, {
+      stage,
+      hash,
+    });
   }
   return confirm(journal, receipt, stage, false);
 }
@@ -249,7 +252,7 @@ async function findSending(
     return inFlight;
   }
   if (found.state === "pending") {
-    throw new VipError(ERRORS.CONTRACT.NONCE_PENDING, {
+    throw new VipError(ERRORS.CONTRACT.FINALIZE.NONCE_PENDING, {
       nonce: sending.nonce,
       from,
       journal: journal.path,
@@ -274,12 +277,12 @@ function sendFailed(stage: bigint, journal: string, error: unknown): VipError {
   const revert = decodeRevert(error);
   return revert === undefined
     ? new VipError(
-        ERRORS.CONTRACT.FINALIZE_SEND_FAILED,
+        ERRORS.CONTRACT.FINALIZE.FINALIZE_SEND_FAILED,
         { stage, journal, reason: reasonOf(error, "with code") },
         error,
       )
     : new VipError(
-        ERRORS.CONTRACT.FINALIZE_SEND_REVERTED,
+        ERRORS.CONTRACT.FINALIZE.FINALIZE_SEND_REVERTED,
         { stage, journal, ...revert },
         error,
       );
@@ -299,7 +302,7 @@ async function confirm(
     status: receipt.status ?? 0,
   });
   if (receipt.status !== 1)
-    throw new VipError(ERRORS.CONTRACT.FINALIZE_TX_FAILED, {
+    throw new VipError(ERRORS.CONTRACT.FINALIZE.FINALIZE_TX_FAILED, {
       hash: receipt.hash,
       stage,
     });
@@ -323,7 +326,7 @@ async function awaitReceipt(
     if ((await provider.getTransaction(hash)) === null && ++missing >= 3)
       return undefined;
     if (Date.now() > deadline) {
-      throw new VipError(ERRORS.CONTRACT.FINALIZE_NOT_MINED, {
+      throw new VipError(ERRORS.CONTRACT.FINALIZE.FINALIZE_NOT_MINED, {
         hash,
         seconds: timeoutMs / 1000,
       });

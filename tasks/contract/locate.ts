@@ -58,7 +58,7 @@ async function locate(
   let source: string;
   if (options.contract !== undefined) {
     if (!isAddress(options.contract))
-      throw new VipError(ERRORS.CONTRACT.NOT_AN_ADDRESS, {
+      throw new VipError(ERRORS.CONTRACT.ACCOUNTS.NOT_AN_ADDRESS, {
         option: "--contract",
         value: options.contract,
       });
@@ -74,7 +74,7 @@ async function locate(
     const found = await deployedAddress(dir);
     if (found === undefined) {
       if (optional) return undefined;
-      throw new VipError(ERRORS.CONTRACT.NO_DEPLOYMENT, {
+      throw new VipError(ERRORS.CONTRACT.DEPLOYMENT.NO_DEPLOYMENT, {
         chainId,
         dir,
         network: connection.networkName,
@@ -85,7 +85,7 @@ async function locate(
   }
   const code = await connection.ethers.provider.getCode(address);
   if (code === "0x") {
-    throw new VipError(ERRORS.CONTRACT.NO_CODE, {
+    throw new VipError(ERRORS.CONTRACT.DEPLOYMENT.NO_CODE, {
       address,
       source,
       network: connection.networkName,

@@ -21,7 +21,7 @@ export async function preflight(
   ]);
   const contract = await score.getAddress();
   if (!allowed) {
-    throw new VipError(ERRORS.CONTRACT.SIGNER_NOT_ALLOWED, {
+    throw new VipError(ERRORS.CONTRACT.ALLOW_LIST.SIGNER_NOT_ALLOWED, {
       signer,
       contract,
       network,
@@ -29,23 +29,29 @@ export async function preflight(
   }
   if (stage === open) return;
   if (stage < initStage) {
-    throw new VipError(ERRORS.CONTRACT.STAGE_BEFORE_START, {
+    throw new VipError(ERRORS.CONTRACT.STAGES.STAGE_BEFORE_START, {
       stage,
       initStage,
       open,
     });
   }
   if (stage < open)
-    throw new VipError(ERRORS.CONTRACT.STAGE_FINALIZED, { stage, open });
-  throw new VipError(ERRORS.CONTRACT.STAGE_NOT_OPEN, { stage, open, network });
+    throw new VipError(ERRORS.CONTRACT.STAGES.STAGE_FINALIZED, { stage, open });
+  throw new VipError(ERRORS.CONTRACT.STAGES.STAGE_NOT_OPEN, {
+    stage,
+    open,
+    network,
+  });
 }
 
 /** `--stage` as a uint64 stage number, with an error naming the option. */
 export function parseStage(raw: string): bigint {
   if (!/^\d+$/.test(raw.trim()))
-    throw new VipError(ERRORS.CONTRACT.STAGE_NOT_NUMBER, { value: raw });
+    throw new VipError(ERRORS.CONTRACT.STAGES.STAGE_NOT_NUMBER, { value: raw });
   const stage = BigInt(raw.trim());
   if (stage === 0n || stage >= 2n ** 64n)
-    throw new VipError(ERRORS.CONTRACT.STAGE_OUT_OF_RANGE, { value: raw });
+    throw new VipError(ERRORS.CONTRACT.STAGES.STAGE_OUT_OF_RANGE, {
+      value: raw,
+    });
   return stage;
 }

@@ -72,7 +72,7 @@ export async function requireStageEnded(
   }
   const left = formatDuration(timing.secondsLeft);
   if (!force)
-    throw new VipError(ERRORS.CONTRACT.STAGE_NOT_ENDED, {
+    throw new VipError(ERRORS.CONTRACT.STAGES.STAGE_NOT_ENDED, {
       stage,
       end,
       left,

@@ -28,7 +28,7 @@ export async function forEachStageScore(
   const count = await score.scoreCount(stage);
   const provider = score.runner?.provider;
   if (provider === undefined || provider === null)
-    throw new VipError(ERRORS.CONTRACT.NO_PROVIDER);
+    throw new VipError(ERRORS.CONTRACT.CALLS.NO_PROVIDER);
   const to = await score.getAddress();
   let next = 0n;
   const worker = async () => {
@@ -57,7 +57,7 @@ function decodePage(
   const hex = result.startsWith("0x") ? result.slice(2) : result;
   const length = Number.parseInt(hex.slice(64, 128), 16);
   if (!Number.isSafeInteger(length) || hex.length < 128 + length * 192)
-    throw new VipError(ERRORS.CONTRACT.SHORT_SCORE_PAGE, {
+    throw new VipError(ERRORS.CONTRACT.CALLS.SHORT_SCORE_PAGE, {
       bytes: hex.length / 2,
       entries: length,
     });

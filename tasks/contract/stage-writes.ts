@@ -96,7 +96,7 @@ export class StageWrites {
 
   #take({ log, tx, sender }: SentLog): void {
     if (sender === undefined)
-      throw new VipError(ERRORS.AUTOPILOT.WRITE_SENDER_UNKNOWN, {
+      throw new VipError(ERRORS.AUTOPILOT.TWO_HOSTS.WRITE_SENDER_UNKNOWN, {
         tx,
         block: log.blockNumber,
       });

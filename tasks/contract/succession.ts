@@ -62,7 +62,7 @@ async function readRecord(ignitionPath: string): Promise<ContractsRecord> {
     return contractsRecord.parse(JSON.parse(text));
   } catch (error) {
     throw new VipError(
-      ERRORS.CONTRACT.CONTRACTS_RECORD_INVALID,
+      ERRORS.CONTRACT.DEPLOYMENT.CONTRACTS_RECORD_INVALID,
       {
         file: contractsFile(ignitionPath),
         reason: reasonOf(error, "with code"),
@@ -169,7 +169,7 @@ export async function refuseSuperseded(
   const contract = await score.getAddress();
   const replaced = await supersession(ignitionPath, chainId, contract);
   if (replaced !== undefined)
-    throw new VipError(ERRORS.CONTRACT.SUPERSEDED, {
+    throw new VipError(ERRORS.CONTRACT.DEPLOYMENT.SUPERSEDED, {
       contract,
       by: replaced.by,
       fromStage: replaced.fromStage,

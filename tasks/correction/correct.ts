@@ -51,7 +51,7 @@ export async function planCorrection(
   const { stage } = request;
   const openStage = await old.openStage();
   if (openStage <= stage)
-    throw new VipError(ERRORS.AUTOPILOT.CORRECTION_STAGE_OPEN, {
+    throw new VipError(ERRORS.AUTOPILOT.CORRECTION.CORRECTION_STAGE_OPEN, {
       stage,
       open: openStage,
     });
@@ -79,7 +79,7 @@ async function readBridgeId(rollupRestUrl: string): Promise<bigint> {
     return (await fetchBridgeInfo(rollupRestUrl)).bridgeId;
   } catch (error) {
     throw new VipError(
-      ERRORS.AUTOPILOT.CORRECTION_BRIDGE_UNREADABLE,
+      ERRORS.AUTOPILOT.CORRECTION.CORRECTION_BRIDGE_UNREADABLE,
       { reason: reasonOf(error) },
       error,
     );
@@ -109,17 +109,23 @@ async function withWindows(
     .map((s) => s.stage);
   const read = await readChallengeWindows(base, plan.bridgeId, changed);
   if (read.bridge === undefined)
-    throw new VipError(ERRORS.AUTOPILOT.CORRECTION_BRIDGE_NOT_REGISTERED, {
-      bridge: plan.bridgeId,
-    });
+    throw new VipError(
+      ERRORS.AUTOPILOT.CORRECTION.CORRECTION_BRIDGE_NOT_REGISTERED,
+      {
+        bridge: plan.bridgeId,
+      },
+    );
   if (
     read.bridge.scoreContract.toLowerCase() !== plan.oldContract.toLowerCase()
   )
-    throw new VipError(ERRORS.AUTOPILOT.CORRECTION_NOT_THE_PROGRAMS, {
-      bridge: plan.bridgeId,
-      contract: plan.oldContract,
-      registered: read.bridge.scoreContract,
-    });
+    throw new VipError(
+      ERRORS.AUTOPILOT.CORRECTION.CORRECTION_NOT_THE_PROGRAMS,
+      {
+        bridge: plan.bridgeId,
+        contract: plan.oldContract,
+        registered: read.bridge.scoreContract,
+      },
+    );
   const warnings: string[] = [];
   if (!read.challengePeriodKnown)
     warnings.push(

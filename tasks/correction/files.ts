@@ -37,7 +37,7 @@ export async function correctedFiles(
       await computeFile(source.scoresDir, source.policy, stage, out);
     const file = finalScoreFile(source.scoresDir, stage);
     if (!existsSync(file))
-      throw new VipError(ERRORS.AUTOPILOT.CORRECTION_FILE_MISSING, {
+      throw new VipError(ERRORS.AUTOPILOT.CORRECTION.CORRECTION_FILE_MISSING, {
         stage,
         file,
         first,
@@ -62,7 +62,9 @@ async function computeFile(
 ): Promise<void> {
   const scores = await scoreStage(policy.activity, policy.path, stage);
   if (!scores.final)
-    throw new VipError(ERRORS.AUTOPILOT.CORRECTION_NOT_FINAL, { stage });
+    throw new VipError(ERRORS.AUTOPILOT.CORRECTION.CORRECTION_NOT_FINAL, {
+      stage,
+    });
   const written = await writeStageFiles(
     scoresDir,
     scores.manifest,

@@ -133,7 +133,7 @@ export async function planStages(
       old.scoreCount(stage),
     ]);
     if (file.table.length === 0 && oldCount > 0n && !allowEmpty)
-      throw new VipError(ERRORS.AUTOPILOT.CORRECTION_EMPTY, {
+      throw new VipError(ERRORS.AUTOPILOT.CORRECTION.CORRECTION_EMPTY, {
         stage,
         file: file.path,
         count: oldCount,
@@ -148,10 +148,13 @@ export async function planStages(
   }
   const firstPlan = plans[0];
   if (firstPlan !== undefined && firstPlan.changes.length === 0)
-    throw new VipError(ERRORS.AUTOPILOT.CORRECTION_NOTHING_TO_CORRECT, {
-      stage: first,
-      file: firstPlan.file.path,
-    });
+    throw new VipError(
+      ERRORS.AUTOPILOT.CORRECTION.CORRECTION_NOTHING_TO_CORRECT,
+      {
+        stage: first,
+        file: firstPlan.file.path,
+      },
+    );
   return plans;
 }
 

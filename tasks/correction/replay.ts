@@ -175,7 +175,7 @@ async function openCorrectionJournal(
   for (const { stage, sha256 } of start.files) {
     const now = stages.find((s) => s.stage.toString() === stage);
     if (now === undefined || now.file.sha256 !== sha256)
-      throw new VipError(ERRORS.AUTOPILOT.CORRECTION_OTHER_FILES, {
+      throw new VipError(ERRORS.AUTOPILOT.CORRECTION.CORRECTION_OTHER_FILES, {
         stage: first,
         journal: journal.path,
         differing: stage,

@@ -60,7 +60,7 @@ export async function correctionSettings(
   const stage = parseStage(args.stage);
   const scoresDir = path.resolve(args.scoresDir);
   if ((await stat(scoresDir).catch(() => undefined))?.isDirectory() !== true)
-    throw new VipError(ERRORS.AUTOPILOT.SCORES_DIR_NOT_A_FOLDER, {
+    throw new VipError(ERRORS.AUTOPILOT.SETUP.SCORES_DIR_NOT_A_FOLDER, {
       dir: scoresDir,
     });
   // Every policy that scores stage N or a later one is admitted before
@@ -161,12 +161,15 @@ async function newDeploymentId(
 ): Promise<string> {
   if (started !== undefined) {
     if (given !== undefined && given !== started.deploymentId)
-      throw new VipError(ERRORS.AUTOPILOT.CORRECTION_OTHER_DEPLOYMENT, {
-        stage: where.stage,
-        started: started.deploymentId,
-        journal,
-        given,
-      });
+      throw new VipError(
+        ERRORS.AUTOPILOT.CORRECTION.CORRECTION_OTHER_DEPLOYMENT,
+        {
+          stage: where.stage,
+          started: started.deploymentId,
+          journal,
+          given,
+        },
+      );
     return started.deploymentId;
   }
   const id =
@@ -174,10 +177,13 @@ async function newDeploymentId(
     `chain-${where.chainId}-from-stage-${where.stage}-${where.old.slice(2, 10).toLowerCase()}`;
   const dir = deploymentDir(where.ignitionPath, where.chainId, id);
   if ((await deployedAddress(dir)) !== undefined)
-    throw new VipError(ERRORS.AUTOPILOT.CORRECTION_DEPLOYMENT_TAKEN, {
-      id,
-      dir,
-    });
+    throw new VipError(
+      ERRORS.AUTOPILOT.CORRECTION.CORRECTION_DEPLOYMENT_TAKEN,
+      {
+        id,
+        dir,
+      },
+    );
   return id;
 }
 

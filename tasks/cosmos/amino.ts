@@ -141,7 +141,7 @@ export function checkMsg(msg: AminoJsonMsg, where: string): CheckedMsg {
   try {
     value = parseLossless(msg.msg);
   } catch {
-    throw new VipError(ERRORS.NETWORK.MSG_NOT_JSON, {
+    throw new VipError(ERRORS.NETWORK.ROUTE_MESSAGES.MSG_NOT_JSON, {
       where,
       typeUrl: msg.msg_type_url,
     });
@@ -186,17 +186,20 @@ function checkValue(
 ): CheckedMsg {
   const rule = RULES[typeUrl];
   if (rule === undefined)
-    throw new VipError(ERRORS.NETWORK.MSG_TYPE_NOT_SIGNABLE, {
+    throw new VipError(ERRORS.NETWORK.ROUTE_MESSAGES.MSG_TYPE_NOT_SIGNABLE, {
       where,
       typeUrl,
       types: SIGNABLE_TYPES.join(", "),
     });
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new VipError(ERRORS.NETWORK.MSG_NOT_OBJECT, { where, typeUrl });
+    throw new VipError(ERRORS.NETWORK.ROUTE_MESSAGES.MSG_NOT_OBJECT, {
+      where,
+      typeUrl,
+    });
   const given = value as Record<string, unknown>;
   for (const name of Object.keys(given)) {
     if (rule.fields[name] === undefined)
-      throw new VipError(ERRORS.NETWORK.MSG_UNKNOWN_FIELD, {
+      throw new VipError(ERRORS.NETWORK.ROUTE_MESSAGES.MSG_UNKNOWN_FIELD, {
         where,
         typeUrl,
         field: name,
@@ -211,7 +214,7 @@ function checkValue(
     );
   const signer = full[rule.signerField];
   if (typeof signer !== "string" || signer === "")
-    throw new VipError(ERRORS.NETWORK.MSG_SIGNER_MISSING, {
+    throw new VipError(ERRORS.NETWORK.ROUTE_MESSAGES.MSG_SIGNER_MISSING, {
       where,
       typeUrl,
       field: rule.signerField,
@@ -264,7 +267,7 @@ export function checkProtoAny(
 ): CheckedMsg {
   const typeUrl = any.typeUrl;
   if (RULES[typeUrl] === undefined)
-    throw new VipError(ERRORS.NETWORK.MSG_TYPE_NOT_READABLE, {
+    throw new VipError(ERRORS.NETWORK.ROUTE_MESSAGES.MSG_TYPE_NOT_READABLE, {
       where,
       typeUrl,
     });
@@ -307,11 +310,14 @@ function normalise(value: unknown, kind: Kind, where: string): unknown {
       const height = value as Record<string, unknown>;
       for (const name of Object.keys(height)) {
         if (name !== "revision_number" && name !== "revision_height")
-          throw new VipError(ERRORS.NETWORK.MSG_UNKNOWN_SUBFIELD, {
-            where,
-            field: name,
-            what: "a height",
-          });
+          throw new VipError(
+            ERRORS.NETWORK.ROUTE_MESSAGES.MSG_UNKNOWN_SUBFIELD,
+            {
+              where,
+              field: name,
+              what: "a height",
+            },
+          );
       }
       return {
         revision_number: uint64(
@@ -331,7 +337,9 @@ function normalise(value: unknown, kind: Kind, where: string): unknown {
         (Array.isArray(value) && value.length === 0)
       )
         return [];
-      throw new VipError(ERRORS.NETWORK.MSG_LIST_NOT_EMPTY, { where });
+      throw new VipError(ERRORS.NETWORK.ROUTE_MESSAGES.MSG_LIST_NOT_EMPTY, {
+        where,
+      });
   }
 }
 
@@ -358,7 +366,7 @@ function coin(
     throw wrongKind(where, "a coin {denom, amount}");
   const { denom, amount, ...rest } = value as Record<string, unknown>;
   if (Object.keys(rest).length > 0)
-    throw new VipError(ERRORS.NETWORK.MSG_UNKNOWN_SUBFIELD, {
+    throw new VipError(ERRORS.NETWORK.ROUTE_MESSAGES.MSG_UNKNOWN_SUBFIELD, {
       where,
       field: defined(
         Object.keys(rest)[0],
@@ -379,7 +387,10 @@ function coin(
 
 /** A field whose value is not of the kind its rule says. */
 function wrongKind(where: string, kind: string): VipError {
-  return new VipError(ERRORS.NETWORK.MSG_VALUE_KIND, { where, kind });
+  return new VipError(ERRORS.NETWORK.ROUTE_MESSAGES.MSG_VALUE_KIND, {
+    where,
+    kind,
+  });
 }
 
 function withoutZeros(height: Record<string, string>): Record<string, string> {

@@ -46,7 +46,7 @@ export async function estimateFee(
     used = await simulateTx(restUrl, simulationTxBytes(msgs, sequence));
   } catch (error) {
     ensureError(error);
-    throw new VipError(ERRORS.NETWORK.SIMULATION_REFUSED, {
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX.SIMULATION_REFUSED, {
       chainId,
       reason: messageOf(error),
     });
@@ -66,7 +66,7 @@ export async function estimateFee(
       ?.amount ?? 0n;
   const needed = fee + (moved.get(price.denom) ?? 0n);
   if (balance < needed) {
-    throw new VipError(ERRORS.NETWORK.INSUFFICIENT_FUNDS, {
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX.INSUFFICIENT_FUNDS, {
       signer,
       balance,
       denom: price.denom,

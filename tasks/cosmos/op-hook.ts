@@ -45,7 +45,7 @@ export async function signOpHook(options: {
   );
   for (const msg of msgs) {
     if (msg.signer !== account.bech32) {
-      throw new VipError(ERRORS.NETWORK.HOOK_SIGNER_MISMATCH, {
+      throw new VipError(ERRORS.NETWORK.COSMOS_TX.HOOK_SIGNER_MISMATCH, {
         expected: msg.signer,
         signer: account.bech32,
       });
@@ -53,7 +53,7 @@ export async function signOpHook(options: {
   }
   const state = await accountInfo(options.restUrl, account.bech32);
   if (state === undefined) {
-    throw new VipError(ERRORS.NETWORK.HOOK_NO_ACCOUNT, {
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX.HOOK_NO_ACCOUNT, {
       account: account.bech32,
       chainId: hook.chain_id,
     });
@@ -103,7 +103,7 @@ export async function checkHookSequence(
  * signed for the old sequence, would fail.
  */
 export class HookSequenceMoved extends VipError<
-  typeof ERRORS.NETWORK.HOOK_SEQUENCE_MOVED
+  typeof ERRORS.NETWORK.COSMOS_TX.HOOK_SEQUENCE_MOVED
 > {
   constructor(
     readonly account: string,
@@ -111,7 +111,7 @@ export class HookSequenceMoved extends VipError<
     readonly from: bigint,
     readonly to: bigint | undefined,
   ) {
-    super(ERRORS.NETWORK.HOOK_SEQUENCE_MOVED, {
+    super(ERRORS.NETWORK.COSMOS_TX.HOOK_SEQUENCE_MOVED, {
       account,
       chainId,
       from,

@@ -45,7 +45,7 @@ export async function signCosmosTx(
 ): Promise<SignedCosmosTx> {
   for (const msg of tx.msgs) {
     if (msg.signer !== tx.account.bech32) {
-      throw new VipError(ERRORS.NETWORK.MSG_SIGNER_MISMATCH, {
+      throw new VipError(ERRORS.NETWORK.COSMOS_TX.MSG_SIGNER_MISMATCH, {
         typeUrl: msg.typeUrl,
         expected: msg.signer,
         signer: tx.account.bech32,
@@ -69,7 +69,7 @@ export async function signCosmosTx(
   if (
     computeAddress(publicKey).toLowerCase() !== tx.account.hex.toLowerCase()
   ) {
-    throw new VipError(ERRORS.NETWORK.SIGNATURE_WRONG_ACCOUNT, {
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX.SIGNATURE_WRONG_ACCOUNT, {
       hex: tx.account.hex,
     });
   }

@@ -13,7 +13,7 @@ import { type Explanation, explanation, type OnChainScore } from "./explain.js";
 /** `--address` as an EIP-55 address, refused before anything is read. */
 export function parseExplainAddress(raw: string): string {
   if (!isAddress(raw))
-    throw new VipError(ERRORS.CONTRACT.NOT_AN_ADDRESS, {
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.NOT_AN_ADDRESS, {
       option: "--address",
       value: raw,
     });

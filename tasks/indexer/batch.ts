@@ -22,7 +22,8 @@ interface BatchCall {
 export type BatchTransport = (calls: BatchCall[]) => Promise<unknown[]>;
 
 type BatchFailure =
-  typeof ERRORS.INDEXER.BATCH_REFUSED | typeof ERRORS.INDEXER.BATCH_CALL_FAILED;
+  | typeof ERRORS.INDEXER.BATCH.BATCH_REFUSED
+  | typeof ERRORS.INDEXER.BATCH.BATCH_CALL_FAILED;
 
 /** A call's failure inside a batch, with the node's code and message. */
 class BatchCallError<D extends BatchFailure> extends VipError<D> {
@@ -71,7 +72,7 @@ export async function batchTransport(
       // retried and a 405 (no batches here) is not.
       const status = statusOf(error);
       if (status === undefined) throw error;
-      throw new VipError(ERRORS.INDEXER.BATCH_HTTP_STATUS, {
+      throw new VipError(ERRORS.INDEXER.BATCH.BATCH_HTTP_STATUS, {
         count: calls.length,
         status,
         body: "",
@@ -79,7 +80,7 @@ export async function batchTransport(
     }
     const text = await response.body.text();
     if (response.statusCode < 200 || response.statusCode >= 300)
-      throw new VipError(ERRORS.INDEXER.BATCH_HTTP_STATUS, {
+      throw new VipError(ERRORS.INDEXER.BATCH.BATCH_HTTP_STATUS, {
         count: calls.length,
         status: response.statusCode,
         body: `: ${safeText(text, 200)}`,
@@ -88,7 +89,7 @@ export async function batchTransport(
     if (!Array.isArray(answer))
       // A node that refuses the batch as a whole answers one error object.
       throw new BatchCallError(
-        ERRORS.INDEXER.BATCH_REFUSED,
+        ERRORS.INDEXER.BATCH.BATCH_REFUSED,
         {
           count: calls.length,
           reason: safeText(answerMessage(answer.error) ?? text, 200),
@@ -100,14 +101,14 @@ export async function batchTransport(
     return calls.map((call, id) => {
       const item = byId.get(id);
       if (item === undefined)
-        throw new VipError(ERRORS.INDEXER.BATCH_ANSWER_INCOMPLETE, {
+        throw new VipError(ERRORS.INDEXER.BATCH.BATCH_ANSWER_INCOMPLETE, {
           count: calls.length,
           method: call.method,
           id,
         });
       if (item.error !== undefined && item.error !== null)
         throw new BatchCallError(
-          ERRORS.INDEXER.BATCH_CALL_FAILED,
+          ERRORS.INDEXER.BATCH.BATCH_CALL_FAILED,
           {
             method: call.method,
             reason: safeText(

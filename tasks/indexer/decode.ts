@@ -214,12 +214,12 @@ export class LogDecoder {
   #logIndexOf(log: RpcLog, offset: number): number {
     const index = hexQuantity(log.logIndex);
     if (index === undefined)
-      throw new VipError(ERRORS.INDEXER.LOG_INDEX_NOT_HEX, {
+      throw new VipError(ERRORS.INDEXER.LOGS.LOG_INDEX_NOT_HEX, {
         logIndex: log.logIndex,
         place: this.#placeOf(log),
       });
     if (index < offset)
-      throw new VipError(ERRORS.INDEXER.LOG_BEFORE_FIRST, {
+      throw new VipError(ERRORS.INDEXER.LOGS.LOG_BEFORE_FIRST, {
         index,
         place: this.#placeOf(log),
         offset,
@@ -237,7 +237,7 @@ export class LogDecoder {
       return this.#lastTxIndex.value;
     const index = hexQuantity(log.transactionIndex);
     if (index === undefined)
-      throw new VipError(ERRORS.INDEXER.TX_INDEX_NOT_HEX, {
+      throw new VipError(ERRORS.INDEXER.LOGS.TX_INDEX_NOT_HEX, {
         logIndex: log.logIndex,
         place: this.#placeOf(log),
         txIndex: String(log.transactionIndex),
@@ -256,7 +256,7 @@ export class LogDecoder {
         typeof value === "bigint" &&
         (value < HUGEINT_MIN || value > HUGEINT_MAX)
       )
-        throw new VipError(ERRORS.INDEXER.VALUE_TOO_WIDE, {
+        throw new VipError(ERRORS.INDEXER.LOGS.VALUE_TOO_WIDE, {
           where: this.#where(log),
           column: String(this.#source.columns[i]?.name),
           value,
@@ -297,7 +297,7 @@ export class LogDecoder {
         log.topics,
       );
     } catch (error) {
-      throw new VipError(ERRORS.INDEXER.LOG_NOT_DECODABLE, {
+      throw new VipError(ERRORS.INDEXER.LOGS.LOG_NOT_DECODABLE, {
         where: this.#where(log),
         event: this.#source.event.format("full"),
         reason: String(

@@ -50,8 +50,12 @@ export async function checkFormat(
   if (found === String(INDEX_FORMAT)) return;
   const aside = asideName(file, found);
   if (found === "1")
-    throw new VipError(ERRORS.INDEXER.INDEX_FORMAT_1, { file, rebuild, aside });
-  throw new VipError(ERRORS.INDEXER.INDEX_FORMAT_OTHER, {
+    throw new VipError(ERRORS.INDEXER.INDEX.INDEX_FORMAT_1, {
+      file,
+      rebuild,
+      aside,
+    });
+  throw new VipError(ERRORS.INDEXER.INDEX.INDEX_FORMAT_OTHER, {
     file,
     found,
     format: INDEX_FORMAT,
@@ -119,7 +123,7 @@ export async function setAside(
   const to = asideName(file, format);
   for (const taken of [to, `${to}.wal`])
     if (existsSync(taken))
-      throw new VipError(ERRORS.INDEXER.ASIDE_TAKEN, { file, taken });
+      throw new VipError(ERRORS.INDEXER.INDEX.ASIDE_TAKEN, { file, taken });
   if (existsSync(file)) await rename(file, to);
   if (existsSync(wal)) await rename(wal, `${to}.wal`);
   return { to, format };
@@ -137,7 +141,7 @@ async function readFormat(file: string): Promise<string> {
     // DuckDB says a lock is held only in its message.
     const reason = error instanceof Error ? error.message : String(error);
     if (/lock/i.test(reason))
-      throw new VipError(ERRORS.INDEXER.INDEX_IN_USE, { file });
+      throw new VipError(ERRORS.INDEXER.INDEX.INDEX_IN_USE, { file });
     return "unreadable";
   }
   const connection = await instance.connect();

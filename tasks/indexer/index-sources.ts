@@ -399,7 +399,7 @@ function blocksToRead(
     blockHex = log.blockNumber;
     const number = BigInt(blockHex);
     if (number < from || number > to)
-      throw new VipError(ERRORS.INDEXER.LOG_OUTSIDE_RANGE, {
+      throw new VipError(ERRORS.INDEXER.LOGS.LOG_OUTSIDE_RANGE, {
         number,
         from,
         to,
@@ -452,7 +452,7 @@ function decodeAnswer(
       (block.hash !== log.blockHash &&
         block.hash !== log.blockHash.toLowerCase())
     )
-      throw new VipError(ERRORS.INDEXER.BLOCK_CHANGED, { number });
+      throw new VipError(ERRORS.INDEXER.NODE.BLOCK_CHANGED, { number });
     const topic = log.topics[0];
     const offset =
       offsets.size === 0 ? 0 : (offsets.get(log.transactionHash) ?? 0);

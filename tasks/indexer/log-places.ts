@@ -98,7 +98,7 @@ function answerTransactions(logs: RpcLog[]): Map<string, AnswerTransaction> {
   for (const log of logs) {
     const raw = hexQuantity(log.logIndex);
     if (raw === undefined)
-      throw new VipError(ERRORS.INDEXER.LOG_INDEX_NOT_HEX, {
+      throw new VipError(ERRORS.INDEXER.LOGS.LOG_INDEX_NOT_HEX, {
         logIndex: log.logIndex,
         place: `${log.transactionHash} (block ${log.blockNumber})`,
       });
@@ -113,7 +113,7 @@ function answerTransactions(logs: RpcLog[]): Map<string, AnswerTransaction> {
       (current.txIndexHex !== log.transactionIndex &&
         current.txIndex !== hexQuantity(log.transactionIndex))
     )
-      throw new VipError(ERRORS.INDEXER.TX_AT_TWO_PLACES, {
+      throw new VipError(ERRORS.INDEXER.NODE.TX_AT_TWO_PLACES, {
         hash: log.transactionHash,
         block: current.blockNumber,
         index: current.txIndex,
@@ -130,7 +130,7 @@ function answerTransactions(logs: RpcLog[]): Map<string, AnswerTransaction> {
 function newTransaction(log: RpcLog, raw: number): AnswerTransaction {
   const txIndex = hexQuantity(log.transactionIndex);
   if (txIndex === undefined)
-    throw new VipError(ERRORS.INDEXER.TX_INDEX_NOT_HEX, {
+    throw new VipError(ERRORS.INDEXER.LOGS.TX_INDEX_NOT_HEX, {
       logIndex: log.logIndex,
       place: `${log.transactionHash} (block ${log.blockNumber})`,
       txIndex: String(log.transactionIndex),
@@ -168,7 +168,7 @@ function blocksNumberedPerTransaction(
     list.forEach((t, i) => {
       const before = list[i - 1];
       if (before !== undefined && before.txIndex === t.txIndex)
-        throw new VipError(ERRORS.INDEXER.TXS_AT_ONE_INDEX, {
+        throw new VipError(ERRORS.INDEXER.NODE.TXS_AT_ONE_INDEX, {
           first: before.hash,
           second: t.hash,
           index: t.txIndex,
@@ -200,16 +200,16 @@ export function receiptOffsets(
     const receipt = receipts[i];
     const where = `transaction ${need.hash} (block ${need.block})`;
     if (receipt === undefined)
-      throw new VipError(ERRORS.INDEXER.NO_RECEIPT, { where });
+      throw new VipError(ERRORS.INDEXER.NODE.NO_RECEIPT, { where });
     if (receipt.blockHash.toLowerCase() !== need.blockHash.toLowerCase())
-      throw new VipError(ERRORS.INDEXER.RECEIPT_OF_OTHER_BLOCK, {
+      throw new VipError(ERRORS.INDEXER.NODE.RECEIPT_OF_OTHER_BLOCK, {
         where,
         receiptBlock: receipt.blockHash,
         logsBlock: need.blockHash,
       });
     const offset = hexQuantity(receipt.logIndices[0]);
     if (offset === undefined)
-      throw new VipError(ERRORS.INDEXER.RECEIPT_FIRST_LOG, {
+      throw new VipError(ERRORS.INDEXER.NODE.RECEIPT_FIRST_LOG, {
         where,
         problem:
           receipt.logIndices.length === 0
@@ -236,7 +236,7 @@ function checkPlaces(
     const raw = hexQuantity(log.logIndex) ?? -1;
     const place = raw - offset;
     if (hexQuantity(found.receipt.logIndices[place]) !== raw)
-      throw new VipError(ERRORS.INDEXER.LOG_NOT_IN_RECEIPT, {
+      throw new VipError(ERRORS.INDEXER.NODE.LOG_NOT_IN_RECEIPT, {
         index: raw,
         hash: log.transactionHash,
         block: found.need.block,

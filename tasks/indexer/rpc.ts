@@ -190,7 +190,7 @@ export class RollupReader {
       headers: numbers.map((number, i) => {
         const found = headers[i];
         if (found === undefined)
-          throw new VipError(ERRORS.INDEXER.BLOCK_NOT_ON_NODE, {
+          throw new VipError(ERRORS.INDEXER.NODE.BLOCK_NOT_ON_NODE, {
             number,
             why: why(number),
           });
@@ -294,7 +294,7 @@ function receipt(hash: string, answer: unknown): TxReceipt | undefined {
   if (answer === null || answer === undefined) return undefined;
   const { blockHash, logs } = answer as { blockHash?: unknown; logs?: unknown };
   if (typeof blockHash !== "string" || !Array.isArray(logs))
-    throw new VipError(ERRORS.INDEXER.RECEIPT_MALFORMED, { hash });
+    throw new VipError(ERRORS.INDEXER.NODE.RECEIPT_MALFORMED, { hash });
   return {
     blockHash,
     logIndices: logs.map((log) =>
@@ -341,12 +341,12 @@ export function rangeLimit(error: unknown): bigint | undefined {
  * A refusal of the request itself is not.
  */
 function isFault(error: unknown): boolean {
-  if (isVipError(error, ERRORS.INDEXER.BATCH_HTTP_STATUS))
+  if (isVipError(error, ERRORS.INDEXER.BATCH.BATCH_HTTP_STATUS))
     return RETRIED_STATUSES.has(Number(error.params.status));
   // A call the node failed in a batch: the node's words are its reason.
   const text =
-    isVipError(error, ERRORS.INDEXER.BATCH_REFUSED) ||
-    isVipError(error, ERRORS.INDEXER.BATCH_CALL_FAILED)
+    isVipError(error, ERRORS.INDEXER.BATCH.BATCH_REFUSED) ||
+    isVipError(error, ERRORS.INDEXER.BATCH.BATCH_CALL_FAILED)
       ? String(error.params.reason)
       : causeChainText(error);
   if (

@@ -79,8 +79,11 @@ export class ActivityStore {
       const reason = error instanceof Error ? error.message : String(error);
       // DuckDB says a lock is held only in its message.
       if (/lock/i.test(reason))
-        throw new VipError(ERRORS.INDEXER.INDEX_IN_USE, { file });
-      throw new VipError(ERRORS.INDEXER.INDEX_UNOPENABLE, { file, reason });
+        throw new VipError(ERRORS.INDEXER.INDEX.INDEX_IN_USE, { file });
+      throw new VipError(ERRORS.INDEXER.INDEX.INDEX_UNOPENABLE, {
+        file,
+        reason,
+      });
     }
     const connection = await instance.connect();
     try {
@@ -133,7 +136,7 @@ export class ActivityStore {
     );
     const value = rows[0]?.[0];
     if (value === undefined || value === null)
-      throw new VipError(ERRORS.INDEXER.SOURCE_NOT_IN_INDEX, {
+      throw new VipError(ERRORS.INDEXER.INDEX.SOURCE_NOT_IN_INDEX, {
         table: source.table,
       });
     return BigInt(value);

@@ -79,7 +79,7 @@ async function checkNetworkUrl(
       throw error;
     const variable = String(error.messageArguments.name);
     throw new VipError(
-      ERRORS.CONFIG.NETWORK_URL_NOT_SET,
+      ERRORS.CONFIG.SETTINGS.NETWORK_URL_NOT_SET,
       {
         network: name,
         variable,
@@ -104,7 +104,7 @@ export function selectedNetwork(hre: HardhatRuntimeEnvironment): {
   const name = hre.globalOptions.network ?? "default";
   const config = hre.config.networks[name];
   if (config === undefined)
-    throw new VipError(ERRORS.NETWORK.NO_SUCH_NETWORK, { name });
+    throw new VipError(ERRORS.NETWORK.TASK_NETWORK.NO_SUCH_NETWORK, { name });
   return { name, config };
 }
 
@@ -133,13 +133,16 @@ export function operatorNetwork(hre: HardhatRuntimeEnvironment): {
       hre.globalOptions.network === undefined
         ? " (no --network was given)"
         : "";
-    throw new VipError(ERRORS.NETWORK.IN_PROCESS_NETWORK, {
+    throw new VipError(ERRORS.NETWORK.TASK_NETWORK.IN_PROCESS_NETWORK, {
       name,
       unnamed,
       fix,
     });
   }
-  throw new VipError(ERRORS.NETWORK.NOT_A_ROLLUP_NETWORK, { name, fix });
+  throw new VipError(ERRORS.NETWORK.TASK_NETWORK.NOT_A_ROLLUP_NETWORK, {
+    name,
+    fix,
+  });
 }
 
 /** What to run instead, given the networks that have vip settings. */

@@ -54,11 +54,11 @@ const TRANSIENT_STATUSES = [429, 502, 503, 504];
  */
 function ownVerdict(error: unknown): boolean | undefined {
   if (
-    isVipError(error, ERRORS.NETWORK.UNREACHABLE) ||
-    isVipError(error, ERRORS.NETWORK.ROUTER_UNREACHABLE)
+    isVipError(error, ERRORS.NETWORK.HTTP.UNREACHABLE) ||
+    isVipError(error, ERRORS.NETWORK.ROUTER.ROUTER_UNREACHABLE)
   )
     return true;
-  if (isVipError(error, ERRORS.NETWORK.HTTP_STATUS))
+  if (isVipError(error, ERRORS.NETWORK.HTTP.HTTP_STATUS))
     return TRANSIENT_STATUSES.includes(Number(error.params.status));
   return undefined;
 }
@@ -114,7 +114,7 @@ export async function withRetry<T>(
   } catch (error) {
     if (error instanceof VipError || !retryable(error)) throw error;
     throw new VipError(
-      ERRORS.NETWORK.RETRIES_EXHAUSTED,
+      ERRORS.NETWORK.HTTP.RETRIES_EXHAUSTED,
       { what, attempts, reason: reasonOf(error) },
       error,
     );

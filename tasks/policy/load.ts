@@ -20,10 +20,14 @@ export async function loadPolicies(fileOrDir: string): Promise<Policy[]> {
           .map((name) => path.join(fileOrDir, name))
       : [fileOrDir];
   } catch {
-    throw new VipError(ERRORS.SCORING.POLICY_NOT_FOUND, { path: fileOrDir });
+    throw new VipError(ERRORS.SCORING.POLICY_FILES.POLICY_NOT_FOUND, {
+      path: fileOrDir,
+    });
   }
   if (files.length === 0)
-    throw new VipError(ERRORS.SCORING.POLICY_FOLDER_EMPTY, { path: fileOrDir });
+    throw new VipError(ERRORS.SCORING.POLICY_FILES.POLICY_FOLDER_EMPTY, {
+      path: fileOrDir,
+    });
   const policies: Policy[] = [];
   for (const file of files)
     policies.push(parsePolicy(file, await readFile(file, "utf8")));
@@ -31,7 +35,7 @@ export async function loadPolicies(fileOrDir: string): Promise<Policy[]> {
   for (const policy of policies) {
     const other = byStage.get(policy.fromStage);
     if (other !== undefined)
-      throw new VipError(ERRORS.SCORING.POLICIES_SAME_STAGE, {
+      throw new VipError(ERRORS.SCORING.POLICY_FILES.POLICIES_SAME_STAGE, {
         file: policy.file,
         other: other.file,
         stage: policy.fromStage,
@@ -62,7 +66,7 @@ export function policyForStage(policies: Policy[], stage: bigint): Policy {
     )
       chosen = policy;
   if (chosen === undefined)
-    throw new VipError(ERRORS.SCORING.NO_POLICY_FOR_STAGE, {
+    throw new VipError(ERRORS.SCORING.POLICY_FILES.NO_POLICY_FOR_STAGE, {
       stage,
       earliest: policies
         .map((p) => p.fromStage)

@@ -61,10 +61,14 @@ const SOLIDITY_IDENTIFIER = /^[a-zA-Z$_][a-zA-Z0-9$_]*$/;
  */
 export function parsePolicy(file: string, text: string): Policy {
   const fail = (line: number, problem: string): never => {
-    throw new VipError(ERRORS.SCORING.POLICY_HEADER, { file, line, problem });
+    throw new VipError(ERRORS.SCORING.POLICY_FILES.POLICY_HEADER, {
+      file,
+      line,
+      problem,
+    });
   };
   const missing = (problem: string): never => {
-    throw new VipError(ERRORS.SCORING.POLICY_HEADER_MISSING, {
+    throw new VipError(ERRORS.SCORING.POLICY_FILES.POLICY_HEADER_MISSING, {
       file,
       line: 1,
       problem,

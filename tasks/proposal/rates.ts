@@ -23,18 +23,18 @@ export interface Rate {
  */
 export function parseRate(raw: string | undefined, option: string): Rate {
   if (raw === undefined || raw.trim() === "")
-    throw new VipError(ERRORS.REGISTRY.RATE_REQUIRED, { option });
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.RATE_REQUIRED, { option });
   const text = raw.trim();
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (match === null) {
-    throw new VipError(ERRORS.REGISTRY.RATE_NOT_DECIMAL, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.RATE_NOT_DECIMAL, {
       option,
       value: raw,
     });
   }
   const fraction = match[2] ?? "";
   if (fraction.length > DECIMALS)
-    throw new VipError(ERRORS.REGISTRY.RATE_TOO_PRECISE, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.RATE_TOO_PRECISE, {
       option,
       value: raw,
       decimals: DECIMALS,
@@ -44,7 +44,10 @@ export function parseRate(raw: string | undefined, option: string): Rate {
       SCALE +
     BigInt(fraction.padEnd(DECIMALS, "0") || "0");
   if (scaled > SCALE)
-    throw new VipError(ERRORS.REGISTRY.RATE_ABOVE_ONE, { option, value: raw });
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.RATE_ABOVE_ONE, {
+      option,
+      value: raw,
+    });
   return { text, scaled };
 }
 
@@ -54,13 +57,13 @@ export function parseRate(raw: string | undefined, option: string): Rate {
  */
 export function checkRates(max: Rate, maxChange: Rate, rate: Rate): void {
   if (rate.scaled > max.scaled) {
-    throw new VipError(ERRORS.REGISTRY.RATE_ABOVE_MAX, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.RATE_ABOVE_MAX, {
       rate: rate.text,
       max: max.text,
     });
   }
   if (maxChange.scaled > max.scaled) {
-    throw new VipError(ERRORS.REGISTRY.MAX_CHANGE_ABOVE_MAX, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.MAX_CHANGE_ABOVE_MAX, {
       maxChange: maxChange.text,
       max: max.text,
     });

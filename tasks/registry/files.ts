@@ -92,7 +92,7 @@ export async function writeEntry(
           () => false,
         )
       )
-        throw new VipError(ERRORS.REGISTRY.ENTRY_EXISTS, { file });
+        throw new VipError(ERRORS.REGISTRY.ENTRY.ENTRY_EXISTS, { file });
     }
   }
   for (const [file, content] of targets) {
@@ -106,14 +106,18 @@ async function readJson(file: string): Promise<unknown> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new VipError(ERRORS.REGISTRY.ENTRY_FILE_UNREADABLE, { file }, error);
+    throw new VipError(
+      ERRORS.REGISTRY.ENTRY.ENTRY_FILE_UNREADABLE,
+      { file },
+      error,
+    );
   }
   try {
     return JSON.parse(text);
   } catch (error) {
     ensureError(error);
     throw new VipError(
-      ERRORS.REGISTRY.ENTRY_FILE_NOT_JSON,
+      ERRORS.REGISTRY.ENTRY.ENTRY_FILE_NOT_JSON,
       { file, reason: error.message },
       error,
     );

@@ -34,7 +34,7 @@ async function stagesIn(dir: string): Promise<bigint[]> {
   try {
     names = await readdir(dir);
   } catch {
-    throw new VipError(ERRORS.REPORT.SCORES_DIR_UNREADABLE, { dir });
+    throw new VipError(ERRORS.REPORT.SITE.SCORES_DIR_UNREADABLE, { dir });
   }
   const stages = new Set<bigint>();
   for (const name of names) {
@@ -42,7 +42,7 @@ async function stagesIn(dir: string): Promise<bigint[]> {
     if (match?.[1] !== undefined) stages.add(BigInt(match[1]));
   }
   if (stages.size === 0)
-    throw new VipError(ERRORS.REPORT.NO_SCORE_FILES, { dir });
+    throw new VipError(ERRORS.REPORT.SITE.NO_SCORE_FILES, { dir });
   return [...stages].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -114,7 +114,7 @@ function checkManifest(
               ? `the file's total is ${total}, the manifest's ${manifest.output.total}`
               : undefined;
   if (problem !== undefined)
-    throw new VipError(ERRORS.REPORT.MANIFEST_MISMATCH, {
+    throw new VipError(ERRORS.REPORT.SITE.MANIFEST_MISMATCH, {
       manifest: manifestPath,
       file: scores.path,
       problem,

@@ -67,7 +67,7 @@ export async function readManifest(
   } catch (error) {
     ensureError(error);
     if ("code" in error && error.code === "ENOENT") return undefined;
-    throw new VipError(ERRORS.REPORT.MANIFEST_UNREADABLE, {
+    throw new VipError(ERRORS.REPORT.SITE.MANIFEST_UNREADABLE, {
       file,
       problem: error.message,
     });
@@ -77,7 +77,7 @@ export async function readManifest(
     json = JSON.parse(text);
   } catch (error) {
     ensureError(error);
-    throw new VipError(ERRORS.REPORT.MANIFEST_UNREADABLE, {
+    throw new VipError(ERRORS.REPORT.SITE.MANIFEST_UNREADABLE, {
       file,
       problem: `not JSON (${error.message})`,
     });
@@ -86,7 +86,7 @@ export async function readManifest(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined ? "" : issue.path.join(".");
-    throw new VipError(ERRORS.REPORT.MANIFEST_UNREADABLE, {
+    throw new VipError(ERRORS.REPORT.SITE.MANIFEST_UNREADABLE, {
       file,
       problem: `${where === "" ? "the document" : where}: ${issue?.message ?? "invalid"}`,
     });

@@ -31,7 +31,7 @@ export async function readPolicyText(
   );
   const file = isFile ? policyPath : path.join(policyPath, named);
   const notFound = (): VipError =>
-    new VipError(ERRORS.REPORT.POLICY_NOT_FOUND, {
+    new VipError(ERRORS.REPORT.SITE.POLICY_NOT_FOUND, {
       manifest: manifestPath,
       policy: named,
       dir: policyPath,
@@ -45,7 +45,7 @@ export async function readPolicyText(
   const actual = createHash("sha256").update(bytes).digest("hex");
   if (actual !== manifest.policy.sha256) {
     if (isFile && path.basename(file) !== named) throw notFound();
-    throw new VipError(ERRORS.REPORT.POLICY_MISMATCH, {
+    throw new VipError(ERRORS.REPORT.SITE.POLICY_MISMATCH, {
       file,
       actual,
       manifest: manifestPath,

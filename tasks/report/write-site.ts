@@ -30,7 +30,7 @@ export async function checkOut(out: string): Promise<void> {
   let names: string[];
   try {
     if (!(await lstat(out)).isDirectory())
-      throw new VipError(ERRORS.REPORT.OUT_IS_FILE, { out });
+      throw new VipError(ERRORS.REPORT.SITE.OUT_IS_FILE, { out });
     names = await readdir(out);
   } catch (error) {
     ensureError(error);
@@ -38,7 +38,7 @@ export async function checkOut(out: string): Promise<void> {
     throw error;
   }
   if (names.length > 0 && !names.includes(MARKER))
-    throw new VipError(ERRORS.REPORT.OUT_NOT_A_REPORT, { out });
+    throw new VipError(ERRORS.REPORT.SITE.OUT_NOT_A_REPORT, { out });
 }
 
 /** Where a report's files go while it is built: a folder beside `out`. */
@@ -110,7 +110,7 @@ function stagingWriter(out: string, staging: string): SiteWriter {
         return to;
       });
       if ((await sha256Of(file)) !== sha256)
-        throw new VipError(ERRORS.REPORT.MANIFEST_MISMATCH, {
+        throw new VipError(ERRORS.REPORT.SITE.MANIFEST_MISMATCH, {
           manifest: "the report",
           file: from,
           problem:
@@ -127,7 +127,7 @@ async function unwritable<T>(out: string, work: () => Promise<T>): Promise<T> {
   } catch (error) {
     ensureError(error);
     throw new VipError(
-      ERRORS.REPORT.OUT_UNWRITABLE,
+      ERRORS.REPORT.SITE.OUT_UNWRITABLE,
       { out, reason: error.message },
       error,
     );

@@ -32,7 +32,7 @@ export interface GasLimits {
 
 export async function gasLimits(provider: Provider): Promise<GasLimits> {
   const block = await provider.getBlock("latest");
-  if (block === null) throw new VipError(ERRORS.SCORES.NO_LATEST_BLOCK);
+  if (block === null) throw new VipError(ERRORS.SCORES.PUSH.NO_LATEST_BLOCK);
   const hardLimit = block.gasLimit < TX_GAS_CAP ? block.gasLimit : TX_GAS_CAP;
   const perBlock = (block.gasLimit + hardLimit - 1n) / hardLimit;
   return {
@@ -173,7 +173,7 @@ export class BatchPlanner {
         (withEntry * this.#factor) / PPM > this.#limits.hardLimit
       ) {
         if (indexes.length === 0) {
-          throw new VipError(ERRORS.SCORES.ENTRY_OVER_GAS_LIMIT, {
+          throw new VipError(ERRORS.SCORES.PUSH.ENTRY_OVER_GAS_LIMIT, {
             line: this.#table.line(end),
             gas: this.gasLimit(withEntry),
             target: this.#limits.target,
@@ -211,7 +211,7 @@ export async function calibratedFirst(
     planner.observe(batch.gas, estimated);
     if (estimated <= batch.gasLimit) return batch;
     if (attempt >= 3)
-      throw new VipError(ERRORS.SCORES.GAS_MODEL_UNCALIBRATED, {
+      throw new VipError(ERRORS.SCORES.PUSH.GAS_MODEL_UNCALIBRATED, {
         estimated,
         lines: planner.lines(batch),
         planned: batch.gasLimit,

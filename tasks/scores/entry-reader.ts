@@ -44,7 +44,7 @@ export async function readEntries(
 ): Promise<void> {
   const provider = score.runner?.provider;
   if (provider === undefined || provider === null)
-    throw new VipError(ERRORS.SCORES.NO_PROVIDER);
+    throw new VipError(ERRORS.SCORES.PUSH.NO_PROVIDER);
   // The creation code, then its arguments ABI-encoded by hand (the contract,
   // the stage, the bytes' offset and length, the addresses packed and padded
   // to a word): ethers' coder takes longer than the call itself.
@@ -60,7 +60,7 @@ export async function readEntries(
   const result = await provider.call({ data: parts.join(""), blockTag });
   const hex = result.startsWith("0x") ? result.slice(2) : result;
   if (hex.length !== indexes.length * 18)
-    throw new VipError(ERRORS.SCORES.READER_SHORT_ANSWER, {
+    throw new VipError(ERRORS.SCORES.READ_BACK.READER_SHORT_ANSWER, {
       bytes: hex.length / 2,
       count: indexes.length,
     });

@@ -496,7 +496,7 @@ class ScorePush {
     if (indexes.length === 0) return undefined;
     const estimated = await this.#estimate(indexes);
     if (estimated > hardLimit) {
-      throw new VipError(ERRORS.SCORES.RESEND_OVER_GAS_LIMIT, {
+      throw new VipError(ERRORS.SCORES.PUSH.RESEND_OVER_GAS_LIMIT, {
         batch: this.#label(batch),
         estimated,
         limit: hardLimit,
@@ -644,7 +644,7 @@ class ScorePush {
         String(error),
       );
     if (!maybeArrived)
-      throw new VipError(ERRORS.SCORES.SEND_REFUSED, {
+      throw new VipError(ERRORS.SCORES.PUSH.SEND_REFUSED, {
         batch: batch.batch + 1,
         reason: describeRevert(error) ?? brief(error),
       });
@@ -658,7 +658,7 @@ class ScorePush {
     )
       return found.tx.hash;
     if (attempt >= MAX_SEND_ATTEMPTS) {
-      throw new VipError(ERRORS.SCORES.SEND_FAILED, {
+      throw new VipError(ERRORS.SCORES.PUSH.SEND_FAILED, {
         batch: batch.batch + 1,
         attempts: attempt,
         reason: brief(error),
@@ -725,7 +725,7 @@ class ScorePush {
    */
   async #failed(batch: JournalledBatch, receipt: MinedReceipt): Promise<void> {
     if (!(await this.#ranOutOfGas(batch, receipt.hash, receipt.gasUsed)))
-      throw new VipError(ERRORS.SCORES.BATCH_REVERTED, {
+      throw new VipError(ERRORS.SCORES.PUSH.BATCH_REVERTED, {
         hash: receipt.hash,
         batch: this.#label(batch),
       });

@@ -24,7 +24,7 @@ export interface ScoreFile {
  * `file:line: message`, and the count.
  */
 export class ScoreFileError extends VipError<
-  typeof ERRORS.SCORES.INVALID_FILE
+  typeof ERRORS.SCORES.FILE.INVALID_FILE
 > {
   constructor(
     readonly file: string,
@@ -38,7 +38,7 @@ export class ScoreFileError extends VipError<
       problemCount > SHOWN_PROBLEMS
         ? [`  … and ${problemCount - SHOWN_PROBLEMS} more`]
         : [];
-    super(ERRORS.SCORES.INVALID_FILE, {
+    super(ERRORS.SCORES.FILE.INVALID_FILE, {
       file,
       count: problemCount,
       problems: [...shown, ...more].join("\n"),
@@ -69,7 +69,7 @@ export async function readScoreFile(
     await access(file, constants.R_OK);
     size = (await stat(file)).size;
   } catch {
-    throw new VipError(ERRORS.SCORES.FILE_UNREADABLE, { file });
+    throw new VipError(ERRORS.SCORES.FILE.FILE_UNREADABLE, { file });
   }
   const collector = new EntryCollector();
   const sha256 =

@@ -184,7 +184,7 @@ export class ReceiptWatcher {
       if (now > waiter.deadline) {
         this.#waiters.delete(waiter.hash.toLowerCase());
         waiter.reject(
-          new VipError(ERRORS.SCORES.NOT_MINED, {
+          new VipError(ERRORS.SCORES.PUSH.NOT_MINED, {
             hash: waiter.hash,
             batch: waiter.label,
             seconds: this.#timeoutMs / 1000,

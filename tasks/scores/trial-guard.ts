@@ -31,7 +31,7 @@ interface ManifestSays {
 export async function refuseTrialScores(file: ScoreFile): Promise<void> {
   const name = path.basename(file.path);
   const refuse = (why: string): never => {
-    throw new VipError(ERRORS.SCORING.TRIAL_FILE_REFUSED, {
+    throw new VipError(ERRORS.SCORING.RESULTS.TRIAL_FILE_REFUSED, {
       file: file.path,
       why,
     });

@@ -303,13 +303,13 @@ async function checkEarlierInput(
       journal: journal.path,
     };
     if (otherFile)
-      throw new VipError(ERRORS.SCORES.STARTED_FROM_OTHER_FILE, {
+      throw new VipError(ERRORS.SCORES.RESUME.STARTED_FROM_OTHER_FILE, {
         ...common,
         file: previous.file,
         sha256: previous.sha256.slice(0, 16),
         entries: formatNumber(previous.entries),
       });
-    throw new VipError(ERRORS.SCORES.STARTED_BY_OTHER_SIGNER, {
+    throw new VipError(ERRORS.SCORES.RESUME.STARTED_BY_OTHER_SIGNER, {
       ...common,
       signer: previous.signer,
     });
@@ -496,7 +496,7 @@ async function push(
   } catch (error) {
     ensureError(error);
     throw new VipError(
-      ERRORS.SCORES.PUSH_STOPPED,
+      ERRORS.SCORES.PUSH.PUSH_STOPPED,
       { reason: error.message, journal: journal.path },
       error,
     );

@@ -37,7 +37,7 @@ export async function verifyScores(
     differences.length > SHOWN
       ? [`  … and ${differences.length - SHOWN} more`]
       : [];
-  throw new VipError(ERRORS.SCORES.CHAIN_DIFFERS, {
+  throw new VipError(ERRORS.SCORES.PUSH.CHAIN_DIFFERS, {
     stage,
     file: file.path,
     count: differences.length,

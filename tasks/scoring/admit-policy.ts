@@ -47,7 +47,7 @@ export async function admitPolicy(
   const sql = policy.sql.replace(/;\s*$/, "");
   const statements = await inEngine(() => connection.extractStatements(sql));
   if (statements.count !== 1)
-    throw new VipError(ERRORS.SCORING.POLICY_NOT_ONE_STATEMENT, {
+    throw new VipError(ERRORS.SCORING.ADMISSION.POLICY_NOT_ONE_STATEMENT, {
       file: policy.file,
       count: statements.count,
     });
@@ -62,7 +62,7 @@ export async function admitPolicy(
   if (admission.refused.length > 0) throw refusal(policy, admission.refused);
   const prepared = await inEngine(() => statements.prepare(0));
   if (prepared.statementType !== StatementType.SELECT)
-    throw new VipError(ERRORS.SCORING.POLICY_NOT_SELECT, {
+    throw new VipError(ERRORS.SCORING.ADMISSION.POLICY_NOT_SELECT, {
       file: policy.file,
     });
   const plan = await serialized(
@@ -113,10 +113,10 @@ async function serialized(
     const message = result.error_message ?? "DuckDB could not read the policy";
     // DuckDB says which kind of statement it serializes only in its words.
     if (/only SELECT/i.test(message))
-      throw new VipError(ERRORS.SCORING.POLICY_NOT_SELECT, {
+      throw new VipError(ERRORS.SCORING.ADMISSION.POLICY_NOT_SELECT, {
         file: policy.file,
       });
-    throw new VipError(ERRORS.SCORING.POLICY_SQL_ERROR, {
+    throw new VipError(ERRORS.SCORING.ADMISSION.POLICY_SQL_ERROR, {
       place: policy.file,
       reason: safeText(message),
       context: "",
@@ -141,19 +141,19 @@ function checkColumns(
     prepared.columnName(i),
   );
   if (names.length !== 2 || names[0] !== "address" || names[1] !== "score")
-    throw new VipError(ERRORS.SCORING.POLICY_COLUMNS, {
+    throw new VipError(ERRORS.SCORING.ADMISSION.POLICY_COLUMNS, {
       file: policy.file,
       columns: safeText(names.join(", ")),
     });
   const addressType = String(prepared.columnType(0));
   const scoreType = String(prepared.columnType(1));
   if (addressType !== "VARCHAR")
-    throw new VipError(ERRORS.SCORING.POLICY_ADDRESS_TYPE, {
+    throw new VipError(ERRORS.SCORING.ADMISSION.POLICY_ADDRESS_TYPE, {
       file: policy.file,
       type: addressType,
     });
   if (!EXACT_SCORE.test(scoreType))
-    throw new VipError(ERRORS.SCORING.POLICY_SCORE_TYPE, {
+    throw new VipError(ERRORS.SCORING.ADMISSION.POLICY_SCORE_TYPE, {
       file: policy.file,
       type: scoreType,
     });
@@ -175,7 +175,9 @@ function refusal(
 ): VipError {
   const floating = constructs.every((c) => c.floating === true);
   return new VipError(
-    floating ? ERRORS.SCORING.POLICY_FLOATING : ERRORS.SCORING.POLICY_REFUSED,
+    floating
+      ? ERRORS.SCORING.ADMISSION.POLICY_FLOATING
+      : ERRORS.SCORING.ADMISSION.POLICY_REFUSED,
     {
       file: policy.file,
       constructs: listConstructs(policy.file, constructs),
@@ -219,7 +221,7 @@ function engineError(policy: EnginePolicy, error: unknown): VipError {
     first,
     policy.sources.flatMap((source) => source.columns),
   );
-  return new VipError(ERRORS.SCORING.POLICY_SQL_ERROR, {
+  return new VipError(ERRORS.SCORING.ADMISSION.POLICY_SQL_ERROR, {
     place: line === undefined ? policy.file : `${policy.file}:${line}`,
     reason: safeText(first) + hint,
     context,

@@ -116,7 +116,7 @@ async function checkComplete(
         ? BigInt(value)
         : undefined;
     if (next === undefined || next <= last)
-      throw new VipError(ERRORS.SCORING.INDEX_SHORT, {
+      throw new VipError(ERRORS.SCORING.RUN.INDEX_SHORT, {
         table: source.table,
         file: policy.file,
         line: source.line,
@@ -207,7 +207,7 @@ async function checkOrderFree(
   if (samePacked(first, second)) return;
   const differences = differingScores(unpackRows(first), unpackRows(second));
   if (differences.length === 0) return;
-  throw new VipError(ERRORS.SCORING.POLICY_ORDER_DEPENDENT, {
+  throw new VipError(ERRORS.SCORING.ADMISSION.POLICY_ORDER_DEPENDENT, {
     file: policy.file,
     count: differences.length,
     differences: indentedList(differences, MAX_DIFFERENCES_SHOWN),

@@ -102,7 +102,9 @@ async function digestSource(
     );
     const [count, hashes] = reader.getRowsJson()[0] ?? [];
     if (typeof hashes !== "string")
-      throw new VipError(ERRORS.SCORING.DIGEST_FAILED, { table: source.table });
+      throw new VipError(ERRORS.SCORING.RUN.DIGEST_FAILED, {
+        table: source.table,
+      });
     hash.update(hashes);
     logs += Number(count);
   }

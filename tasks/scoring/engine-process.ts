@@ -2,7 +2,11 @@ import { type ChildProcess, fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { Socket } from "node:net";
 
-import { ERRORS, type ErrorDescriptor } from "../error-catalog.js";
+import {
+  catalogEntries,
+  ERRORS,
+  type ErrorDescriptor,
+} from "../error-catalog.js";
 import { type ErrorParam, VipError } from "../errors.js";
 import { safeText } from "../output.js";
 import type { CheckJob, CheckOutcome } from "./check-engine.js";
@@ -195,12 +199,12 @@ export class EngineProcess {
         ? job.policies.map((policy) => policy.file).join(", ")
         : job.policy.file;
     if (stopped === "time")
-      return new VipError(ERRORS.SCORING.POLICY_TIMEOUT_KILLED, {
+      return new VipError(ERRORS.SCORING.RUN.POLICY_TIMEOUT_KILLED, {
         file,
         seconds: job.bounds.timeoutSeconds,
       });
     if (stopped === "memory")
-      return new VipError(ERRORS.SCORING.POLICY_MEMORY_KILLED, {
+      return new VipError(ERRORS.SCORING.RUN.POLICY_MEMORY_KILLED, {
         file,
         memoryMb: job.bounds.memoryMb,
         overheadMb: PROCESS_OVERHEAD_MB,
@@ -212,12 +216,12 @@ export class EngineProcess {
         message: answer.message,
       });
     if (this.#startError !== undefined)
-      return new VipError(ERRORS.SCORING.ENGINE_NOT_STARTED, {
+      return new VipError(ERRORS.SCORING.RUN.ENGINE_NOT_STARTED, {
         file,
         reason: safeText(this.#startError.message),
       });
     const last = this.#said.trim().split("\n").at(-1) ?? "";
-    return new VipError(ERRORS.SCORING.ENGINE_STOPPED, {
+    return new VipError(ERRORS.SCORING.RUN.ENGINE_STOPPED, {
       file,
       how: exit.signal ?? `exit ${exit.code}`,
       last: last === "" ? "" : `: ${safeText(last)}`,
@@ -227,10 +231,8 @@ export class EngineProcess {
 
 /** The catalog's descriptor numbered `number`, if any. */
 function descriptorNumbered(number: number): ErrorDescriptor | undefined {
-  for (const category of Object.values(ERRORS))
-    for (const descriptor of Object.values<ErrorDescriptor>(category))
-      if (descriptor.number === number) return descriptor;
-  return undefined;
+  return catalogEntries().find((entry) => entry.descriptor.number === number)
+    ?.descriptor;
 }
 
 /**
@@ -252,7 +254,7 @@ export function rebuiltRefusal(
       ? undefined
       : descriptorNumbered(refusal.number);
   if (descriptor === undefined || refusal.params === undefined)
-    return new VipError(ERRORS.SCORING.ENGINE_FAILED, {
+    return new VipError(ERRORS.SCORING.RUN.ENGINE_FAILED, {
       file,
       reason: safeText(refusal.message),
     });

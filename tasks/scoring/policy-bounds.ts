@@ -50,7 +50,7 @@ function wholeNumber(
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < least || value > most)
-    throw new VipError(ERRORS.SCORING.BOUND_OPTION_INVALID, {
+    throw new VipError(ERRORS.SCORING.RUN.BOUND_OPTION_INVALID, {
       option,
       value: safeText(text, 40),
       unit,

@@ -197,7 +197,7 @@ async function policyCopy(
   const thereSha256 = createHash("sha256").update(there).digest("hex");
   if (thereSha256 === manifest.policy.sha256)
     return { path: target, bytes, write: false };
-  throw new VipError(ERRORS.SCORING.POLICY_COPY_DIFFERS, {
+  throw new VipError(ERRORS.SCORING.RESULTS.POLICY_COPY_DIFFERS, {
     file: target,
     there: thereSha256,
     ran: manifest.policy.sha256,

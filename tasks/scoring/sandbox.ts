@@ -147,7 +147,7 @@ export class PolicySandbox {
 }
 
 function timeoutError(deadline: Deadline): VipError {
-  return new VipError(ERRORS.SCORING.POLICY_TIMEOUT, {
+  return new VipError(ERRORS.SCORING.RUN.POLICY_TIMEOUT, {
     file: deadline.policyFile,
     seconds: deadline.seconds,
   });
@@ -166,7 +166,7 @@ function boundError(
   )
     ? `its temporary files reached ${MAX_TEMP_FILES}`
     : `it needed more than its memory bound of ${bounds.memoryMb} MB`;
-  return new VipError(ERRORS.SCORING.POLICY_OUT_OF_MEMORY, {
+  return new VipError(ERRORS.SCORING.RUN.POLICY_OUT_OF_MEMORY, {
     file: policyFile,
     what,
     reason: safeText(message.split("\n")[0] ?? message, 160),

@@ -57,7 +57,7 @@ export function checkedRows(
     else rows.push(checked);
   }
   if (problems.length > 0)
-    throw new VipError(ERRORS.SCORING.SCORES_INVALID, {
+    throw new VipError(ERRORS.SCORING.RESULTS.SCORES_INVALID, {
       file,
       count: problems.length,
       problems: indentedList(problems, MAX_PROBLEMS_SHOWN),

@@ -34,13 +34,13 @@ export function scoreTargetOf(
   const window = given(options.window);
   const stageNumber = given(options.stageNumber);
   if ((stage === undefined) === (window === undefined))
-    throw new VipError(ERRORS.CONFIG.SCORE_TARGET_MISSING, {
+    throw new VipError(ERRORS.CONFIG.OPTIONS.SCORE_TARGET_MISSING, {
       task,
       problem: stage === undefined ? "neither was given" : "both were given",
     });
   if (stage !== undefined) {
     if (stageNumber !== undefined)
-      throw new VipError(ERRORS.CONFIG.STAGE_NUMBER_WITHOUT_WINDOW, {
+      throw new VipError(ERRORS.CONFIG.OPTIONS.STAGE_NUMBER_WITHOUT_WINDOW, {
         value: safeText(stageNumber, 40),
       });
     return { kind: "stage", stage: parseStage(stage) };
@@ -62,7 +62,7 @@ function given(value: string | undefined): string | undefined {
 /** `--window`'s `[start, end)`, in unix seconds. */
 function parseWindow(value: string, now: number): [bigint, bigint] {
   const invalid = (problem: string): never => {
-    throw new VipError(ERRORS.CONFIG.WINDOW_INVALID, {
+    throw new VipError(ERRORS.CONFIG.OPTIONS.WINDOW_INVALID, {
       value: safeText(value, 80),
       problem,
     });

@@ -27,13 +27,13 @@ export function accountAddresses(
   if (trimmed.startsWith("init1")) {
     const bytes = initBytes(trimmed);
     if (bytes === undefined) {
-      throw new VipError(ERRORS.CONTRACT.ADDRESS_BAD_BECH32, {
+      throw new VipError(ERRORS.CONTRACT.ACCOUNTS.ADDRESS_BAD_BECH32, {
         what,
         address: trimmed,
       });
     }
     if (bytes.length !== 20) {
-      throw new VipError(ERRORS.CONTRACT.ADDRESS_NOT_ACCOUNT, {
+      throw new VipError(ERRORS.CONTRACT.ACCOUNTS.ADDRESS_NOT_ACCOUNT, {
         what,
         address: trimmed,
         bytes: bytes.length,
@@ -45,7 +45,7 @@ export function accountAddresses(
     };
   }
   if (!isAddress(trimmed)) {
-    throw new VipError(ERRORS.CONTRACT.ADDRESS_INVALID, {
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.ADDRESS_INVALID, {
       what,
       address: trimmed,
     });

@@ -16,7 +16,7 @@ export async function ensureFunds(
 ): Promise<void> {
   const balance = await provider.getBalance(signer);
   if (balance < cost) {
-    throw new VipError(ERRORS.CONTRACT.INSUFFICIENT_FUNDS, {
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.INSUFFICIENT_FUNDS, {
       signer,
       what,
       balance: formatEther(balance),

@@ -29,7 +29,7 @@ export function checkPrivateKey(raw: string, variable: string): Uint8Array {
         : whitespace > 0
           ? "whitespace and other non-hex characters"
           : "non-hex characters";
-    throw new VipError(ERRORS.CONTRACT.KEY_NOT_HEX, {
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.KEY_NOT_HEX, {
       variable,
       count: stray.length,
       characters:
@@ -38,14 +38,14 @@ export function checkPrivateKey(raw: string, variable: string): Uint8Array {
     });
   }
   if (digits.length !== 64) {
-    throw new VipError(ERRORS.CONTRACT.KEY_LENGTH, {
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.KEY_LENGTH, {
       variable,
       digits: digits.length,
     });
   }
   const value = BigInt(`0x${digits}`);
   if (value === 0n || value >= SECP256K1_ORDER) {
-    throw new VipError(ERRORS.CONTRACT.KEY_OUT_OF_RANGE, { variable });
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.KEY_OUT_OF_RANGE, { variable });
   }
   return Uint8Array.from(Buffer.from(digits, "hex"));
 }

@@ -54,7 +54,7 @@ export async function operatorSigner(
           HardhatError.ERRORS.CORE.GENERAL.ENV_VAR_NOT_FOUND,
         )
       ) {
-        throw new VipError(ERRORS.CONTRACT.KEY_NOT_SET, {
+        throw new VipError(ERRORS.CONTRACT.ACCOUNTS.KEY_NOT_SET, {
           network: connection.networkName,
           variable: name,
         });
@@ -66,7 +66,7 @@ export async function operatorSigner(
   const signers = await connection.ethers.getSigners();
   const signer = signers[0];
   if (signer === undefined) {
-    throw new VipError(ERRORS.CONTRACT.NO_ACCOUNT, {
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.NO_ACCOUNT, {
       network: connection.networkName,
     });
   }

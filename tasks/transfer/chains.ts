@@ -67,7 +67,7 @@ async function fromRouterList(
   try {
     chains = await router.chains();
   } catch (error) {
-    throw new VipError(ERRORS.NETWORK.ROUTER_CHAIN_LIST_UNREADABLE, {
+    throw new VipError(ERRORS.NETWORK.ROUTER.ROUTER_CHAIN_LIST_UNREADABLE, {
       chainId,
       served,
       reason: reasonOf(error),
@@ -77,20 +77,23 @@ async function fromRouterList(
   // fails only this chain's lookup.
   const rest = chains.find((c) => c.chain_id === chainId)?.rest;
   if (rest === undefined || rest === null || rest === "") {
-    throw new VipError(ERRORS.NETWORK.NO_REST_ENDPOINT, { chainId, served });
+    throw new VipError(ERRORS.NETWORK.ROUTER.NO_REST_ENDPOINT, {
+      chainId,
+      served,
+    });
   }
   if (
     !URL.canParse(rest) ||
     !["http:", "https:"].includes(new URL(rest).protocol)
   ) {
-    throw new VipError(ERRORS.NETWORK.ROUTER_REST_NOT_HTTP, {
+    throw new VipError(ERRORS.NETWORK.ROUTER.ROUTER_REST_NOT_HTTP, {
       chainId,
       rest: rest.slice(0, 100),
     });
   }
   const serves = await restChainId(rest);
   if (serves !== chainId) {
-    throw new VipError(ERRORS.NETWORK.ROUTER_REST_WRONG_CHAIN, {
+    throw new VipError(ERRORS.NETWORK.ROUTER.ROUTER_REST_WRONG_CHAIN, {
       rest,
       chainId,
       serves,

@@ -114,7 +114,7 @@ function journalledOutcome(
   );
   if (mined !== undefined) {
     if (mined.status !== 1)
-      throw new VipError(ERRORS.NETWORK.COSMOS_TX_FAILED, {
+      throw new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_FAILED, {
         hash: mined.hash,
         log: mined.log ?? "",
       });
@@ -124,7 +124,7 @@ function journalledOutcome(
     (r) => r.step === at.step,
   );
   if (refused !== undefined) {
-    throw new VipError(ERRORS.NETWORK.COSMOS_TX_NOT_TAKEN, {
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_NOT_TAKEN, {
       n: at.index + 1,
       hash: refused.hash,
       chainId: at.chainId,
@@ -239,7 +239,7 @@ async function broadcastAndWait(
   try {
     answer = await broadcastTx(restUrl, signed.txBytes);
   } catch (error) {
-    throw new VipError(ERRORS.NETWORK.COSMOS_SEND_FAILED, {
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_SEND_FAILED, {
       n: index + 1,
       hash: signed.hash,
       reason: reasonOf(error),
@@ -259,7 +259,7 @@ async function broadcastAndWait(
       code: answer.code,
       log: `${chainId} refused it with code ${answer.code}: ${answer.log}`,
     });
-    throw new VipError(ERRORS.NETWORK.COSMOS_TX_REFUSED, {
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_REFUSED, {
       chainId,
       n: index + 1,
       hash: signed.hash,
@@ -276,7 +276,7 @@ async function broadcastAndWait(
     step,
     signed.hash,
     (seconds) =>
-      new VipError(ERRORS.NETWORK.COSMOS_TX_NOT_INCLUDED, {
+      new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_NOT_INCLUDED, {
         n: index + 1,
         hash: signed.hash,
         chainId,
@@ -296,7 +296,7 @@ async function sign(
   );
   const state = await accountInfo(restUrl, context.account.bech32);
   if (state === undefined)
-    throw new VipError(ERRORS.NETWORK.NO_COSMOS_ACCOUNT, {
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX.NO_COSMOS_ACCOUNT, {
       account: context.account.bech32,
       chainId: tx.chain_id,
     });
@@ -397,7 +397,7 @@ function sequenceTaken(
   sequence: bigint,
 ): (seconds: number) => VipError {
   return (seconds) =>
-    new VipError(ERRORS.NETWORK.COSMOS_SEQUENCE_TAKEN, {
+    new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_SEQUENCE_TAKEN, {
       sequence,
       account: context.account.bech32,
       chainId,
@@ -461,7 +461,7 @@ async function recordInclusion(
     log: found.log,
   });
   if (found.code !== 0)
-    throw new VipError(ERRORS.NETWORK.COSMOS_TX_FAILED, {
+    throw new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_FAILED, {
       hash: found.hash,
       log: `${found.log} (code ${found.code})`,
     });

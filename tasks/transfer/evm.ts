@@ -117,7 +117,9 @@ async function sendOnce(
   );
   if (mined !== undefined) {
     if (mined.status !== 1)
-      throw new VipError(ERRORS.NETWORK.EVM_TX_FAILED, { hash: mined.hash });
+      throw new VipError(ERRORS.NETWORK.EVM_TX.EVM_TX_FAILED, {
+        hash: mined.hash,
+      });
     return mined.hash;
   }
   let hash = recordsOf(journal.records, "sent").find(
@@ -138,7 +140,7 @@ async function sendOnce(
         found.tx.to?.toLowerCase() !== sending.to.toLowerCase() ||
         found.tx.data.toLowerCase() !== sending.data.toLowerCase()
       ) {
-        throw new VipError(ERRORS.NETWORK.NONCE_USED_BY_OTHER, {
+        throw new VipError(ERRORS.NETWORK.EVM_TX.NONCE_USED_BY_OTHER, {
           nonce: sending.nonce,
           from: sending.from,
           hash: found.tx.hash,
@@ -149,7 +151,7 @@ async function sendOnce(
       hash = found.tx.hash;
       await journal.append({ type: "sent", step, hash });
     } else if (found.state === "pending") {
-      throw new VipError(ERRORS.NETWORK.NONCE_PENDING, {
+      throw new VipError(ERRORS.NETWORK.EVM_TX.NONCE_PENDING, {
         nonce: sending.nonce,
         from: sending.from,
       });
@@ -159,7 +161,7 @@ async function sendOnce(
     hash = await broadcast(context, step, call, what, sending?.nonce);
   const receipt = await provider.waitForTransaction(hash, 1, 10 * 60_000);
   if (receipt === null)
-    throw new VipError(ERRORS.NETWORK.EVM_TX_NOT_MINED, { what, hash });
+    throw new VipError(ERRORS.NETWORK.EVM_TX.EVM_TX_NOT_MINED, { what, hash });
   await journal.append({
     type: "mined",
     step,
@@ -168,7 +170,7 @@ async function sendOnce(
     status: receipt.status ?? 0,
   });
   if (receipt.status !== 1)
-    throw new VipError(ERRORS.NETWORK.EVM_TX_FAILED, { hash });
+    throw new VipError(ERRORS.NETWORK.EVM_TX.EVM_TX_FAILED, { hash });
   return hash;
 }
 
@@ -214,7 +216,7 @@ async function broadcast(
     // The send may have reached the node: the next run finds it by its nonce
     // rather than sending twice.
     const hint = isTransient(error) ? "it may have reached the node; " : "";
-    throw new VipError(ERRORS.NETWORK.EVM_SEND_FAILED, {
+    throw new VipError(ERRORS.NETWORK.EVM_TX.EVM_SEND_FAILED, {
       what,
       reason: reasonOf(error),
       hint,

@@ -89,7 +89,7 @@ export async function trackOnce(
       return;
     } catch (error) {
       if (!notSeenYet(error) || attempt >= 10) {
-        throw new VipError(ERRORS.NETWORK.TRACKING_FAILED, {
+        throw new VipError(ERRORS.NETWORK.ROUTER.TRACKING_FAILED, {
           hash,
           reason: reasonOf(error),
           chainId,
@@ -180,7 +180,7 @@ export async function followToTheEnd(
           .map((h) => h.explorer)
           .filter((l) => l !== undefined)
           .pop();
-        throw new VipError(ERRORS.NETWORK.TRANSFER_ABANDONED, {
+        throw new VipError(ERRORS.NETWORK.ROUTER.TRANSFER_ABANDONED, {
           hash,
           destination: destination === undefined ? "" : ` on ${destination}`,
           explorer:
@@ -192,7 +192,7 @@ export async function followToTheEnd(
         const detail = view.error?.message
           ? `: ${safeText(view.error.message)}`
           : "";
-        throw new VipError(ERRORS.NETWORK.TRANSFER_STATE_UNKNOWN, {
+        throw new VipError(ERRORS.NETWORK.ROUTER.TRANSFER_STATE_UNKNOWN, {
           hash,
           detail,
           chainId,
@@ -201,7 +201,7 @@ export async function followToTheEnd(
       }
     }
     if (Date.now() - start > options.timeoutMs) {
-      throw new VipError(ERRORS.NETWORK.TRANSFER_STILL_UNDER_WAY, {
+      throw new VipError(ERRORS.NETWORK.ROUTER.TRANSFER_STILL_UNDER_WAY, {
         hash,
         state: lastState ?? "not indexed",
         seconds: Math.round(options.timeoutMs / 1000),

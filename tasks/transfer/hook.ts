@@ -32,7 +32,7 @@ export function journalledHookSigner(context: HookContext): HookSigner {
     if (recorded !== undefined) return recorded.signedOpHook;
     const recipient = accountAddresses(context.recipient, "--to");
     if (recipient.bech32 !== signer.bech32) {
-      throw new VipError(ERRORS.NETWORK.HOOK_RECIPIENT_NOT_SIGNER, {
+      throw new VipError(ERRORS.NETWORK.TRANSFER.HOOK_RECIPIENT_NOT_SIGNER, {
         recipient: context.recipient,
         hex: signer.hex,
         bech32: signer.bech32,

@@ -53,13 +53,13 @@ export function addressList(
   recipient: string,
 ): string[] {
   if (route.required_chain_addresses == null) {
-    throw new VipError(ERRORS.NETWORK.NO_REQUIRED_ADDRESSES);
+    throw new VipError(ERRORS.NETWORK.TRANSFER.NO_REQUIRED_ADDRESSES);
   }
   return route.required_chain_addresses.map((chainId) => {
     const evm = /^\d+$/.test(chainId);
     if (chainId === route.dest_asset_chain_id) {
       if (evm && !isAddress(recipient))
-        throw new VipError(ERRORS.NETWORK.RECIPIENT_NOT_EVM, {
+        throw new VipError(ERRORS.NETWORK.TRANSFER.RECIPIENT_NOT_EVM, {
           recipient,
           chainId,
         });
@@ -110,7 +110,7 @@ export function checkTransactions(
     if ("cosmos_tx" in tx) {
       const cosmos = tx.cosmos_tx;
       if (cosmos.signer_address !== signer.bech32) {
-        throw new VipError(ERRORS.NETWORK.COSMOS_TX_SIGNER_MISMATCH, {
+        throw new VipError(ERRORS.NETWORK.TRANSFER.COSMOS_TX_SIGNER_MISMATCH, {
           n: i + 1,
           chainId: cosmos.chain_id,
           expected: cosmos.signer_address,
@@ -126,17 +126,17 @@ export function checkTransactions(
       continue;
     }
     if (!("evm_tx" in tx))
-      throw new VipError(ERRORS.NETWORK.TX_KIND_UNKNOWN, { n: i + 1 });
+      throw new VipError(ERRORS.NETWORK.TRANSFER.TX_KIND_UNKNOWN, { n: i + 1 });
     const evm = tx.evm_tx;
     if (evm.chain_id !== chainId.toString()) {
-      throw new VipError(ERRORS.NETWORK.TX_WRONG_CHAIN, {
+      throw new VipError(ERRORS.NETWORK.TRANSFER.TX_WRONG_CHAIN, {
         n: i + 1,
         txChain: evm.chain_id,
         chainId,
       });
     }
     if (evm.signer_address.toLowerCase() !== signer.hex.toLowerCase()) {
-      throw new VipError(ERRORS.NETWORK.EVM_TX_SIGNER_MISMATCH, {
+      throw new VipError(ERRORS.NETWORK.TRANSFER.EVM_TX_SIGNER_MISMATCH, {
         n: i + 1,
         expected: evm.signer_address,
         signer: signer.hex,

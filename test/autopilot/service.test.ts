@@ -38,7 +38,7 @@ describe("stage:autopilot --listen", () => {
       } catch (caught) {
         error = caught;
       }
-      if (!isVipError(error, ERRORS.AUTOPILOT.LISTEN_INVALID))
+      if (!isVipError(error, ERRORS.AUTOPILOT.SETUP.LISTEN_INVALID))
         expect.fail(`--listen "${bad}": ${String(error)}`);
       expect(error.params.value).to.equal(bad);
     }

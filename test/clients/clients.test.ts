@@ -88,14 +88,16 @@ describe("CometBFT client", () => {
   it("names the endpoint when it is unreachable", async () => {
     const url = await unreachableUrl();
     expect(
-      (await refusal(fetchAbciInfo(url), ERRORS.NETWORK.UNREACHABLE)).params,
+      (await refusal(fetchAbciInfo(url), ERRORS.NETWORK.HTTP.UNREACHABLE))
+        .params,
     ).to.deep.equal({ url: `${url}/abci_info`, reason: "ECONNREFUSED" });
   });
 
   it("reports an answer that is not JSON", async () => {
     node.state.mode = "not-json";
     expect(
-      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.NOT_JSON)).params,
+      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.HTTP.NOT_JSON))
+        .params,
     ).to.deep.equal({
       url: `${node.url}/abci_info`,
       body: "<html>gateway</html>",
@@ -105,8 +107,12 @@ describe("CometBFT client", () => {
   it("reports a JSON-RPC error with its code and message", async () => {
     node.state.mode = "rpc-error";
     expect(
-      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.JSON_RPC_ERROR))
-        .params,
+      (
+        await refusal(
+          fetchAbciInfo(node.url),
+          ERRORS.NETWORK.HTTP.JSON_RPC_ERROR,
+        )
+      ).params,
     ).to.deep.equal({
       method: "abci_info",
       url: `${node.url}/abci_info`,
@@ -118,8 +124,12 @@ describe("CometBFT client", () => {
   it("names a missing field", async () => {
     node.state.mode = "missing-field";
     expect(
-      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.UNEXPECTED_ANSWER))
-        .params,
+      (
+        await refusal(
+          fetchAbciInfo(node.url),
+          ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
+        )
+      ).params,
     ).to.deep.equal({
       what: `abci_info at ${node.url}/abci_info`,
       field: "result.response.version",
@@ -129,7 +139,7 @@ describe("CometBFT client", () => {
       (
         await refusal(
           fetchCosmosChainId(node.url),
-          ERRORS.NETWORK.UNEXPECTED_ANSWER,
+          ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
         )
       ).params,
     ).to.deep.equal({
@@ -142,7 +152,7 @@ describe("CometBFT client", () => {
   it("reports an HTTP error status", async () => {
     node.state.mode = "http-error";
     expect(
-      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.HTTP_STATUS))
+      (await refusal(fetchAbciInfo(node.url), ERRORS.NETWORK.HTTP.HTTP_STATUS))
         .params,
     ).to.deep.equal({
       url: `${node.url}/abci_info`,
@@ -209,10 +219,11 @@ describe("base-chain REST client", () => {
         expected,
       );
     expect(
-      (await refused(22n, ERRORS.NETWORK.STAGE_NOT_STARTED)).params,
+      (await refused(22n, ERRORS.NETWORK.PROGRAM.STAGE_NOT_STARTED)).params,
     ).to.deep.equal({ stage: 22n, current: 21n });
-    const notFound = (await refused(0n, ERRORS.NETWORK.STAGE_WINDOW_NOT_FOUND))
-      .params;
+    const notFound = (
+      await refused(0n, ERRORS.NETWORK.PROGRAM.STAGE_WINDOW_NOT_FOUND)
+    ).params;
     expect(notFound.stage).to.equal(0n);
     expect(notFound.what).to.match(/^stage 0's entry in stage_data at /);
   });
@@ -270,7 +281,7 @@ describe("base-chain REST client", () => {
         (
           await refusal(
             fetchChainTime(server.url),
-            ERRORS.NETWORK.CHAIN_TIME_INVALID,
+            ERRORS.NETWORK.PROGRAM.CHAIN_TIME_INVALID,
           )
         ).params,
       ).to.deep.equal({
@@ -298,7 +309,7 @@ describe("base-chain REST client", () => {
         (
           await refusal(
             fetchVipProgram(server.url, MAINNET_VIP_MODULE_ADDRESS),
-            ERRORS.NETWORK.VIP_PROGRAM_INCOMPLETE,
+            ERRORS.NETWORK.PROGRAM.VIP_PROGRAM_INCOMPLETE,
           )
         ).params.fields,
       ).to.equal("stage_start_time, data.stage_interval");
@@ -314,7 +325,7 @@ describe("base-chain REST client", () => {
       (
         await refusal(
           fetchVipStage(rest.url, other),
-          ERRORS.NETWORK.VIP_MODULE_STORE_NOT_FOUND,
+          ERRORS.NETWORK.PROGRAM.VIP_MODULE_STORE_NOT_FOUND,
         )
       ).params,
     ).to.deep.equal({ address: other, node: rest.url });
@@ -326,7 +337,7 @@ describe("base-chain REST client", () => {
       (
         await refusal(
           fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS),
-          ERRORS.NETWORK.NOT_JSON,
+          ERRORS.NETWORK.HTTP.NOT_JSON,
         )
       ).params.body,
     ).to.equal("upstream timeout");
@@ -337,7 +348,7 @@ describe("base-chain REST client", () => {
     const missing = (
       await refusal(
         fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS),
-        ERRORS.NETWORK.UNEXPECTED_ANSWER,
+        ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
       )
     ).params;
     expect(missing.what).to.match(/\(resource\.move_resource\)$/);
@@ -353,7 +364,7 @@ describe("base-chain REST client", () => {
       (
         await refusal(
           fetchVipStage(rest.url, MAINNET_VIP_MODULE_ADDRESS),
-          ERRORS.NETWORK.NOT_A_JSON_STRING,
+          ERRORS.NETWORK.HTTP.NOT_A_JSON_STRING,
         )
       ).params.field,
     ).to.equal("resource.move_resource");
@@ -364,7 +375,7 @@ describe("base-chain REST client", () => {
     const unreachable = (
       await refusal(
         fetchVipStage(url, MAINNET_VIP_MODULE_ADDRESS),
-        ERRORS.NETWORK.UNREACHABLE,
+        ERRORS.NETWORK.HTTP.UNREACHABLE,
       )
     ).params;
     expect(unreachable.url).to.match(

@@ -326,7 +326,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
       const wrong = (
         await refusal(
           fetchSnapshot(rest.url, VIP, 20n, 29n, 2n),
-          ERRORS.NETWORK.UNEXPECTED_ANSWER,
+          ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
         )
       ).params;
       expect(wrong.field).to.equal("merkle_root");
@@ -340,14 +340,14 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
         (
           await refusal(
             fetchSnapshot(rest.url, VIP, 22n, 29n, 1n),
-            ERRORS.NETWORK.STAGE_NOT_STARTED,
+            ERRORS.NETWORK.PROGRAM.STAGE_NOT_STARTED,
           )
         ).params,
       ).to.deep.equal({ stage: 22n, current: 21n });
       const missing = (
         await refusal(
           fetchSnapshot(rest.url, VIP, 0n, 29n, 1n),
-          ERRORS.NETWORK.STAGE_WINDOW_NOT_FOUND,
+          ERRORS.NETWORK.PROGRAM.STAGE_WINDOW_NOT_FOUND,
         )
       ).params;
       expect(missing.stage).to.equal(0n);
@@ -367,7 +367,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
         const status = (
           await refusal(
             fetchSnapshot(gateway.url, VIP, 20n, 29n, 1n),
-            ERRORS.NETWORK.HTTP_STATUS,
+            ERRORS.NETWORK.HTTP.HTTP_STATUS,
           )
         ).params;
         expect(status.status).to.equal(500);
@@ -418,7 +418,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
         const unversioned = (
           await refusal(
             fetchBridgeInfos(server.url, VIP),
-            ERRORS.NETWORK.UNEXPECTED_ANSWER,
+            ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
           )
         ).params;
         expect(unversioned).to.deep.include({
@@ -455,7 +455,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
       const status = (
         await refusal(
           fetchBridgeInfos(rest.url, VIP),
-          ERRORS.NETWORK.HTTP_STATUS,
+          ERRORS.NETWORK.HTTP.HTTP_STATUS,
         )
       ).params;
       expect(status).to.deep.include({ status: 500, reason: "internal error" });
@@ -465,7 +465,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
         (
           await refusal(
             fetchRegisteredBridgeIds(rest.url, VIP),
-            ERRORS.NETWORK.NOT_A_JSON_STRING,
+            ERRORS.NETWORK.HTTP.NOT_A_JSON_STRING,
           )
         ).params.field,
       ).to.equal("data");
@@ -522,7 +522,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
           (
             await refusal(
               fetchGovParams(rest.url),
-              ERRORS.NETWORK.GOV_DURATION_INVALID,
+              ERRORS.NETWORK.GOVERNANCE.GOV_DURATION_INVALID,
             )
           ).params,
           text,
@@ -537,7 +537,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
       const expedited = (
         await refusal(
           fetchGovParams(rest.url),
-          ERRORS.NETWORK.GOV_DURATION_INVALID,
+          ERRORS.NETWORK.GOVERNANCE.GOV_DURATION_INVALID,
         )
       ).params;
       expect(expedited).to.deep.include({
@@ -547,7 +547,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
       // The minimum deposit comes from the same read, and fails with it.
       await refusal(
         fetchMinDeposit(rest.url),
-        ERRORS.NETWORK.GOV_DURATION_INVALID,
+        ERRORS.NETWORK.GOVERNANCE.GOV_DURATION_INVALID,
       );
     });
 
@@ -580,7 +580,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
           (
             await refusal(
               fetchGovParams(noPeriod.url),
-              ERRORS.NETWORK.UNEXPECTED_ANSWER,
+              ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
             )
           ).params,
         ).to.deep.include({
@@ -602,7 +602,7 @@ describe("base-chain REST client: snapshots, bridge infos, gov params", () => {
           (
             await refusal(
               fetchGovParams(server.url),
-              ERRORS.NETWORK.HTTP_STATUS,
+              ERRORS.NETWORK.HTTP.HTTP_STATUS,
             )
           ).params,
         ).to.deep.equal({

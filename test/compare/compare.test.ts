@@ -186,7 +186,7 @@ describe("scores:compare's comparison", () => {
     expect(
       thrownParams(
         () => compareScores(unordered, [], 1),
-        ERRORS.REPORT.COMPARE_ROWS_UNORDERED,
+        ERRORS.REPORT.COMPARE.COMPARE_ROWS_UNORDERED,
       ),
     ).to.deep.equal({ side: "current", address: a1 });
     const twice = [
@@ -196,7 +196,7 @@ describe("scores:compare's comparison", () => {
     expect(
       thrownParams(
         () => compareScores(rows({ [a1]: 1n }), twice, 1),
-        ERRORS.REPORT.COMPARE_ROWS_UNORDERED,
+        ERRORS.REPORT.COMPARE.COMPARE_ROWS_UNORDERED,
       ),
     ).to.deep.equal({ side: "proposed", address: a1 });
   });

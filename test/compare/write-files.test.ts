@@ -56,7 +56,7 @@ describe("scores:compare's files", () => {
         { name: "compare.html", content: "<p>page</p>\n" },
         { name: "compare.csv", content: failing() },
       ]),
-      ERRORS.REPORT.COMPARE_OUT_UNWRITABLE,
+      ERRORS.REPORT.COMPARE.COMPARE_OUT_UNWRITABLE,
     );
     expect(error.params.reason).to.equal("the disk is full");
     expect(existsSync(out)).to.equal(false);
@@ -69,7 +69,7 @@ describe("scores:compare's files", () => {
         { name: "compare.html", content: "<p>page</p>\n" },
         { name: "compare.csv", content: failing() },
       ]),
-      ERRORS.REPORT.COMPARE_OUT_UNWRITABLE,
+      ERRORS.REPORT.COMPARE.COMPARE_OUT_UNWRITABLE,
     );
     expect(await readdir(out)).to.deep.equal(["notes.txt"]);
   });
@@ -79,7 +79,7 @@ describe("scores:compare's files", () => {
     await writeFile(file, "x");
     const error = await refusal(
       refuseOutFile(file),
-      ERRORS.REPORT.COMPARE_OUT_IS_FILE,
+      ERRORS.REPORT.COMPARE.COMPARE_OUT_IS_FILE,
     );
     expect(error.params.out).to.equal(file);
     await refuseOutFile(work);

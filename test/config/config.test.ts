@@ -103,7 +103,7 @@ describe("plugin config", () => {
       refused = error;
     }
     expect(
-      isVipError(refused, ERRORS.SCORING.BOUND_OPTION_INVALID),
+      isVipError(refused, ERRORS.SCORING.RUN.BOUND_OPTION_INVALID),
       String(refused),
     ).to.equal(true);
     expect(isVipError(refused) && refused.params).to.include({

@@ -68,7 +68,7 @@ describe("scores:new-policy: an operator's policy started from the cookbook", fu
     it("is no folder of live policies: all starting at stage 1, it is refused as a whole (one file at a time)", async () => {
       const refused = await refusal(
         loadPolicies(EXAMPLES),
-        ERRORS.SCORING.POLICIES_SAME_STAGE,
+        ERRORS.SCORING.POLICY_FILES.POLICIES_SAME_STAGE,
       );
       expect(refused.params.stage).to.equal(1n);
     });
@@ -136,13 +136,15 @@ describe("scores:new-policy: an operator's policy started from the cookbook", fu
     const out = path.join(work, "in-force.sql");
     await writeFile(out, "-- mine\n");
     const result = await newPolicy(["--template", "rank-pots", "--out", out]);
-    expect(failure(result, ERRORS.SCORING.NEW_POLICY_EXISTS)).to.include(out);
+    expect(
+      failure(result, ERRORS.SCORING.NEW_POLICY.NEW_POLICY_EXISTS),
+    ).to.include(out);
     expect(await readFile(out, "utf8")).to.equal("-- mine\n");
     const folder = path.join(work, "a-folder.sql");
     await mkdir(folder);
     failure(
       await newPolicy(["--template", "rank-pots", "--out", folder]),
-      ERRORS.SCORING.NEW_POLICY_EXISTS,
+      ERRORS.SCORING.NEW_POLICY.NEW_POLICY_EXISTS,
     );
   });
 
@@ -150,7 +152,7 @@ describe("scores:new-policy: an operator's policy started from the cookbook", fu
     const out = path.join(work, "nothing", "x.sql");
     const message = failure(
       await newPolicy(["--template", "staking", "--out", out]),
-      ERRORS.SCORING.NEW_POLICY_UNKNOWN_FAMILY,
+      ERRORS.SCORING.NEW_POLICY.NEW_POLICY_UNKNOWN_FAMILY,
     );
     expect(message).to.include(FAMILIES.join(", "));
     expect(existsSync(path.dirname(out))).to.equal(false);
@@ -160,25 +162,25 @@ describe("scores:new-policy: an operator's policy started from the cookbook", fu
     const cases: [
       string[],
       (
-        | typeof ERRORS.SCORING.NEW_POLICY_NAME
-        | typeof ERRORS.SCORING.NEW_POLICY_FROM_STAGE
+        | typeof ERRORS.SCORING.NEW_POLICY.NEW_POLICY_NAME
+        | typeof ERRORS.SCORING.NEW_POLICY.NEW_POLICY_FROM_STAGE
       ),
     ][] = [
       [
         ["--out", path.join(work, "no", "my policy.sql")],
-        ERRORS.SCORING.NEW_POLICY_NAME,
+        ERRORS.SCORING.NEW_POLICY.NEW_POLICY_NAME,
       ],
       [
         ["--out", path.join(work, "no", "p.sql"), "--name", "-p"],
-        ERRORS.SCORING.NEW_POLICY_NAME,
+        ERRORS.SCORING.NEW_POLICY.NEW_POLICY_NAME,
       ],
       [
         ["--out", path.join(work, "no", "p.sql"), "--from-stage", "0"],
-        ERRORS.SCORING.NEW_POLICY_FROM_STAGE,
+        ERRORS.SCORING.NEW_POLICY.NEW_POLICY_FROM_STAGE,
       ],
       [
         ["--out", path.join(work, "no", "p.sql"), "--from-stage", "twelve"],
-        ERRORS.SCORING.NEW_POLICY_FROM_STAGE,
+        ERRORS.SCORING.NEW_POLICY.NEW_POLICY_FROM_STAGE,
       ],
       [
         [
@@ -187,7 +189,7 @@ describe("scores:new-policy: an operator's policy started from the cookbook", fu
           "--from-stage",
           String(2n ** 64n),
         ],
-        ERRORS.SCORING.NEW_POLICY_FROM_STAGE,
+        ERRORS.SCORING.NEW_POLICY.NEW_POLICY_FROM_STAGE,
       ],
     ];
     for (const [args, code] of cases)
@@ -206,7 +208,7 @@ describe("scores:new-policy: an operator's policy started from the cookbook", fu
       ["--out", path.join(work, "none.sql")],
       ["--template", "rank-pots"],
     ])
-      failure(await newPolicy(args), ERRORS.CONFIG.OPTION_REQUIRED);
+      failure(await newPolicy(args), ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED);
     expect(existsSync(path.join(work, "none.sql"))).to.equal(false);
   });
 });

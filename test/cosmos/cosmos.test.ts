@@ -172,20 +172,22 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
               },
               "transaction 1, message 1",
             ),
-          ERRORS.NETWORK.MSG_TYPE_NOT_SIGNABLE,
+          ERRORS.NETWORK.ROUTE_MESSAGES.MSG_TYPE_NOT_SIGNABLE,
         ).params,
       ).to.deep.include({
         where: "transaction 1, message 1",
         typeUrl: "/cosmos.staking.v1beta1.MsgDelegate",
       });
       expect(
-        caught(() => deposit({ memo: "x" }), ERRORS.NETWORK.MSG_UNKNOWN_FIELD)
-          .params.field,
+        caught(
+          () => deposit({ memo: "x" }),
+          ERRORS.NETWORK.ROUTE_MESSAGES.MSG_UNKNOWN_FIELD,
+        ).params.field,
       ).to.equal("memo");
       expect(
         caught(
           () => deposit({ amount: { denom: "uinit", amount: "-1" } }),
-          ERRORS.NETWORK.MSG_VALUE_KIND,
+          ERRORS.NETWORK.ROUTE_MESSAGES.MSG_VALUE_KIND,
         ).params.where,
       ).to.match(/field amount\.amount$/);
       caught(
@@ -202,7 +204,7 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
             },
             "hook",
           ),
-        ERRORS.NETWORK.MSG_LIST_NOT_EMPTY,
+        ERRORS.NETWORK.ROUTE_MESSAGES.MSG_LIST_NOT_EMPTY,
       );
     });
   });
@@ -314,12 +316,15 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
         (error: unknown) => error,
       );
       expect(
-        isVipError(forged, ERRORS.NETWORK.SIGNATURE_WRONG_ACCOUNT),
+        isVipError(forged, ERRORS.NETWORK.COSMOS_TX.SIGNATURE_WRONG_ACCOUNT),
         "the signer itself refuses a signature by another key",
       ).to.equal(true);
       expect(
-        (forged as VipError<typeof ERRORS.NETWORK.SIGNATURE_WRONG_ACCOUNT>)
-          .params.hex,
+        (
+          forged as VipError<
+            typeof ERRORS.NETWORK.COSMOS_TX.SIGNATURE_WRONG_ACCOUNT
+          >
+        ).params.hex,
       ).to.equal(SIGNER.hex);
     });
 
@@ -407,7 +412,7 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
         (
           await refusal(
             checkHookSequence(chain.url, SIGNER.bech32, "interwoven-1", 5n),
-            ERRORS.NETWORK.HOOK_SEQUENCE_MOVED,
+            ERRORS.NETWORK.COSMOS_TX.HOOK_SEQUENCE_MOVED,
           )
         ).params,
       ).to.deep.equal({
@@ -446,7 +451,7 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
               restUrl: chain.url,
               sourceChainId: "x",
             }),
-            ERRORS.NETWORK.HOOK_SIGNER_MISMATCH,
+            ERRORS.NETWORK.COSMOS_TX.HOOK_SIGNER_MISMATCH,
           )
         ).params,
       ).to.deep.equal({ expected: other, signer: SIGNER.bech32 });
@@ -460,7 +465,7 @@ describe("Cosmos transactions: amino sign bytes, EIP-191 signing, and the chain 
               restUrl: chain.url,
               sourceChainId: "x",
             }),
-            ERRORS.NETWORK.HOOK_NO_ACCOUNT,
+            ERRORS.NETWORK.COSMOS_TX.HOOK_NO_ACCOUNT,
           )
         ).params,
       ).to.deep.equal({ account: SIGNER.bech32, chainId: "interwoven-1" });

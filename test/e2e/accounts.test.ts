@@ -148,9 +148,9 @@ describe("accounts", () => {
       `${TEST_MNEMONIC}\n`,
     );
     expect(again.code).to.not.equal(0);
-    expect(failure(again, ERRORS.CONTRACT.KEYSTORE_REFUSED)).to.include(
-      "PRIVATE_KEY",
-    );
+    expect(
+      failure(again, ERRORS.CONTRACT.ACCOUNTS.KEYSTORE_REFUSED),
+    ).to.include("PRIVATE_KEY");
   });
 
   it("refuses a bad mnemonic without echoing it and stores nothing, and --create without a terminal", async () => {
@@ -165,24 +165,24 @@ describe("accounts", () => {
       words,
     );
     expect(badChecksum.code).to.not.equal(0);
-    failure(badChecksum, ERRORS.CONTRACT.MNEMONIC_CHECKSUM);
+    failure(badChecksum, ERRORS.CONTRACT.ACCOUNTS.MNEMONIC_CHECKSUM);
     const short = await withStdin(
       ["accounts", "--recover", "--dev"],
       env,
       "abandon abandon ability",
     );
-    expect(failure(short, ERRORS.CONTRACT.MNEMONIC_WORD_COUNT)).to.match(
-      /\b3\b/,
-    );
+    expect(
+      failure(short, ERRORS.CONTRACT.ACCOUNTS.MNEMONIC_WORD_COUNT),
+    ).to.match(/\b3\b/);
     expect(short.output).to.not.include("ability");
     const unknown = await withStdin(
       ["accounts", "--recover", "--dev"],
       env,
       TEST_MNEMONIC.replace("junk", "zzzyzx"),
     );
-    expect(failure(unknown, ERRORS.CONTRACT.MNEMONIC_UNKNOWN_WORDS)).to.match(
-      /^VIP-E\d+: 1\b/,
-    );
+    expect(
+      failure(unknown, ERRORS.CONTRACT.ACCOUNTS.MNEMONIC_UNKNOWN_WORDS),
+    ).to.match(/^VIP-E\d+: 1\b/);
     expect(unknown.output).to.not.include("zzzyzx");
     const stored = await readdir(
       path.join(home, "other-config", "hardhat-nodejs"),
@@ -194,9 +194,9 @@ describe("accounts", () => {
 
     const create = await runHardhat(["accounts", "--create", "--dev"], env);
     expect(create.code).to.not.equal(0);
-    expect(failure(create, ERRORS.CONTRACT.CREATE_NEEDS_TERMINAL)).to.include(
-      "--create",
-    );
+    expect(
+      failure(create, ERRORS.CONTRACT.ACCOUNTS.CREATE_NEEDS_TERMINAL),
+    ).to.include("--create");
   });
 
   it("names a Ledger account in both spellings and says how to sign with it", async () => {

@@ -293,7 +293,7 @@ describe("stage:autopilot --policy: the stage scored from the rollup's activity,
     // block at or after the end.
     const head = defined(await provider.getBlock("latest"), "the latest block");
     let result = await autopilot(policy);
-    const waiting = failure(result, ERRORS.AUTOPILOT.STAGE_LEFT_UNDONE);
+    const waiting = failure(result, ERRORS.AUTOPILOT.PASSES.STAGE_LEFT_UNDONE);
     expect(waiting).to.include(String(head.number));
     expect(waiting).to.include(formatUnixTime(BigInt(head.timestamp)));
     expect(await score.openStage()).to.equal(5n);
@@ -304,7 +304,7 @@ describe("stage:autopilot --policy: the stage scored from the rollup's activity,
     await trade(start + 200n, [[A, E18, 1]]);
     await trade(start + INTERVAL + 2n, [[B, E18, 1]]);
     result = await autopilot(policy);
-    const failed = failure(result, ERRORS.AUTOPILOT.STAGE_LEFT_UNDONE);
+    const failed = failure(result, ERRORS.AUTOPILOT.PASSES.STAGE_LEFT_UNDONE);
     expect(failed).to.include(policy);
     expect(failed).to.include(A);
     expect(await score.openStage()).to.equal(5n);
@@ -314,7 +314,7 @@ describe("stage:autopilot --policy: the stage scored from the rollup's activity,
     const alert = webhook.alerts.find(
       (a) =>
         a.level === "alert" &&
-        a.code === errorCode(ERRORS.AUTOPILOT.FINAL_COMPUTE_FAILED),
+        a.code === errorCode(ERRORS.AUTOPILOT.PASSES.FINAL_COMPUTE_FAILED),
     );
     expect(alert?.stage).to.equal(5);
     expect(alert?.text).to.include(

@@ -238,7 +238,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       [B, 20n],
     ]);
     const refused = await once();
-    const undone = failure(refused, ERRORS.AUTOPILOT.STAGE_LEFT_UNDONE);
+    const undone = failure(refused, ERRORS.AUTOPILOT.PASSES.STAGE_LEFT_UNDONE);
     expect(undone).to.include("2027-01-15T08:16:40Z");
     expect(undone).to.include(path.join(scoresDir, "stage-5.final.csv"));
     expect(refused.output).to.include(
@@ -287,9 +287,9 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
       [B, 70n],
     ]);
     const partial = await once();
-    expect(failure(partial, ERRORS.AUTOPILOT.STAGE_LEFT_UNDONE)).to.include(
-      path.join(scoresDir, "stage-6.final.csv"),
-    );
+    expect(
+      failure(partial, ERRORS.AUTOPILOT.PASSES.STAGE_LEFT_UNDONE),
+    ).to.include(path.join(scoresDir, "stage-6.final.csv"));
     expect(await finalizations()).to.deep.equal([5n]);
     expect(await score.openStage()).to.equal(6n);
 
@@ -316,7 +316,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
         expect(webhook.alerts[0]).to.deep.include({
           level: "warning",
           stage: 5,
-          code: errorCode(ERRORS.AUTOPILOT.FINAL_FILE_MISSING),
+          code: errorCode(ERRORS.AUTOPILOT.PASSES.FINAL_FILE_MISSING),
         });
         const { text } = defined(webhook.alerts[0], "one alert arrived");
         for (const value of [
@@ -375,7 +375,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     try {
       await waitFor(() => firstOut.includes("open stage 5 ends"), 60_000);
       const second = await once();
-      const held = failure(second, ERRORS.AUTOPILOT.LOCK_HELD);
+      const held = failure(second, ERRORS.AUTOPILOT.SETUP.LOCK_HELD);
       expect(held).to.include(contract);
       expect(held).to.include(String(first.child.pid));
       expect(held).to.include(hostname());
@@ -411,13 +411,13 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     await write("stage-5.final.csv", [[A, 3n]]);
     baseChain.state.offline = true;
     const down = await once();
-    expect(failure(down, ERRORS.AUTOPILOT.STAGE_LEFT_UNDONE)).to.include(
+    expect(failure(down, ERRORS.AUTOPILOT.PASSES.STAGE_LEFT_UNDONE)).to.include(
       baseChain.url,
     );
     const status = JSON.parse(await readFile(statusFile(), "utf8")) as {
       lastError: { code: string };
     };
-    const unreachable = errorCode(ERRORS.AUTOPILOT.CLOCKS_UNREACHABLE);
+    const unreachable = errorCode(ERRORS.AUTOPILOT.PASSES.CLOCKS_UNREACHABLE);
     expect(status.lastError.code).to.equal(unreachable);
 
     await whileRunning(["--poll-interval", "2"], async () => {
@@ -696,7 +696,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     const blockBefore = await provider.getBlockNumber();
     const bad = await once();
     const file = path.join(scoresDir, "stage-5.final.csv");
-    expect(failure(bad, ERRORS.AUTOPILOT.STAGE_LEFT_UNDONE)).to.include(
+    expect(failure(bad, ERRORS.AUTOPILOT.PASSES.STAGE_LEFT_UNDONE)).to.include(
       `${file}:3:`,
     );
     expect(await provider.getBlockNumber()).to.equal(blockBefore);

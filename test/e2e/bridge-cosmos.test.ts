@@ -427,7 +427,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       ),
       "Object.keys(rollup.state.chain.included).find( (h) => h !...",
     );
-    expect(failure(failed, ERRORS.NETWORK.COSMOS_TX_FAILED))
+    expect(failure(failed, ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_FAILED))
       .to.include(failedHash)
       .and.include(
         "out of gas in location: WriteFlat; gasWanted: 168000, gasUsed: 170000: out of gas (code 11)",
@@ -441,7 +441,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
   it("takes a chain's REST endpoint from the router's chain list when configuration has none, only if the endpoint serves that chain", async () => {
     const { ROLLUP_REST_URL: _configured, ...withoutRollupRest } = env;
     const none = await runHardhat(backArgs(DEPLOYER), withoutRollupRest);
-    expect(failure(none, ERRORS.NETWORK.NO_REST_ENDPOINT))
+    expect(failure(none, ERRORS.NETWORK.ROUTER.NO_REST_ENDPOINT))
       .to.include(ROLLUP)
       .and.include(`L1_REST_URL serves ${BASE}`);
     expect(router.state.calls["GET /v2/info/chains"]).to.equal(1);
@@ -450,7 +450,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       { chain_id: ROLLUP, chain_name: "rehearsal", rest: base.url },
     ];
     const mismatched = await runHardhat(backArgs(DEPLOYER), withoutRollupRest);
-    expect(failure(mismatched, ERRORS.NETWORK.ROUTER_REST_WRONG_CHAIN))
+    expect(failure(mismatched, ERRORS.NETWORK.ROUTER.ROUTER_REST_WRONG_CHAIN))
       .to.include(base.url)
       .and.include(ROLLUP)
       .and.include(BASE);
@@ -535,7 +535,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
           fundArgs().map((a) => (a === DEPLOYER ? LEDGER_ADDRESS : a)),
           env,
         ),
-        ERRORS.NETWORK.HOOK_RECIPIENT_NOT_SIGNER,
+        ERRORS.NETWORK.TRANSFER.HOOK_RECIPIENT_NOT_SIGNER,
       ),
     ).to.include("--to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
     delete rollup.state.chain.accounts[OPERATOR.bech32];
@@ -543,7 +543,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     expect(
       failure(
         await runHardhat(backArgs(DEPLOYER), env),
-        ERRORS.NETWORK.NO_COSMOS_ACCOUNT,
+        ERRORS.NETWORK.COSMOS_TX.NO_COSMOS_ACCOUNT,
       ),
     )
       .to.include(OPERATOR.bech32)
@@ -558,7 +558,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     expect(
       failure(
         await runHardhat(fundArgs(), env),
-        ERRORS.NETWORK.INSUFFICIENT_FUNDS,
+        ERRORS.NETWORK.COSMOS_TX.INSUFFICIENT_FUNDS,
       ),
     )
       .to.include(OPERATOR.bech32)
@@ -577,7 +577,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     // The first run signs and journals the hook, then msgs fails once.
     router.state.faults = ["none", "none", "500"];
     const first = await runHardhat(fundArgs(), env);
-    expect(failure(first, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+    expect(failure(first, ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS))
       .to.include("/v2/fungible/msgs")
       .and.include(" 500");
     // Meanwhile the rollup account sends a transaction: the journalled hook is
@@ -587,7 +587,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       "rollup.state.chain.accounts[OPERATOR.bech32]",
     ).sequence = 1n;
     const stale = await runHardhat(fundArgs(), env);
-    expect(failure(stale, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+    expect(failure(stale, ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS))
       .to.include(" 400")
       .and.include(
         "invalid op hook: account sequence mismatch, expected 1, got 0: incorrect account sequence",
@@ -608,7 +608,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
     // is broadcast: nothing is sent.
     delete base.state.chain.accounts[OPERATOR.bech32];
     const noAccount = await runHardhat(fundArgs(["--new"]), env);
-    expect(failure(noAccount, ERRORS.NETWORK.NO_COSMOS_ACCOUNT))
+    expect(failure(noAccount, ERRORS.NETWORK.COSMOS_TX.NO_COSMOS_ACCOUNT))
       .to.include(OPERATOR.bech32)
       .and.include(BASE);
     base.state.chain.accounts[OPERATOR.bech32] = {
@@ -620,7 +620,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       "rollup.state.chain.accounts[OPERATOR.bech32]",
     ).sequence = 2n;
     const moved = await runHardhat(fundArgs(), env);
-    expect(failure(moved, ERRORS.NETWORK.HOOK_SEQUENCE_MOVED))
+    expect(failure(moved, ERRORS.NETWORK.COSMOS_TX.HOOK_SEQUENCE_MOVED))
       .to.include(OPERATOR.bech32)
       .and.include(ROLLUP)
       .and.include("from 1 to 2");
@@ -716,7 +716,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
       "rollup.state.chain.accounts[OPERATOR.bech32]",
     ).sequence = 2n;
     const lost = await runHardhat(fundArgs(), env);
-    expect(failure(lost, ERRORS.NETWORK.HOOK_SEQUENCE_MOVED))
+    expect(failure(lost, ERRORS.NETWORK.COSMOS_TX.HOOK_SEQUENCE_MOVED))
       .to.include(OPERATOR.bech32)
       .and.include(ROLLUP)
       .and.include("from 1 to 2");
@@ -748,7 +748,7 @@ describe("bridge:transfer from Initia chains: Cosmos transactions and the op hoo
         PRIVATE_KEY: undefined,
         LEDGER_ACCOUNT: LEDGER_ADDRESS,
       });
-      failure(result, ERRORS.CONFIG.LEDGER_NOT_INSTALLED);
+      failure(result, ERRORS.CONFIG.TOOLS.LEDGER_NOT_INSTALLED);
       expect(rollup.state.chain.broadcasts).to.equal(0);
     });
     return;

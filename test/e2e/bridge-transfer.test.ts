@@ -258,7 +258,7 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     router.state.msgsFault = "wrong-chain";
     await refused(
       transferArgs(tokenAddress),
-      ERRORS.NETWORK.TX_WRONG_CHAIN,
+      ERRORS.NETWORK.TRANSFER.TX_WRONG_CHAIN,
       "transaction 1 ",
       "chain 1,",
       `chain ${node.chainId}:`,
@@ -267,7 +267,7 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     await journalReset();
     await refused(
       transferArgs(tokenAddress),
-      ERRORS.NETWORK.EVM_TX_SIGNER_MISMATCH,
+      ERRORS.NETWORK.TRANSFER.EVM_TX_SIGNER_MISMATCH,
       "transaction 1 ",
       "0x000000000000000000000000000000000000dEaD",
       DEPLOYER,
@@ -276,7 +276,7 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     await journalReset();
     await refused(
       transferArgs("unknown-denom"),
-      ERRORS.NETWORK.ROUTER_HTTP_STATUS,
+      ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS,
       " 400",
       "no routes found for unknown-denom",
     );
@@ -296,13 +296,13 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     // nor the router's chain list gives.
     await refused(
       transferArgs("hooked"),
-      ERRORS.NETWORK.NO_REST_ENDPOINT,
+      ERRORS.NETWORK.ROUTER.NO_REST_ENDPOINT,
       "rehearsal-1",
       "neither L1_REST_URL nor ROLLUP_REST_URL is set",
     );
     await refused(
       transferArgs("cosmos"),
-      ERRORS.NETWORK.COSMOS_TX_SIGNER_MISMATCH,
+      ERRORS.NETWORK.TRANSFER.COSMOS_TX_SIGNER_MISMATCH,
       "transaction 1 ",
       "interwoven-1",
       DEPLOYER,
@@ -313,7 +313,7 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
     router.state.faults = ["none", "malformed"];
     await refused(
       transferArgs(tokenAddress),
-      ERRORS.NETWORK.UNEXPECTED_ANSWER,
+      ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
       "/v2/fungible/msgs",
       "txs[0].evm_tx.to",
     );
@@ -323,7 +323,7 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       transferArgs(tokenAddress).map((a) => (a === "0.05" ? "soon" : a)),
       env,
     );
-    expect(failure(badPoll, ERRORS.CONFIG.SECONDS_INVALID))
+    expect(failure(badPoll, ERRORS.CONFIG.OPTIONS.SECONDS_INVALID))
       .to.include("--poll-interval")
       .and.include("soon");
     const missingTo = await runHardhat(
@@ -332,15 +332,15 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       ),
       env,
     );
-    expect(failure(missingTo, ERRORS.CONFIG.OPTION_REQUIRED)).to.include(
-      "--to",
-    );
+    expect(
+      failure(missingTo, ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED),
+    ).to.include("--to");
 
     const unconfirmed = await runHardhat(
       transferArgs(tokenAddress).filter((a) => a !== "--yes"),
       env,
     );
-    failure(unconfirmed, ERRORS.NETWORK.NOT_CONFIRMED_NO_TERMINAL);
+    failure(unconfirmed, ERRORS.NETWORK.TRANSFER.NOT_CONFIRMED_NO_TERMINAL);
     expect(await sentBy(), "nothing was sent").to.equal(nonceBefore);
     expect(router.state.tracked).to.deep.equal({});
   });
@@ -398,7 +398,7 @@ describe("bridge:transfer and bridge:status from an EVM chain, through the stand
       transferArgs(await token.getAddress()),
       env,
     );
-    const abandoned = failure(result, ERRORS.NETWORK.TRANSFER_ABANDONED);
+    const abandoned = failure(result, ERRORS.NETWORK.ROUTER.TRANSFER_ABANDONED);
     const hash = defined(
       defined(
         /tracked\s+(0x[0-9a-f]{64})/.exec(result.stdout),
@@ -502,7 +502,7 @@ describe("following a transfer", () => {
         () => "ended",
         (e: unknown) => e,
       );
-      if (!isVipError(error, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+      if (!isVipError(error, ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS))
         expect.fail(`expected a 404 from the router, got: ${String(error)}`);
       expect(error.params).to.deep.include({
         status: 404,

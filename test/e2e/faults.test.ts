@@ -129,7 +129,7 @@ describe("scores:update through a faulty RPC", () => {
 
     const failed = await update(address, "9");
 
-    const stopped = failure(failed, ERRORS.SCORES.PUSH_STOPPED);
+    const stopped = failure(failed, ERRORS.SCORES.PUSH.PUSH_STOPPED);
     // The batch and the attempts, as the reason (a SEND_FAILED) names them;
     // the journal that lets the run resume on the message's next line.
     expect(stopped).to.include("batch 4");

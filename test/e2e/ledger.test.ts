@@ -67,9 +67,9 @@ describe("signing with a Ledger", () => {
         LEDGER_ACCOUNT: LEDGER_ADDRESS,
       });
       expect(result.code).to.not.equal(0);
-      expect(failure(result, ERRORS.CONFIG.LEDGER_NOT_INSTALLED)).to.include(
-        "LEDGER_ACCOUNT",
-      );
+      expect(
+        failure(result, ERRORS.CONFIG.TOOLS.LEDGER_NOT_INSTALLED),
+      ).to.include("LEDGER_ACCOUNT");
     });
     return;
   }

@@ -95,11 +95,11 @@ describe("operator tasks refuse bad input and broken peers", () => {
   describe("version", () => {
     it("reports each way the CometBFT RPC can fail", async () => {
       for (const [mode, expected, what] of [
-        ["not-json", ERRORS.NETWORK.NOT_JSON, "<html>gateway</html>"],
-        ["rpc-error", ERRORS.NETWORK.JSON_RPC_ERROR, "-32603"],
+        ["not-json", ERRORS.NETWORK.HTTP.NOT_JSON, "<html>gateway</html>"],
+        ["rpc-error", ERRORS.NETWORK.HTTP.JSON_RPC_ERROR, "-32603"],
         [
           "missing-field",
-          ERRORS.NETWORK.UNEXPECTED_ANSWER,
+          ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
           "result.response.version",
         ],
       ] as const) {
@@ -115,7 +115,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
       await closed.close();
       const message = failure(
         await onRollup(["version"], { ROLLUP_RPC_URL: closed.url }),
-        ERRORS.NETWORK.UNREACHABLE,
+        ERRORS.NETWORK.HTTP.UNREACHABLE,
       );
       expect(message).to.include(`${closed.url}/abci_info`);
       expect(message).to.include("ECONNREFUSED");
@@ -125,13 +125,13 @@ describe("operator tasks refuse bad input and broken peers", () => {
       expect(
         failure(
           await onRollup(["version"], { ROLLUP_RPC_URL: undefined }),
-          ERRORS.CONFIG.SETTING_NOT_SET,
+          ERRORS.CONFIG.SETTINGS.SETTING_NOT_SET,
         ),
       ).to.include("ROLLUP_RPC_URL");
       expect(
         failure(
           await onRollup(["version"], { ROLLUP_RPC_URL: "localhost:26657 " }),
-          ERRORS.CONFIG.SETTING_NOT_HTTP,
+          ERRORS.CONFIG.SETTINGS.SETTING_NOT_HTTP,
         ),
       ).to.include("ROLLUP_RPC_URL");
     });
@@ -157,7 +157,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
       await withCli("v1.0.1");
       const message = failure(
         await onRollup(["version"], { PATH: `${bin}:${process.env.PATH}` }),
-        ERRORS.CONFIG.NODE_CLI_VERSION_MISMATCH,
+        ERRORS.CONFIG.TOOLS.NODE_CLI_VERSION_MISMATCH,
       );
       expect(message).to.include(cli);
       expect(message).to.include("v1.0.1");
@@ -191,7 +191,10 @@ describe("operator tasks refuse bad input and broken peers", () => {
           ).to.equal(0);
       }
       expect(
-        failure(defined(results[3], "results[3]"), ERRORS.SCORES.CHAIN_DIFFERS),
+        failure(
+          defined(results[3], "results[3]"),
+          ERRORS.SCORES.PUSH.CHAIN_DIFFERS,
+        ),
       ).to.include(SAMPLE);
       expect(defined(results[1], "results[1]").stdout).to.match(
         new RegExp(`^EVM chain id\\s+${node.chainId}\\b`, "m"),
@@ -200,7 +203,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
         ["stage:finalize", "--stage", "5"],
         noKey,
       );
-      expect(failure(sending, ERRORS.CONTRACT.KEY_NOT_SET)).to.include(
+      expect(failure(sending, ERRORS.CONTRACT.ACCOUNTS.KEY_NOT_SET)).to.include(
         "PRIVATE_KEY",
       );
     });
@@ -244,17 +247,20 @@ describe("operator tasks refuse bad input and broken peers", () => {
       expect(
         failure(
           await onRollup(["stage"]),
-          ERRORS.NETWORK.VIP_MODULE_STORE_NOT_FOUND,
+          ERRORS.NETWORK.PROGRAM.VIP_MODULE_STORE_NOT_FOUND,
         ),
       ).to.include("0x3a886b32");
       baseChain.state.mode = "missing-field";
       expect(
-        failure(await onRollup(["stage"]), ERRORS.NETWORK.UNEXPECTED_ANSWER),
+        failure(
+          await onRollup(["stage"]),
+          ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
+        ),
       ).to.include("data.stage");
       expect(
         failure(
           await onRollup(["stage"], { VIP_MODULE_ADDRESS: "0xnothex" }),
-          ERRORS.CONFIG.MODULE_ADDRESS_INVALID,
+          ERRORS.CONFIG.SETTINGS.MODULE_ADDRESS_INVALID,
         ),
       ).to.include('"rollup"');
     });
@@ -264,7 +270,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
     it("refuses a START_STAGE that contradicts the journal, or is not a stage", async () => {
       const mismatch = failure(
         await sendsNothing(["contract:deploy"], { START_STAGE: "9" }),
-        ERRORS.CONTRACT.START_STAGE_MISMATCH,
+        ERRORS.CONTRACT.DEPLOYMENT.START_STAGE_MISMATCH,
       );
       expect(mismatch).to.include(`chain-${node.chainId}`);
       expect(mismatch).to.match(/\b5\b/);
@@ -273,7 +279,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
         await sendsNothing(["contract:deploy", "--deployment-id", "fresh"], {
           START_STAGE: "abc",
         }),
-        ERRORS.CONTRACT.START_STAGE_INVALID,
+        ERRORS.CONTRACT.DEPLOYMENT.START_STAGE_INVALID,
       );
       expect(invalid).to.include("START_STAGE");
       expect(invalid).to.include('"abc"');
@@ -294,7 +300,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
         "--file",
         file,
       ]);
-      const message = failure(result, ERRORS.SCORES.INVALID_FILE);
+      const message = failure(result, ERRORS.SCORES.FILE.INVALID_FILE);
       expect(message).to.include(`${file} has 2 `);
       // Every problem with its line, and only those.
       const problems = result.output
@@ -310,19 +316,19 @@ describe("operator tasks refuse bad input and broken peers", () => {
       expect(
         failure(
           await sendsNothing(["scores:update", "--file", SAMPLE]),
-          ERRORS.CONFIG.OPTION_REQUIRED,
+          ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED,
         ),
       ).to.include("--stage");
       expect(
         failure(
           await sendsNothing(["scores:update", "--stage", "5"]),
-          ERRORS.CONFIG.OPTION_REQUIRED,
+          ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED,
         ),
       ).to.include("--file");
       expect(
         failure(
           await sendsNothing(["scores:verify", "--stage", "5"]),
-          ERRORS.CONFIG.OPTION_REQUIRED,
+          ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED,
         ),
       ).to.include("--file");
       // Hardhat's own parser refuses a negative INT before the task runs.
@@ -344,7 +350,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
       expect(
         failure(
           await sendsNothing(["stage:finalize", "--stage", "five"]),
-          ERRORS.CONTRACT.STAGE_NOT_NUMBER,
+          ERRORS.CONTRACT.STAGES.STAGE_NOT_NUMBER,
         ),
       ).to.include("five");
     });
@@ -352,13 +358,13 @@ describe("operator tasks refuse bad input and broken peers", () => {
     it("refuses a stage that is not the open one, before sending", async () => {
       const notOpen = failure(
         await sendsNothing(["scores:update", "--stage", "6", "--file", SAMPLE]),
-        ERRORS.CONTRACT.STAGE_NOT_OPEN,
+        ERRORS.CONTRACT.STAGES.STAGE_NOT_OPEN,
       );
       expect(notOpen).to.match(/\b6\b/);
       expect(notOpen).to.match(/\b5\b/);
       const beforeStart = failure(
         await sendsNothing(["stage:finalize", "--stage", "4"]),
-        ERRORS.CONTRACT.STAGE_BEFORE_START,
+        ERRORS.CONTRACT.STAGES.STAGE_BEFORE_START,
       );
       expect(beforeStart).to.match(/\b4\b/);
       expect(beforeStart).to.match(/\b5\b/);
@@ -369,7 +375,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
         await sendsNothing(["stage:finalize", "--stage", "5"], {
           PRIVATE_KEY: OUTSIDER_KEY,
         }),
-        ERRORS.CONTRACT.SIGNER_NOT_ALLOWED,
+        ERRORS.CONTRACT.ALLOW_LIST.SIGNER_NOT_ALLOWED,
       );
       expect(message).to.include(OUTSIDER);
       expect(message).to.match(/0x[0-9a-fA-F]{40}/);
@@ -400,7 +406,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
           "--deployment-id",
           "nothing-here",
         ]),
-        ERRORS.CONTRACT.NO_DEPLOYMENT,
+        ERRORS.CONTRACT.DEPLOYMENT.NO_DEPLOYMENT,
       );
       expect(noDeployment).to.include(String(node.chainId));
       expect(noDeployment).to.include(
@@ -414,7 +420,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
           "--contract",
           OUTSIDER,
         ]),
-        ERRORS.CONTRACT.NO_CODE,
+        ERRORS.CONTRACT.DEPLOYMENT.NO_CODE,
       );
       expect(noCode).to.include(OUTSIDER);
       expect(noCode).to.include("--contract");
@@ -423,7 +429,7 @@ describe("operator tasks refuse bad input and broken peers", () => {
         PRIVATE_KEY: undefined,
       });
       expect(noKey.code).to.not.equal(0);
-      const message = failure(noKey, ERRORS.CONTRACT.KEY_NOT_SET);
+      const message = failure(noKey, ERRORS.CONTRACT.ACCOUNTS.KEY_NOT_SET);
       expect(message).to.include('"rollup"');
       expect(message).to.include("PRIVATE_KEY");
     });

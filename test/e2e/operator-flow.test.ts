@@ -138,7 +138,7 @@ describe("the operator flow on a hardhat node over HTTP", () => {
     const beforeEarly = await provider.getBlockNumber();
     const early = await onRollup(["stage:finalize", "--stage", "15"]);
     expect(early.code).to.not.equal(0);
-    const notEnded = failure(early, ERRORS.CONTRACT.STAGE_NOT_ENDED);
+    const notEnded = failure(early, ERRORS.CONTRACT.STAGES.STAGE_NOT_ENDED);
     expect(notEnded).to.match(/\b15\b/);
     expect(notEnded).to.match(/\d{4}-\d\d-\d\dT[\d:]+Z/);
     expect(notEnded).to.include("--force");

@@ -210,7 +210,9 @@ describe("a policy tried on a window of one's choosing, checked before anything 
         ],
         { ...env(), PRIVATE_KEY: DEPLOYER_KEY },
       );
-      expect(failure(result, ERRORS.SCORING.TRIAL_FILE_REFUSED)).to.match(why);
+      expect(
+        failure(result, ERRORS.SCORING.RESULTS.TRIAL_FILE_REFUSED),
+      ).to.match(why);
     }
     expect(await provider.getBlockNumber()).to.equal(before);
     await rm(renamed);
@@ -247,7 +249,7 @@ describe("a policy tried on a window of one's choosing, checked before anything 
       "--window",
       `${START},${END}`,
     ]);
-    failure(nothing, ERRORS.SCORING.AUDIT_NOTHING_TO_COMPARE);
+    failure(nothing, ERRORS.SCORING.RESULTS.AUDIT_NOTHING_TO_COMPARE);
     const audited = await scoring("scores:audit", [
       "--policy",
       policy,
@@ -274,7 +276,7 @@ describe("a policy tried on a window of one's choosing, checked before anything 
       "--manifest",
       tamperedFile,
     ]);
-    expect(failure(differs, ERRORS.SCORING.AUDIT_DIFFERENCES)).to.match(
+    expect(failure(differs, ERRORS.SCORING.RESULTS.AUDIT_DIFFERENCES)).to.match(
       /window \S+ to \S+: 1 difference\(s\) between the policy's scores and the manifest/,
     );
     expect(baseChainAsked).to.equal(0);
@@ -358,7 +360,7 @@ describe("a policy tried on a window of one's choosing, checked before anything 
         .replace("// 1000", "/ 1000"),
     );
     const bad = await runHardhat(["scores:check", "--policy", folder]);
-    expect(failure(bad, ERRORS.SCORING.POLICIES_REFUSED)).to.match(
+    expect(failure(bad, ERRORS.SCORING.RESULTS.POLICIES_REFUSED)).to.match(
       /1 of 3 policies cannot run/,
     );
     expect(bad.stdout).to.match(/^refused {2}.*9-broken\.sql: VIP-E5016: /m);
@@ -416,7 +418,9 @@ describe("a policy tried on a window of one's choosing, checked before anything 
       ],
       { L1_REST_URL: baseChain.url },
     );
-    expect(failure(result, ERRORS.CONFIG.NETWORK_URL_NOT_SET)).to.match(
+    expect(
+      failure(result, ERRORS.CONFIG.SETTINGS.NETWORK_URL_NOT_SET),
+    ).to.match(
       /network "rollup" needs JSON_RPC_URL, the rollup's EVM JSON-RPC endpoint .*npx hardhat keystore set JSON_RPC_URL/,
     );
     expect(existsSync(path.join(work, "none"))).to.equal(false);

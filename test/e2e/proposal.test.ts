@@ -73,12 +73,12 @@ describe("BCS encoding of vip::register's arguments", () => {
     expect(parseRate("0.05", "r").scaled).to.equal(5n * 10n ** 16n);
     expect(parseRate("1", "r").scaled).to.equal(10n ** 18n);
     for (const [raw, expected] of [
-      ["1.0000001", ERRORS.REGISTRY.RATE_ABOVE_ONE],
-      ["5%", ERRORS.REGISTRY.RATE_NOT_DECIMAL],
-      [".5", ERRORS.REGISTRY.RATE_NOT_DECIMAL],
-      ["1e-2", ERRORS.REGISTRY.RATE_NOT_DECIMAL],
-      ["-0.1", ERRORS.REGISTRY.RATE_NOT_DECIMAL],
-      ["0.0000000000000000001", ERRORS.REGISTRY.RATE_TOO_PRECISE],
+      ["1.0000001", ERRORS.REGISTRY.PROPOSAL.RATE_ABOVE_ONE],
+      ["5%", ERRORS.REGISTRY.PROPOSAL.RATE_NOT_DECIMAL],
+      [".5", ERRORS.REGISTRY.PROPOSAL.RATE_NOT_DECIMAL],
+      ["1e-2", ERRORS.REGISTRY.PROPOSAL.RATE_NOT_DECIMAL],
+      ["-0.1", ERRORS.REGISTRY.PROPOSAL.RATE_NOT_DECIMAL],
+      ["0.0000000000000000001", ERRORS.REGISTRY.PROPOSAL.RATE_TOO_PRECISE],
     ] as const) {
       let error: unknown;
       try {
@@ -101,7 +101,7 @@ describe("BCS encoding of vip::register's arguments", () => {
     } catch (caught) {
       precise = caught;
     }
-    if (!isVipError(precise, ERRORS.REGISTRY.RATE_TOO_PRECISE))
+    if (!isVipError(precise, ERRORS.REGISTRY.PROPOSAL.RATE_TOO_PRECISE))
       expect.fail(String(precise));
     expect(precise.params.decimals).to.equal(18);
   });
@@ -275,7 +275,11 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     );
     await writeFile(policy, "-- @policy perp-volume\n-- @from-stage x\n");
     const bad = path.join(dir, "bad-policy.json");
-    const header = await refusal(bad, { policy }, ERRORS.SCORING.POLICY_HEADER);
+    const header = await refusal(
+      bad,
+      { policy },
+      ERRORS.SCORING.POLICY_FILES.POLICY_HEADER,
+    );
     expect(header).to.include(`${policy}:2:`);
     expect(header).to.include("@from-stage");
     expect(header).to.include('"x"');
@@ -287,20 +291,20 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
       await refusal(
         out,
         { "commission-rate": "1.5" },
-        ERRORS.REGISTRY.RATE_ABOVE_ONE,
+        ERRORS.REGISTRY.PROPOSAL.RATE_ABOVE_ONE,
       ),
     ).to.include("--commission-rate 1.5");
     expect(
       await refusal(
         out,
         { "commission-max-rate": "ten percent" },
-        ERRORS.REGISTRY.RATE_NOT_DECIMAL,
+        ERRORS.REGISTRY.PROPOSAL.RATE_NOT_DECIMAL,
       ),
     ).to.include("--commission-max-rate ten percent");
     const aboveMax = await refusal(
       out,
       { "commission-rate": "0.6" },
-      ERRORS.REGISTRY.RATE_ABOVE_MAX,
+      ERRORS.REGISTRY.PROPOSAL.RATE_ABOVE_MAX,
     );
     expect(aboveMax).to.include("--commission-rate 0.6");
     expect(aboveMax).to.include("--commission-max-rate 0.5");
@@ -308,20 +312,20 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
       await refusal(
         out,
         { metadata: undefined },
-        ERRORS.CONFIG.OPTION_REQUIRED,
+        ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED,
       ),
     ).to.include("--metadata");
     expect(
       await refusal(
         out,
         { metadata: "http://forum.initia.xyz/t/1" },
-        ERRORS.REGISTRY.METADATA_NOT_HTTPS,
+        ERRORS.REGISTRY.ENTRY.METADATA_NOT_HTTPS,
       ),
     ).to.include("--metadata http://forum.initia.xyz/t/1");
     const operator = await refusal(
       out,
       { operator: "init1notanaddress" },
-      ERRORS.CONTRACT.ADDRESS_BAD_BECH32,
+      ERRORS.CONTRACT.ACCOUNTS.ADDRESS_BAD_BECH32,
     );
     expect(operator).to.include("--operator");
     expect(operator).to.include('"init1notanaddress"');
@@ -330,18 +334,26 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
   it("refuses a registered bridge, a stage that lags the program, a missing VIP module, a wrong bridge address", async () => {
     const out = path.join(dir, "refused.json");
     baseChain.state.registeredBridges = [3n, 16n];
-    expect(await refusal(out, {}, ERRORS.REGISTRY.BRIDGE_REGISTERED)).to.match(
-      /\b16\b/,
-    );
+    expect(
+      await refusal(out, {}, ERRORS.REGISTRY.PROPOSAL.BRIDGE_REGISTERED),
+    ).to.match(/\b16\b/);
     baseChain.state.registeredBridges = [1n];
     baseChain.state.stage = 17n;
-    const behind = await refusal(out, {}, ERRORS.REGISTRY.STAGE_BEHIND_PROGRAM);
+    const behind = await refusal(
+      out,
+      {},
+      ERRORS.REGISTRY.PROPOSAL.STAGE_BEHIND_PROGRAM,
+    );
     expect(behind).to.match(/\b15\b/);
     expect(behind).to.match(/\b17\b/);
     expect(behind).to.include("--stage 15 --network rollup");
     baseChain.state.stage = 15n;
     baseChain.state.vipModule = false;
-    const noModule = await refusal(out, {}, ERRORS.NETWORK.NO_VIP_MODULE);
+    const noModule = await refusal(
+      out,
+      {},
+      ERRORS.NETWORK.PROGRAM.NO_VIP_MODULE,
+    );
     expect(noModule).to.include("0x3a886b32");
     expect(noModule).to.include("VIP_MODULE_ADDRESS");
     baseChain.state.vipModule = true;
@@ -349,14 +361,18 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     const mismatch = await refusal(
       out,
       {},
-      ERRORS.REGISTRY.BRIDGE_ADDRESS_MISMATCH,
+      ERRORS.REGISTRY.PROPOSAL.BRIDGE_ADDRESS_MISMATCH,
     );
     expect(mismatch).to.match(/\b16\b/);
     expect(mismatch).to.include(deriveBridgeAddress(17n));
     expect(mismatch).to.include(deriveBridgeAddress(16n));
     rollupRest.state.bridgeAddress = undefined;
     rollupRest.state.mode = "missing-field";
-    const missing = await refusal(out, {}, ERRORS.NETWORK.UNEXPECTED_ANSWER);
+    const missing = await refusal(
+      out,
+      {},
+      ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
+    );
     expect(missing).to.include(
       `${rollupRest.url}/opinit/opchild/v1/bridge_info`,
     );
@@ -377,7 +393,7 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     const status = await refusal(
       path.join(dir, "view.json"),
       {},
-      ERRORS.NETWORK.HTTP_STATUS,
+      ERRORS.NETWORK.HTTP.HTTP_STATUS,
     );
     expect(status).to.include(`${baseChain.url}/initia/move/v1/view/json`);
     expect(status).to.match(/\b500\b/);
@@ -385,7 +401,7 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
     const notString = await refusal(
       path.join(dir, "view.json"),
       {},
-      ERRORS.NETWORK.NOT_A_JSON_STRING,
+      ERRORS.NETWORK.HTTP.NOT_A_JSON_STRING,
     );
     expect(notString).to.include("vip::get_bridge_infos");
     expect(notString).to.match(/: data /);
@@ -395,7 +411,11 @@ describe("proposal:whitelist against a hardhat node and the stand-ins", () => {
   it("on a testnet, says how testnets are onboarded and writes only with --force", async () => {
     rollupRest.state.l1ChainId = "initiation-2";
     const out = path.join(dir, "testnet.json");
-    const testnet = await refusal(out, {}, ERRORS.REGISTRY.TESTNET_BASE_CHAIN);
+    const testnet = await refusal(
+      out,
+      {},
+      ERRORS.REGISTRY.PROPOSAL.TESTNET_BASE_CHAIN,
+    );
     expect(testnet).to.include("initiation-2");
     expect(testnet).to.include("--force");
     const forced = await propose(out, {}, ["--force"]);

@@ -115,7 +115,7 @@ describe("registry:entry and registry:check", () => {
       env,
     );
     expect(again.code).to.not.equal(0);
-    expect(failure(again, ERRORS.REGISTRY.ENTRY_EXISTS)).to.include(
+    expect(failure(again, ERRORS.REGISTRY.ENTRY.ENTRY_EXISTS)).to.include(
       path.join(entryDir(), "chain.json"),
     );
   });
@@ -137,7 +137,7 @@ describe("registry:entry and registry:check", () => {
         env,
       );
       expect(result.code).to.not.equal(0);
-      failure(result, ERRORS.REGISTRY.ENTRY_WOULD_FAIL);
+      failure(result, ERRORS.REGISTRY.ENTRY.ENTRY_WOULD_FAIL);
       // The problem names the file, the field, and both chain ids.
       expect(result.output).to.match(
         new RegExp(
@@ -177,7 +177,9 @@ describe("registry:entry and registry:check", () => {
       env,
     );
     expect(result.code).to.not.equal(0);
-    expect(failure(result, ERRORS.REGISTRY.INPUT_INVALID)).to.include(file);
+    expect(failure(result, ERRORS.REGISTRY.ENTRY.INPUT_INVALID)).to.include(
+      file,
+    );
     expect(result.output).to.match(
       new RegExp(`${file}: description: .*\\b140\\b`),
     );
@@ -201,7 +203,9 @@ describe("registry:entry and registry:check", () => {
     await writeFile(path.join(dir, "chain.json"), JSON.stringify(chain));
     const result = await runHardhat(["registry:check", "--dir", dir]);
     expect(result.code).to.not.equal(0);
-    expect(failure(result, ERRORS.REGISTRY.ENTRY_PROBLEMS)).to.include(dir);
+    expect(failure(result, ERRORS.REGISTRY.ENTRY.ENTRY_PROBLEMS)).to.include(
+      dir,
+    );
     for (const expected of [
       'chain.json: chain_name: is "renamed", but the folder is "rehearsal"',
       "chain.json: evm_chain_id: is 1, but the registry's rule gives",
@@ -247,7 +251,7 @@ describe("registry:entry and registry:check", () => {
       path.join(copy, "mainnets", "cabal"),
     ]);
     expect(orphan.code).to.not.equal(0);
-    expect(failure(orphan, ERRORS.REGISTRY.ENTRY_PROBLEMS)).to.include(
+    expect(failure(orphan, ERRORS.REGISTRY.ENTRY.ENTRY_PROBLEMS)).to.include(
       path.join(copy, "mainnets", "cabal"),
     );
     expect(orphan.stdout).to.include(

@@ -180,7 +180,7 @@ describe("the routing API as the published documents allow it to answer (test/co
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.200.abandoned");
     const abandoned = await status();
-    expect(failure(abandoned, ERRORS.NETWORK.TRANSFER_ABANDONED))
+    expect(failure(abandoned, ERRORS.NETWORK.ROUTER.TRANSFER_ABANDONED))
       .to.include(HASH)
       .and.include(" on interwoven-1")
       .and.include("https://scan.example/1/txs/0xefef")
@@ -204,9 +204,9 @@ describe("the routing API as the published documents allow it to answer (test/co
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.200.unknown");
     const unknown = await status("--timeout", "600");
-    expect(failure(unknown, ERRORS.NETWORK.TRANSFER_STATE_UNKNOWN)).to.include(
-      HASH,
-    );
+    expect(
+      failure(unknown, ERRORS.NETWORK.ROUTER.TRANSFER_STATE_UNKNOWN),
+    ).to.include(HASH);
     expect(router.state.calls["GET /v2/tx/status"]).to.be.at.most(2);
     expect((await journalled()).some((r) => r.type === "done")).to.equal(false);
   });
@@ -221,7 +221,7 @@ describe("the routing API as the published documents allow it to answer (test/co
     expect(failed.stdout).to.match(
       /^hop 1\s+ibc_transfer interwoven-1 → noble-1: TRANSFER_FAILURE \(error: ABCI code: 5: insufficient funds \(PACKET_ERROR_ACKNOWLEDGEMENT\)\)$/m,
     );
-    expect(failure(failed, ERRORS.NETWORK.TRANSFER_FAILED))
+    expect(failure(failed, ERRORS.NETWORK.ROUTER.TRANSFER_FAILED))
       .to.include(HASH)
       .and.include("STATE_COMPLETED_ERROR")
       .and.include("noble-1")
@@ -234,7 +234,7 @@ describe("the routing API as the published documents allow it to answer (test/co
       "schema.v2-tx-status.200.pending-error-amount-null",
     );
     const pending = await status();
-    expect(failure(pending, ERRORS.NETWORK.TRANSFER_FAILED))
+    expect(failure(pending, ERRORS.NETWORK.ROUTER.TRANSFER_FAILED))
       .to.include(HASH)
       .and.include("STATE_PENDING_ERROR")
       .and.include("insufficient fee")
@@ -246,7 +246,7 @@ describe("the routing API as the published documents allow it to answer (test/co
     router.state.tracked[HASH] = 1;
     serve("GET /v2/tx/status", "schema.v2-tx-status.404.chain-not-supported");
     const result = await status();
-    expect(failure(result, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+    expect(failure(result, ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS))
       .to.include("/v2/tx/status")
       .and.include(" 404")
       .and.include("chain ID not supported");
@@ -269,7 +269,7 @@ describe("the routing API as the published documents allow it to answer (test/co
       () => "tracked",
       (e: unknown) => e,
     );
-    if (!isVipError(error, ERRORS.NETWORK.TRACKING_FAILED))
+    if (!isVipError(error, ERRORS.NETWORK.ROUTER.TRACKING_FAILED))
       expect.fail(`expected tracking to fail, got: ${String(error)}`);
     expect(error.params).to.deep.include({
       hash: HASH,
@@ -389,7 +389,7 @@ describe("the routing API as the published documents allow it to answer (test/co
 
     serve("POST /v2/fungible/msgs", "initia.v2-fungible-msgs.200");
     const empty = await client.msgs({} as never).catch((e: unknown) => e);
-    if (!isVipError(empty, ERRORS.NETWORK.UNEXPECTED_ANSWER))
+    if (!isVipError(empty, ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER))
       expect.fail(`expected an unexpected answer, got: ${String(empty)}`);
     expect(empty.params.what).to.match(
       /^POST http:\/\/127\.0\.0\.1:\d+\/v2\/fungible\/msgs$/,
@@ -454,7 +454,7 @@ describe("the routing API as the published documents allow it to answer (test/co
       );
       expect(error, name).to.be.instanceOf(RouterError);
       expect(
-        isVipError(error, ERRORS.NETWORK.ROUTER_HTTP_STATUS),
+        isVipError(error, ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS),
         name,
       ).to.equal(true);
       expect((error as RouterError).status, name).to.equal(entry.status);

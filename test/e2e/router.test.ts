@@ -72,7 +72,7 @@ describe("the routing API client, against the stand-in router", () => {
     router.state.faults = ["500", "500", "500", "500", "500"];
     const failed = await refusal(
       client.route(ROUTE),
-      ERRORS.NETWORK.ROUTER_HTTP_STATUS,
+      ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS,
     );
     expect(failed.params).to.deep.include({
       status: 500,
@@ -104,7 +104,7 @@ describe("the routing API client, against the stand-in router", () => {
     ];
     const malformed = await refusal(
       client.chains(),
-      ERRORS.NETWORK.UNEXPECTED_ANSWER,
+      ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
     );
     expect(malformed.params.what).to.match(/\/v2\/info\/chains$/);
     expect(malformed.params.field).to.equal("chains");
@@ -123,7 +123,7 @@ describe("the routing API client, against the stand-in router", () => {
   it("turns an error body into its status, message and Initia's info, and names a malformed field by path", async () => {
     const unknown = await refusal(
       client.route({ ...ROUTE, dest_asset_denom: "unknown" }),
-      ERRORS.NETWORK.ROUTER_HTTP_STATUS,
+      ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS,
     );
     expect(unknown).to.be.instanceOf(RouterError);
     const { endpoint, status, reason, info } = unknown as RouterError;
@@ -143,7 +143,7 @@ describe("the routing API client, against the stand-in router", () => {
     router.state.faults = ["malformed"];
     const malformed = await refusal(
       client.route(ROUTE),
-      ERRORS.NETWORK.UNEXPECTED_ANSWER,
+      ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER,
     );
     expect(malformed.params.what).to.match(/\/v2\/fungible\/route$/);
     expect(malformed.params).to.deep.include({
@@ -290,17 +290,17 @@ describe("bridge:route", () => {
       [...args.slice(0, -4), "--to-denom", "nope", "--amount", "1000000"],
       env,
     );
-    expect(failure(unknown, ERRORS.NETWORK.ROUTER_HTTP_STATUS))
+    expect(failure(unknown, ERRORS.NETWORK.ROUTER.ROUTER_HTTP_STATUS))
       .to.include(" 400")
       .and.include(
         "no routes found for uinit on interwoven-1 to nope on rehearsal-1",
       );
     const missing = await runHardhat(args.slice(0, -2), env);
-    expect(failure(missing, ERRORS.CONFIG.OPTION_REQUIRED)).to.include(
+    expect(failure(missing, ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED)).to.include(
       "--amount",
     );
     const noRouter = await runHardhat(args, {});
-    expect(failure(noRouter, ERRORS.CONFIG.SETTING_NOT_SET))
+    expect(failure(noRouter, ERRORS.CONFIG.SETTINGS.SETTING_NOT_SET))
       .to.include('vip.routerUrl of network "rollup"')
       .and.include("ROUTER_URL");
   });

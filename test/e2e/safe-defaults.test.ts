@@ -68,7 +68,7 @@ export default defineConfig({
             START_STAGE: "15",
             PRIVATE_KEY: DEPLOYER_KEY,
           }),
-          ERRORS.NETWORK.IN_PROCESS_NETWORK,
+          ERRORS.NETWORK.TASK_NETWORK.IN_PROCESS_NETWORK,
         );
         expect(message, args[0]).to.include('"default"');
         expect(message, args[0]).to.include("--network rollup");
@@ -81,7 +81,7 @@ export default defineConfig({
           ["--config", otherConfig, "contract:deploy", "--network", "sepolia"],
           { START_STAGE: "15", PRIVATE_KEY: DEPLOYER_KEY },
         ),
-        ERRORS.NETWORK.NOT_A_ROLLUP_NETWORK,
+        ERRORS.NETWORK.TASK_NETWORK.NOT_A_ROLLUP_NETWORK,
       );
       expect(message).to.include('"sepolia"');
       expect(message).to.include("--network rollup");
@@ -112,7 +112,7 @@ export default defineConfig({
         ["scores:update", "--stage", "15", "--network", "rollup"],
         { JSON_RPC_URL: "http://127.0.0.1:9" },
       );
-      expect(failure(result, ERRORS.CONFIG.OPTION_REQUIRED)).to.include(
+      expect(failure(result, ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED)).to.include(
         "--file",
       );
       const address = await runHardhat(
@@ -121,9 +121,9 @@ export default defineConfig({
           JSON_RPC_URL: "http://127.0.0.1:9",
         },
       );
-      expect(failure(address, ERRORS.CONFIG.OPTION_REQUIRED)).to.include(
-        "--address",
-      );
+      expect(
+        failure(address, ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED),
+      ).to.include("--address");
     });
   });
 
@@ -197,7 +197,7 @@ export default defineConfig({
       expect(
         failure(
           await sendsNothing(["allowlist:add", "--address", "0x1234"]),
-          ERRORS.CONTRACT.NOT_AN_ADDRESS,
+          ERRORS.CONTRACT.ACCOUNTS.NOT_AN_ADDRESS,
         ),
       ).to.include("--address 0x1234");
 
@@ -217,7 +217,7 @@ export default defineConfig({
         await sendsNothing(["allowlist:remove", "--address", OUTSIDER], {
           PRIVATE_KEY: OUTSIDER_KEY,
         }),
-        ERRORS.CONTRACT.LAST_ALLOWED,
+        ERRORS.CONTRACT.ALLOW_LIST.LAST_ALLOWED,
       );
       expect(last).to.include(OUTSIDER);
       expect(last).to.include(contract);
@@ -225,13 +225,13 @@ export default defineConfig({
       // push's advice names the task that can put it back.
       const cannotChange = failure(
         await sendsNothing(["allowlist:add", "--address", DEPLOYER]),
-        ERRORS.CONTRACT.SIGNER_CANNOT_CHANGE_ALLOW_LIST,
+        ERRORS.CONTRACT.ALLOW_LIST.SIGNER_CANNOT_CHANGE_ALLOW_LIST,
       );
       expect(cannotChange).to.include(DEPLOYER);
       expect(cannotChange).to.include(contract);
       const notAllowed = failure(
         await sendsNothing(["scores:update", "--stage", "4", "--file", SAMPLE]),
-        ERRORS.CONTRACT.SIGNER_NOT_ALLOWED,
+        ERRORS.CONTRACT.ALLOW_LIST.SIGNER_NOT_ALLOWED,
       );
       expect(notAllowed).to.include(DEPLOYER);
       expect(notAllowed).to.include(contract);
@@ -245,7 +245,7 @@ export default defineConfig({
     it("stage:finalize refuses a stage that has not ended on the base chain, finalizes it with --force, and never asks a script", async () => {
       const early = failure(
         await sendsNothing(["stage:finalize", "--stage", "4"]),
-        ERRORS.CONTRACT.STAGE_NOT_ENDED,
+        ERRORS.CONTRACT.STAGES.STAGE_NOT_ENDED,
       );
       expect(early).to.match(/\b4\b/);
       expect(early).to.match(/\d{4}-\d\d-\d\dT\S+Z/);
@@ -287,7 +287,7 @@ export default defineConfig({
         `Finalize stage 5 of ${contract} on network "rollup"? This cannot be undone`,
       );
       expect(answer.output).to.include(
-        `${errorCode(ERRORS.AUTOPILOT.FINALIZE_DECLINED)}: `,
+        `${errorCode(ERRORS.AUTOPILOT.PASSES.FINALIZE_DECLINED)}: `,
       );
       expect(answer.code).to.not.equal(0);
       expect(await provider.getBlockNumber()).to.equal(before);

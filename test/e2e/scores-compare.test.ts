@@ -371,14 +371,16 @@ describe("scores:compare on hardhat node: two policies over the same blocks", fu
       "--out",
       out,
     ]);
-    expect(failure(refused, ERRORS.SCORING.POLICY_FLOATING)).to.match(
+    expect(failure(refused, ERRORS.SCORING.ADMISSION.POLICY_FLOATING)).to.match(
       /broken\.sql/,
     );
     expect(nodeRequests()).to.equal(seen);
     expect(existsSync(out)).to.equal(false);
 
     const missing = await compare(["--policy", currentFile, "--stage", "2"]);
-    expect(failure(missing, ERRORS.CONFIG.OPTION_REQUIRED)).to.match(/--with/);
+    expect(failure(missing, ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED)).to.match(
+      /--with/,
+    );
 
     // A folder is picked from as --policy is: stage 2 has no proposed policy in it.
     const folder = await compare([
@@ -389,9 +391,9 @@ describe("scores:compare on hardhat node: two policies over the same blocks", fu
       "--stage",
       "2",
     ]);
-    expect(failure(folder, ERRORS.REPORT.COMPARE_NO_PROPOSED_POLICY)).to.match(
-      /earliest starts at stage 5/,
-    );
+    expect(
+      failure(folder, ERRORS.REPORT.COMPARE.COMPARE_NO_PROPOSED_POLICY),
+    ).to.match(/earliest starts at stage 5/);
     expect(nodeRequests()).to.equal(seen);
   });
 

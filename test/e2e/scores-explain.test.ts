@@ -203,7 +203,7 @@ describe("scores:explain on hardhat node", function () {
       ],
       { JSON_RPC_URL: node.url, L1_REST_URL: baseChain.url },
     );
-    expect(failure(result, ERRORS.CONTRACT.NOT_AN_ADDRESS)).to.include(
+    expect(failure(result, ERRORS.CONTRACT.ACCOUNTS.NOT_AN_ADDRESS)).to.include(
       "0x12345",
     );
     const { existsSync } = await import("node:fs");

@@ -357,7 +357,7 @@ describe("log_index within the transaction: the same index and scores whether th
     old.closeSync();
 
     const refused = await compute(d);
-    const message = failure(refused, ERRORS.INDEXER.INDEX_FORMAT_1);
+    const message = failure(refused, ERRORS.INDEXER.INDEX.INDEX_FORMAT_1);
     expect(message).to.include(file);
     expect(message).to.include(
       `npx hardhat scores:index --network rollup --policy ${policy} --data-dir ${d.data} --rebuild`,
@@ -430,7 +430,7 @@ describe("log_index within the transaction: the same index and scores whether th
       // The warning names its cause: the error, by its code, and the URL.
       expect(warning).to.match(
         new RegExp(
-          `^warning: could not check the rollup's minievm version: ${errorCode(ERRORS.NETWORK.UNREACHABLE)}: `,
+          `^warning: could not check the rollup's minievm version: ${errorCode(ERRORS.NETWORK.HTTP.UNREACHABLE)}: `,
         ),
       );
       expect(warning).to.include(`http://127.0.0.1:${port}/abci_info`);

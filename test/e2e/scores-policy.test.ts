@@ -397,12 +397,12 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     it("floating point anywhere in the plan: the expression's line and the exact alternative", async () => {
       await refused(
         PERP(tradeLog).replace("// (5 *", "/ (5 *"),
-        ERRORS.SCORING.POLICY_FLOATING,
+        ERRORS.SCORING.ADMISSION.POLICY_FLOATING,
         /bad-\w+\.sql:4:\d+: \/ \(5 \*/,
       );
       await refused(
         `${header()}\nselect trader as address, sum(notional::UHUGEINT) // 1 as score\nfrom trades group by trader\n`,
-        ERRORS.SCORING.POLICY_FLOATING,
+        ERRORS.SCORING.ADMISSION.POLICY_FLOATING,
         /bad-\w+\.sql:4:\d+: sum\(notional::UHUGEINT\)/,
       );
     });
@@ -410,27 +410,27 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     it("an unknown column or table, a bad source line, an unknown header: file and line", async () => {
       await refused(
         `${header()}\nselect trader as address,\n  sum(volume) as score from trades group by trader\n`,
-        ERRORS.SCORING.POLICY_SQL_ERROR,
+        ERRORS.SCORING.ADMISSION.POLICY_SQL_ERROR,
         /bad-\w+\.sql:5: [\s\S]*\bvolume\b/,
       );
       await refused(
         `${header()}\nselect trader as address, 1 as score from swaps\n`,
-        ERRORS.SCORING.POLICY_REFUSED,
+        ERRORS.SCORING.ADMISSION.POLICY_REFUSED,
         /bad-\w+\.sql:4:\d+: swaps\n/,
       );
       await refused(
         `-- @policy x\n-- @from-stage 1\n-- @source trades 0x12 event Trade(address trader)\nselect 1\n`,
-        ERRORS.SCORING.POLICY_HEADER,
+        ERRORS.SCORING.POLICY_FILES.POLICY_HEADER,
         /bad-\w+\.sql:3: .*"0x12"/,
       );
       await refused(
         `-- @policy x\n-- @from-stage 1\n-- @source trades ${tradeLog} event Trade(address trader, uint256)\nselect 1\n`,
-        ERRORS.SCORING.POLICY_HEADER,
+        ERRORS.SCORING.POLICY_FILES.POLICY_HEADER,
         /bad-\w+\.sql:3: /,
       );
       await refused(
         `-- @policy x\n-- @from-stage 1\n-- @frm-stage 2\n`,
-        ERRORS.SCORING.POLICY_HEADER,
+        ERRORS.SCORING.POLICY_FILES.POLICY_HEADER,
         /bad-\w+\.sql:3: .*@frm-stage/,
       );
     });
@@ -438,22 +438,22 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     it("a negative score, one above 2^64 - 1, an address that is not one, an address twice: that address and the stage", async () => {
       await refused(
         `${header()}\nselect trader as address, -1 as score from trades group by trader\n`,
-        ERRORS.SCORING.SCORES_INVALID,
+        ERRORS.SCORING.RESULTS.SCORES_INVALID,
         /stage 1: 0x1000000000000000000000000000000000000001: .*-1\b/,
       );
       await refused(
         `${header()}\nselect trader as address, 18446744073709551616 as score from trades group by trader\n`,
-        ERRORS.SCORING.SCORES_INVALID,
+        ERRORS.SCORING.RESULTS.SCORES_INVALID,
         /stage 1: 0x\w{40}: .*\b18446744073709551616\b/,
       );
       await refused(
         `${header()}\nselect 'trader-' || trader as address, 1 as score from trades group by trader\n`,
-        ERRORS.SCORING.SCORES_INVALID,
+        ERRORS.SCORING.RESULTS.SCORES_INVALID,
         /stage 1: trader-0x\w+: /,
       );
       await refused(
         `${header()}\nselect trader as address, 1 as score from trades\n`,
-        ERRORS.SCORING.SCORES_INVALID,
+        ERRORS.SCORING.RESULTS.SCORES_INVALID,
         /stage 1: 0x\w{40}: /,
       );
     });
@@ -467,7 +467,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       const { out, data } = await dirs();
       const result = await compute(1, out, data, file);
       // DECIMAL / DECIMAL is DOUBLE in DuckDB: refused, like every float.
-      failure(result, ERRORS.SCORING.POLICY_FLOATING);
+      failure(result, ERRORS.SCORING.ADMISSION.POLICY_FLOATING);
       await writeFile(
         file,
         `${header()}\nselect trader as address, (count(*) * 10 + 7)::DECIMAL(18,0) * 0.25 as score\nfrom trades, stage where block_time >= stage.start_time and block_time < stage.end_time group by trader\n`,
@@ -519,7 +519,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       proxy.rules.prunedBelow = 3;
       const { out, data } = await dirs();
       const result = await compute(2, out, data, policies, proxy.url);
-      expect(failure(result, ERRORS.INDEXER.BLOCK_NOT_ON_NODE)).to.include(
+      expect(failure(result, ERRORS.INDEXER.NODE.BLOCK_NOT_ON_NODE)).to.include(
         "block 1 ",
       );
       expect(existsSync(out)).to.equal(false);
@@ -615,9 +615,9 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     expect(result.output).to.include(
       `${A.toLowerCase()}: policy ${expected.get(A.toLowerCase())}, contract ${changed}`,
     );
-    expect(failure(result, ERRORS.SCORING.AUDIT_DIFFERENCES)).to.include(
-      "stage 1: 1 ",
-    );
+    expect(
+      failure(result, ERRORS.SCORING.RESULTS.AUDIT_DIFFERENCES),
+    ).to.include("stage 1: 1 ");
   });
 
   it("indexes again from the last block that still matches when stored blocks were replaced (a reorganization)", async () => {

@@ -61,7 +61,7 @@ describe("scores:update: the proof after the push, from the CLI", () => {
     expect(again.stdout).to.match(
       /^proof\s+the push's events do not prove the file \(the stage holds 1001 addresses, the file 1000\): reading every score back$/m,
     );
-    const message = failure(again, ERRORS.SCORES.CHAIN_DIFFERS);
+    const message = failure(again, ERRORS.SCORES.PUSH.CHAIN_DIFFERS);
     expect(message).to.include("in 1 score(s)");
     // The differences follow the message's first line, one a line.
     expect(again.output.toLowerCase()).to.match(

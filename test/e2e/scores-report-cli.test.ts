@@ -66,7 +66,7 @@ describe("scores:report as a user runs it", () => {
       "--out",
       out,
     ]);
-    expect(failure(result, ERRORS.REPORT.OUT_IS_FILE)).to.include(out);
+    expect(failure(result, ERRORS.REPORT.SITE.OUT_IS_FILE)).to.include(out);
     expect(await readFile(out, "utf8")).to.equal("mine");
   });
 });

@@ -156,11 +156,13 @@ describe("scores:report after scores:compute, as the README's steps run them", f
     await appendFile(copy, "-- edited after the stage was published\n");
     const elsewhere = path.join(work, "site-2");
     const result = await report(scores, elsewhere);
-    expect(failure(result, ERRORS.REPORT.POLICY_MISMATCH)).to.include(copy);
+    expect(failure(result, ERRORS.REPORT.SITE.POLICY_MISMATCH)).to.include(
+      copy,
+    );
     expect(existsSync(elsewhere)).to.equal(false);
     // Nor is an earlier report replaced.
     const again = await report(scores, site);
-    expect(failure(again, ERRORS.REPORT.POLICY_MISMATCH)).to.include(copy);
+    expect(failure(again, ERRORS.REPORT.SITE.POLICY_MISMATCH)).to.include(copy);
     expect(await readFile(path.join(site, "stage-1.html"), "utf8")).to.equal(
       before,
     );

@@ -57,14 +57,18 @@ describe("the signer is checked before anything else", () => {
     // Each key, the error it meets, and the values its message names: the
     // variable, and the digits counted or the kinds of characters found.
     const cases: [string, ErrorDescriptor, string[]][] = [
-      [`0x${hex}a`, ERRORS.CONTRACT.KEY_LENGTH, [" 65 "]],
-      [`${hex.slice(0, 63)} `, ERRORS.CONTRACT.KEY_NOT_HEX, ["(whitespace)"]],
-      [`0x${hex.slice(0, 63)}`, ERRORS.CONTRACT.KEY_LENGTH, [" 63 "]],
-      [`0x${"0".repeat(64)}`, ERRORS.CONTRACT.KEY_OUT_OF_RANGE, []],
-      [`0x${"f".repeat(64)}`, ERRORS.CONTRACT.KEY_OUT_OF_RANGE, []],
+      [`0x${hex}a`, ERRORS.CONTRACT.ACCOUNTS.KEY_LENGTH, [" 65 "]],
+      [
+        `${hex.slice(0, 63)} `,
+        ERRORS.CONTRACT.ACCOUNTS.KEY_NOT_HEX,
+        ["(whitespace)"],
+      ],
+      [`0x${hex.slice(0, 63)}`, ERRORS.CONTRACT.ACCOUNTS.KEY_LENGTH, [" 63 "]],
+      [`0x${"0".repeat(64)}`, ERRORS.CONTRACT.ACCOUNTS.KEY_OUT_OF_RANGE, []],
+      [`0x${"f".repeat(64)}`, ERRORS.CONTRACT.ACCOUNTS.KEY_OUT_OF_RANGE, []],
       [
         `0x${hex.slice(0, 30)}"${hex.slice(31)}`,
-        ERRORS.CONTRACT.KEY_NOT_HEX,
+        ERRORS.CONTRACT.ACCOUNTS.KEY_NOT_HEX,
         ["(non-hex characters)"],
       ],
     ];
@@ -90,7 +94,10 @@ describe("the signer is checked before anything else", () => {
     expect(deploy.stdout).to.include(
       `signer                ${poor.address} (init1`,
     );
-    const poorDeploy = failure(deploy, ERRORS.CONTRACT.INSUFFICIENT_FUNDS);
+    const poorDeploy = failure(
+      deploy,
+      ERRORS.CONTRACT.ACCOUNTS.INSUFFICIENT_FUNDS,
+    );
     expect(poorDeploy).to.include(poor.address);
     expect(poorDeploy).to.include("VipScore");
     expect(poorDeploy).to.include("(0 wei)");
@@ -119,7 +126,10 @@ describe("the signer is checked before anything else", () => {
         PRIVATE_KEY: poor.privateKey,
       },
     );
-    const poorFinalize = failure(finalize, ERRORS.CONTRACT.INSUFFICIENT_FUNDS);
+    const poorFinalize = failure(
+      finalize,
+      ERRORS.CONTRACT.ACCOUNTS.INSUFFICIENT_FUNDS,
+    );
     expect(poorFinalize).to.include(poor.address);
     expect(poorFinalize).to.include("finalizeStage(3)");
     expect(poorFinalize).to.include("(0 wei)");

@@ -135,7 +135,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       );
       const message = await refusal(
         result,
-        ERRORS.AUTOPILOT.CORRECTION_STAGE_OPEN,
+        ERRORS.AUTOPILOT.CORRECTION.CORRECTION_STAGE_OPEN,
         before,
       );
       expect(message).to.include("stage 7 is not finalized");
@@ -154,7 +154,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       const before = await nonce();
       const message = await refusal(
         await correct("--yes"),
-        ERRORS.AUTOPILOT.CORRECTION_NOTHING_TO_CORRECT,
+        ERRORS.AUTOPILOT.CORRECTION.CORRECTION_NOTHING_TO_CORRECT,
         before,
       );
       expect(message).to.include(stage5File());
@@ -170,7 +170,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       });
       const message = await refusal(
         result,
-        ERRORS.CONTRACT.INSUFFICIENT_FUNDS,
+        ERRORS.CONTRACT.ACCOUNTS.INSUFFICIENT_FUNDS,
         before,
       );
       expect(message.toLowerCase()).to.include(poor.address.toLowerCase());
@@ -186,7 +186,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       const before = await nonce();
       await refusal(
         await correct("--yes"),
-        ERRORS.AUTOPILOT.CORRECTION_BRIDGE_UNREADABLE,
+        ERRORS.AUTOPILOT.CORRECTION.CORRECTION_BRIDGE_UNREADABLE,
         before,
       );
     });
@@ -196,7 +196,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       const before = await nonce();
       const message = await refusal(
         await correct("--yes"),
-        ERRORS.AUTOPILOT.CORRECTION_EMPTY,
+        ERRORS.AUTOPILOT.CORRECTION.CORRECTION_EMPTY,
         before,
       );
       expect(message).to.include(stage5File());
@@ -219,7 +219,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       const before = await nonce();
       const message = await refusal(
         await correct("--yes"),
-        ERRORS.AUTOPILOT.CORRECTION_FILE_MISSING,
+        ERRORS.AUTOPILOT.CORRECTION.CORRECTION_FILE_MISSING,
         before,
       );
       expect(message).to.include(`stage 6 has no corrected final file`);
@@ -233,7 +233,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       const before = await nonce();
       const message = await refusal(
         await correct("--yes"),
-        ERRORS.AUTOPILOT.CORRECTION_BRIDGE_NOT_REGISTERED,
+        ERRORS.AUTOPILOT.CORRECTION.CORRECTION_BRIDGE_NOT_REGISTERED,
         before,
       );
       expect(message).to.include(`bridge ${BRIDGE}`);
@@ -245,7 +245,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       const before = await nonce();
       const message = await refusal(
         await correct("--yes"),
-        ERRORS.AUTOPILOT.CORRECTION_NOT_THE_PROGRAMS,
+        ERRORS.AUTOPILOT.CORRECTION.CORRECTION_NOT_THE_PROGRAMS,
         before,
       );
       expect(message).to.include(other);
@@ -372,7 +372,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
         60_000,
         "the autopilot did not stop",
       );
-      const message = failure(stopped, ERRORS.CONTRACT.SUPERSEDED);
+      const message = failure(stopped, ERRORS.CONTRACT.DEPLOYMENT.SUPERSEDED);
       expect(message).to.include(`${oldAddress} was replaced by ${address}`);
       expect(message).to.include("from stage 5");
 

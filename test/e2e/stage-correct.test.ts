@@ -113,7 +113,9 @@ describe("stage:correct: a wrongly finalized stage corrected on a new contract, 
       "--journal-dir",
       journalDir,
     ]);
-    expect(failure(refused, ERRORS.CONTRACT.SUPERSEDED)).to.include(address);
+    expect(failure(refused, ERRORS.CONTRACT.DEPLOYMENT.SUPERSEDED)).to.include(
+      address,
+    );
     const live = await cli([
       "scores:update",
       "--stage",

@@ -96,7 +96,10 @@ describe("what a stage holds: one input per stage, skipping what is on chain, ve
       "--skip-unchanged",
     ]);
     expect(refused.code).to.not.equal(0);
-    const other = failure(refused, ERRORS.SCORES.STARTED_FROM_OTHER_FILE);
+    const other = failure(
+      refused,
+      ERRORS.SCORES.RESUME.STARTED_FROM_OTHER_FILE,
+    );
     expect(other).to.include(address);
     expect(other).to.include(SAMPLE);
     expect(other).to.match(/\b[0-9a-f]{16}…/);
@@ -146,7 +149,7 @@ describe("what a stage holds: one input per stage, skipping what is on chain, ve
 
     const bad = await run(["scores:verify", "--stage", "4", "--file", changed]);
     expect(bad.code).to.not.equal(0);
-    expect(failure(bad, ERRORS.SCORES.CHAIN_DIFFERS)).to.include(changed);
+    expect(failure(bad, ERRORS.SCORES.PUSH.CHAIN_DIFFERS)).to.include(changed);
     // Each difference with its line (if the file has it), its address, and
     // both scores.
     expect(bad.output).to.match(

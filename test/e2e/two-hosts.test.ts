@@ -277,7 +277,7 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
       /role\s+standby: sends nothing until a stage is 30 s past its end/,
     );
     expect(
-      alertsOf(standby, ERRORS.AUTOPILOT.STANDBY_TAKES_OVER),
+      alertsOf(standby, ERRORS.AUTOPILOT.TWO_HOSTS.STANDBY_TAKES_OVER),
     ).to.deep.equal([]);
     expect(isRunning(primary) && isRunning(standby)).to.equal(true);
     // `npx hardhat stage` on the standby's host says who did the last stages,
@@ -346,7 +346,10 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
         ),
       ),
     ).to.deep.equal(expected);
-    const takeover = alertsOf(standby, ERRORS.AUTOPILOT.STANDBY_TAKES_OVER);
+    const takeover = alertsOf(
+      standby,
+      ERRORS.AUTOPILOT.TWO_HOSTS.STANDBY_TAKES_OVER,
+    );
     expect(takeover.map((a) => [a.level, a.stage])).to.deep.equal([
       ["warning", 5],
     ]);
@@ -360,11 +363,14 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
     // does nothing for it.
     const restarted = await host("primary", policy);
     await waitFor(
-      () => alertsOf(restarted, ERRORS.AUTOPILOT.FINALIZED_BY_OTHER).length > 0,
+      () =>
+        alertsOf(restarted, ERRORS.AUTOPILOT.TWO_HOSTS.FINALIZED_BY_OTHER)
+          .length > 0,
       120_000,
     );
     expect(
-      alertsOf(restarted, ERRORS.AUTOPILOT.FINALIZED_BY_OTHER)[0]?.text,
+      alertsOf(restarted, ERRORS.AUTOPILOT.TWO_HOSTS.FINALIZED_BY_OTHER)[0]
+        ?.text,
     ).to.include(`stage 5 was finalized by ${STANDBY}`);
     expect(restarted.output()).not.to.match(
       /stage 5 ended at .*pushing its final scores|finalizing\s+stage 5/,
@@ -418,14 +424,15 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
 
     primary.child.kill("SIGCONT");
     await waitFor(
-      () => alertsOf(primary, ERRORS.AUTOPILOT.FINALIZED_BY_OTHER).length > 0,
+      () =>
+        alertsOf(primary, ERRORS.AUTOPILOT.TWO_HOSTS.FINALIZED_BY_OTHER)
+          .length > 0,
       120_000,
     );
     expect(
-      alertsOf(primary, ERRORS.AUTOPILOT.FINALIZED_BY_OTHER).map((a) => [
-        a.level,
-        a.stage,
-      ]),
+      alertsOf(primary, ERRORS.AUTOPILOT.TWO_HOSTS.FINALIZED_BY_OTHER).map(
+        (a) => [a.level, a.stage],
+      ),
     ).to.deep.equal([["warning", 5]]);
     expect(await onChain(5n)).to.deep.equal(expected);
 
@@ -457,7 +464,9 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
 
     primary.proxy.rules.length = 0;
     await waitFor(
-      () => alertsOf(primary, ERRORS.AUTOPILOT.FINALIZED_BY_OTHER).length > 0,
+      () =>
+        alertsOf(primary, ERRORS.AUTOPILOT.TWO_HOSTS.FINALIZED_BY_OTHER)
+          .length > 0,
       120_000,
     );
     // It checked the finalized stage against its own final file.
@@ -473,10 +482,10 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
       expectedScores(trades, [end(4n), end(5n)]),
     );
     expect(
-      alertsOf(standby, ERRORS.AUTOPILOT.STANDBY_TAKES_OVER),
+      alertsOf(standby, ERRORS.AUTOPILOT.TWO_HOSTS.STANDBY_TAKES_OVER),
     ).to.have.length(1);
     expect(
-      alertsOf(primary, ERRORS.AUTOPILOT.FINALIZED_BY_OTHER),
+      alertsOf(primary, ERRORS.AUTOPILOT.TWO_HOSTS.FINALIZED_BY_OTHER),
     ).to.have.length(1);
   });
 
@@ -503,8 +512,8 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
       120_000,
     );
     const disagreed = () =>
-      alertsOf(primary, ERRORS.AUTOPILOT.HOSTS_DISAGREE).length > 0 &&
-      alertsOf(standby, ERRORS.AUTOPILOT.HOSTS_DISAGREE).length > 0;
+      alertsOf(primary, ERRORS.AUTOPILOT.TWO_HOSTS.HOSTS_DISAGREE).length > 0 &&
+      alertsOf(standby, ERRORS.AUTOPILOT.TWO_HOSTS.HOSTS_DISAGREE).length > 0;
     await waitFor(async () => {
       await primary.proxy.release();
       await standby.proxy.release();
@@ -517,7 +526,8 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
       [primary, STANDBY, PRIMARY],
       [standby, PRIMARY, STANDBY],
     ] as const) {
-      const text = alertsOf(h, ERRORS.AUTOPILOT.HOSTS_DISAGREE)[0]?.text ?? "";
+      const text =
+        alertsOf(h, ERRORS.AUTOPILOT.TWO_HOSTS.HOSTS_DISAGREE)[0]?.text ?? "";
       expect(text).to.include("hosts disagree on stage 5");
       expect(text).to.include(A.toLowerCase());
       expect(text).to.include(`from ${theirs}`);
@@ -550,7 +560,10 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
     });
     const outsider = await nonceOf(OUTSIDER);
     const refused = await runHardhat(args("30"), env(OUTSIDER_KEY));
-    const message = failure(refused, ERRORS.CONTRACT.SIGNER_NOT_ALLOWED);
+    const message = failure(
+      refused,
+      ERRORS.CONTRACT.ALLOW_LIST.SIGNER_NOT_ALLOWED,
+    );
     expect(message).to.include(OUTSIDER);
     expect(refused.stdout).to.match(
       /role\s+standby: sends nothing until a stage is 30 s past its end/,
@@ -559,9 +572,9 @@ describe("two autopilot hosts, a primary and a standby, with the chain as the ar
 
     const standbyNonce = await nonceOf(LEDGER_ADDRESS);
     const notSeconds = await runHardhat(args("soon"), env(LEDGER_KEY));
-    expect(failure(notSeconds, ERRORS.AUTOPILOT.NOT_WHOLE_SECONDS)).to.include(
-      "--standby-after soon",
-    );
+    expect(
+      failure(notSeconds, ERRORS.AUTOPILOT.SETUP.NOT_WHOLE_SECONDS),
+    ).to.include("--standby-after soon");
     expect(await nonceOf(LEDGER_ADDRESS)).to.equal(standbyNonce);
   });
 });

@@ -4,11 +4,7 @@ import path from "node:path";
 import { expect } from "chai";
 
 import { ERRORS_DOC, renderErrorsDoc } from "../../scripts/errors-doc.js";
-import {
-  ERROR_CATEGORIES,
-  ERRORS,
-  type ErrorDescriptor,
-} from "../../tasks/error-catalog.js";
+import { catalogEntries, ERROR_CATEGORIES } from "../../tasks/error-catalog.js";
 import { isVipError, VipError } from "../../tasks/errors.js";
 import { PROJECT_ROOT } from "../helpers/hardhat-cli.js";
 
@@ -20,18 +16,14 @@ function sources(dir: string): string[] {
   });
 }
 
-const entries = Object.entries(ERRORS).flatMap(([category, descriptors]) =>
-  Object.entries(descriptors as Record<string, ErrorDescriptor>).map(
-    ([name, descriptor]) => ({ category, name, descriptor }),
-  ),
-);
+const entries = catalogEntries();
 
 describe("the error catalog", () => {
   it("gives every error its own number, within its category's range", () => {
     const numbers = entries.map(({ descriptor }) => descriptor.number);
     expect(new Set(numbers).size).to.equal(numbers.length);
     for (const { category, name, descriptor } of entries) {
-      const range = ERROR_CATEGORIES[category as keyof typeof ERROR_CATEGORIES];
+      const range = ERROR_CATEGORIES[category];
       expect(descriptor.number, `${category}.${name}`).to.be.within(
         range.min,
         range.max,
@@ -39,6 +31,24 @@ describe("the error catalog", () => {
       expect(descriptor.cause, `${category}.${name}`).to.not.equal("");
       expect(descriptor.fix, `${category}.${name}`).to.not.equal("");
     }
+  });
+
+  it("files every error under a named sub-category of its category, none of them empty", () => {
+    for (const [category, { sub }] of Object.entries(ERROR_CATEGORIES))
+      for (const subcategory of Object.keys(sub))
+        expect(
+          entries.filter(
+            (e) => e.category === category && e.subcategory === subcategory,
+          ),
+          `${category}.${subcategory}`,
+        ).to.have.length.above(0);
+    for (const { category, subcategory, name } of entries)
+      expect(
+        Object.keys(ERROR_CATEGORIES[category].sub),
+        `${category}.${subcategory}.${name}`,
+      ).to.include(subcategory);
+    // Every descriptor of the one-level catalog is still there, under its number.
+    expect(entries.length).to.equal(303);
   });
 
   it("is what docs/errors.md lists", () => {
@@ -50,9 +60,9 @@ describe("the error catalog", () => {
       .filter((file) => !file.includes(`${path.sep}error-catalog`))
       .map((file) => readFileSync(file, "utf8"))
       .join("\n");
-    for (const { category, name } of entries)
-      expect(code, `ERRORS.${category}.${name}`).to.match(
-        new RegExp(`ERRORS\\.${category}\\.${name}\\b`),
+    for (const { category, subcategory, name } of entries)
+      expect(code, `ERRORS.${category}.${subcategory}.${name}`).to.match(
+        new RegExp(`ERRORS\\.${category}\\.${subcategory}\\.${name}\\b`),
       );
     expect(code).to.not.match(/new VipError\(\s*[`"']/);
   });

@@ -4,7 +4,7 @@ import { ERRORS } from "../../tasks/error-catalog.js";
 import { messageOf, reasonOf, VipError } from "../../tasks/errors.js";
 
 describe("an error as text: messageOf and reasonOf", () => {
-  const listed = new VipError(ERRORS.CONFIG.OPTION_REQUIRED, {
+  const listed = new VipError(ERRORS.CONFIG.OPTIONS.OPTION_REQUIRED, {
     option: "--stage",
     what: "a stage:\n  one\n  two",
   });

@@ -1,7 +1,10 @@
 import { expect } from "chai";
 
 import type { CliResult } from "./hardhat-cli.js";
-import { type ErrorDescriptor, ERRORS } from "../../tasks/error-catalog.js";
+import {
+  catalogEntries,
+  type ErrorDescriptor,
+} from "../../tasks/error-catalog.js";
 import {
   defined,
   errorCode,
@@ -69,18 +72,17 @@ export function caught<D extends ErrorDescriptor>(
 }
 
 /**
- * The catalog's descriptor a corpus names as `CATEGORY.NAME` (as
- * `ERRORS.CATEGORY.NAME`); throws for a name the catalog lacks.
+ * The catalog's descriptor a corpus names as `CATEGORY.NAME` (its
+ * sub-category left out: a name is unique in its category); throws for a
+ * name the catalog lacks.
  */
 export function catalogEntry(key: string): ErrorDescriptor {
   const [category, name] = key.trim().split(".");
-  const entries: Record<string, Record<string, ErrorDescriptor>> = ERRORS;
-  const found =
-    category === undefined || name === undefined
-      ? undefined
-      : entries[category]?.[name];
+  const found = catalogEntries().find(
+    (entry) => entry.category === category && entry.name === name,
+  );
   if (found === undefined) throw new Error(`no error ${key} in the catalog`);
-  return found;
+  return found.descriptor;
 }
 
 /** The code a CLI failure printed first (`VIP-E5020`). */

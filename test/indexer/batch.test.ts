@@ -118,19 +118,19 @@ describe("JSON-RPC batches for block headers", () => {
       );
     const [call, missing, refused] = failures;
     expect(
-      isVipError(call, ERRORS.INDEXER.BATCH_CALL_FAILED) && call.params,
+      isVipError(call, ERRORS.INDEXER.BATCH.BATCH_CALL_FAILED) && call.params,
       String(call),
     ).to.deep.equal({
       method: "eth_getBlockByNumber",
       reason: "header not found",
     });
     expect(
-      isVipError(missing, ERRORS.INDEXER.BATCH_ANSWER_INCOMPLETE) &&
+      isVipError(missing, ERRORS.INDEXER.BATCH.BATCH_ANSWER_INCOMPLETE) &&
         missing.params,
       String(missing),
     ).to.deep.equal({ count: 3, method: "eth_getBlockByNumber", id: 1 });
     expect(
-      isVipError(refused, ERRORS.INDEXER.BATCH_REFUSED) && refused.params,
+      isVipError(refused, ERRORS.INDEXER.BATCH.BATCH_REFUSED) && refused.params,
       String(refused),
     ).to.deep.equal({ count: 3, reason: "batch too large" });
   });

@@ -112,7 +112,7 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
     ];
     const wide = thrownParams(
       () => new LogDecoder(s).decode(log(topics, huge), 1n),
-      ERRORS.INDEXER.VALUE_TOO_WIDE,
+      ERRORS.INDEXER.LOGS.VALUE_TOO_WIDE,
     );
     expect(wide.where).to.match(
       /^log 3 of transaction 0xcdcd.* \(block 16, source t\)$/,
@@ -136,7 +136,7 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
     ]);
     const short = thrownParams(
       () => new LogDecoder(s).decode(log(topics, "0x1234"), 1n),
-      ERRORS.INDEXER.LOG_NOT_DECODABLE,
+      ERRORS.INDEXER.LOGS.LOG_NOT_DECODABLE,
     );
     expect(short.event).to.match(/^event Named\(/);
   });
@@ -191,7 +191,7 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
     ]);
     const wide = thrownParams(
       () => decode(2n ** 127n, 0n),
-      ERRORS.INDEXER.VALUE_TOO_WIDE,
+      ERRORS.INDEXER.LOGS.VALUE_TOO_WIDE,
     );
     expect([wide.column, wide.value]).to.deep.equal(["big", 2n ** 127n]);
   });
@@ -216,7 +216,7 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
               16n,
               1n,
             ),
-          ERRORS.INDEXER.LOG_INDEX_NOT_HEX,
+          ERRORS.INDEXER.LOGS.LOG_INDEX_NOT_HEX,
         ),
       ).to.deep.equal({
         logIndex,

@@ -76,7 +76,7 @@ describe("the index's format: recorded, an older one refused and set aside, neve
       "npx hardhat scores:index --network rollup --policy p.sql --data-dir d --rebuild",
     );
     expect(
-      isVipError(error, ERRORS.INDEXER.INDEX_FORMAT_1) && error.params,
+      isVipError(error, ERRORS.INDEXER.INDEX.INDEX_FORMAT_1) && error.params,
       String(error),
     ).to.deep.equal({
       file,
@@ -87,7 +87,7 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     // Without the caller's command, the command with placeholders.
     const placeholders = await refusal(file);
     expect(
-      isVipError(placeholders, ERRORS.INDEXER.INDEX_FORMAT_1) &&
+      isVipError(placeholders, ERRORS.INDEXER.INDEX.INDEX_FORMAT_1) &&
         placeholders.params.rebuild,
       String(placeholders),
     ).to.include(
@@ -110,7 +110,8 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     await database(mixed, [...meta, ...FORMAT_1]);
     const format1 = await refusal(mixed);
     expect(
-      isVipError(format1, ERRORS.INDEXER.INDEX_FORMAT_1) && format1.params.file,
+      isVipError(format1, ERRORS.INDEXER.INDEX.INDEX_FORMAT_1) &&
+        format1.params.file,
       String(format1),
     ).to.equal(mixed);
     const newer = path.join(dir, "chain-9.duckdb");
@@ -120,7 +121,8 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     ]);
     const other = await refusal(newer);
     expect(
-      isVipError(other, ERRORS.INDEXER.INDEX_FORMAT_OTHER) && other.params,
+      isVipError(other, ERRORS.INDEXER.INDEX.INDEX_FORMAT_OTHER) &&
+        other.params,
       String(other),
     ).to.include({ file: newer, found: "3", format: 2 });
   });
@@ -154,7 +156,7 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     ]);
     const taken = await setAside(file).catch((e: unknown) => e);
     expect(
-      isVipError(taken, ERRORS.INDEXER.ASIDE_TAKEN) && taken.params,
+      isVipError(taken, ERRORS.INDEXER.INDEX.ASIDE_TAKEN) && taken.params,
       String(taken),
     ).to.deep.equal({
       file,

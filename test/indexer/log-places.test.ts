@@ -237,12 +237,12 @@ describe("log_index within the transaction, whichever way the node numbers", () 
     ][] = [
       [
         () => null,
-        ERRORS.INDEXER.NO_RECEIPT,
+        ERRORS.INDEXER.NODE.NO_RECEIPT,
         { where: /^transaction 0x0+20+ \(block 2\)$/ },
       ],
       [
         (_, r) => ({ ...r, blockHash: `0x${"c".repeat(64)}` }),
-        ERRORS.INDEXER.RECEIPT_OF_OTHER_BLOCK,
+        ERRORS.INDEXER.NODE.RECEIPT_OF_OTHER_BLOCK,
         {
           where: /^transaction 0x0+20+ \(block 2\)$/,
           receiptBlock: /^0xc{64}$/,
@@ -251,7 +251,7 @@ describe("log_index within the transaction, whichever way the node numbers", () 
       ],
       [
         (_, r) => ({ ...r, logs: [r.logs[0], r.logs[2]] as RpcLog[] }),
-        ERRORS.INDEXER.LOG_NOT_IN_RECEIPT,
+        ERRORS.INDEXER.NODE.LOG_NOT_IN_RECEIPT,
         {
           index: /^2$/,
           hash: /^0x0+20+$/,
@@ -329,7 +329,7 @@ describe("which transactions of an answer need a receipt", () => {
             log(1, 0, 1),
             { ...log(1, 1, 2), transactionIndex: "0x0" },
           ]),
-        ERRORS.INDEXER.TXS_AT_ONE_INDEX,
+        ERRORS.INDEXER.NODE.TXS_AT_ONE_INDEX,
       ),
     ).to.deep.equal({
       first: hashOf(1, 0),
@@ -344,13 +344,13 @@ describe("which transactions of an answer need a receipt", () => {
             log(1, 0, 1),
             { ...log(1, 0, 2), transactionIndex: "0x5" },
           ]),
-        ERRORS.INDEXER.TX_AT_TWO_PLACES,
+        ERRORS.INDEXER.NODE.TX_AT_TWO_PLACES,
       ),
     ).to.include({ hash: hashOf(1, 0), otherIndex: "0x5" });
     expect(
       thrownParams(
         () => receiptsNeeded([{ ...log(1, 0, 1), transactionIndex: "1" }]),
-        ERRORS.INDEXER.TX_INDEX_NOT_HEX,
+        ERRORS.INDEXER.LOGS.TX_INDEX_NOT_HEX,
       ),
     ).to.include({ txIndex: "1" });
   });
@@ -371,12 +371,12 @@ describe("which transactions of an answer need a receipt", () => {
           receiptOffsets(logs, needs, [
             { ...receipt, logIndices: ["0x3", "0x4", "0x6"] },
           ]),
-        ERRORS.INDEXER.LOG_NOT_IN_RECEIPT,
+        ERRORS.INDEXER.NODE.LOG_NOT_IN_RECEIPT,
       ),
     ).to.include({ index: 6, hash: hashOf(1, 0), place: 3 });
     const noLogs = thrownParams(
       () => receiptOffsets(logs, needs, [{ ...receipt, logIndices: [] }]),
-      ERRORS.INDEXER.RECEIPT_FIRST_LOG,
+      ERRORS.INDEXER.NODE.RECEIPT_FIRST_LOG,
     );
     expect(noLogs.where).to.equal(`transaction ${hashOf(1, 0)} (block 1)`);
     expect(noLogs.problem).to.equal("has no logs");

@@ -218,7 +218,7 @@ describe("the npm package, installed into a brand-new Hardhat project", function
       JSON_RPC_URL: node.url,
       PRIVATE_KEY: DEPLOYER_KEY,
     });
-    expect(failure(refused, ERRORS.REHEARSE.HTTP_NETWORK)).to.include(
+    expect(failure(refused, ERRORS.REHEARSE.GENERAL.HTTP_NETWORK)).to.include(
       '"rollup"',
     );
     expect(await new JsonRpcProvider(node.url).getBlockNumber()).to.equal(

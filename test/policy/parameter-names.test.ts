@@ -75,7 +75,7 @@ function headerError(text: string): string {
     parsePolicy("names.sql", text);
   } catch (error) {
     expect(
-      isVipError(error, ERRORS.SCORING.POLICY_HEADER),
+      isVipError(error, ERRORS.SCORING.POLICY_FILES.POLICY_HEADER),
       String(error),
     ).to.equal(true);
     return String(error);
@@ -144,7 +144,7 @@ describe("parameter names as contracts declare them", () => {
     let error: unknown;
     await checkPolicy(bare).catch((e: unknown) => (error = e));
     expect(
-      isVipError(error, ERRORS.SCORING.POLICY_SQL_ERROR),
+      isVipError(error, ERRORS.SCORING.ADMISSION.POLICY_SQL_ERROR),
       String(error),
     ).to.equal(true);
     expect(String(error)).to.match(

@@ -192,8 +192,8 @@ describe("scores:report's site", () => {
     async function refused(
       dir: string,
       expected:
-        | (typeof ERRORS.REPORT)[keyof typeof ERRORS.REPORT]
-        | typeof ERRORS.SCORES.INVALID_FILE,
+        | (typeof ERRORS.REPORT.SITE)[keyof typeof ERRORS.REPORT.SITE]
+        | typeof ERRORS.SCORES.FILE.INVALID_FILE,
       out?: string,
       policy?: string,
     ): Promise<string> {
@@ -215,11 +215,13 @@ describe("scores:report's site", () => {
 
     it("a folder with no score files", async () => {
       const dir = await tempDir();
-      expect(await refused(dir, ERRORS.REPORT.NO_SCORE_FILES)).to.include(dir);
+      expect(await refused(dir, ERRORS.REPORT.SITE.NO_SCORE_FILES)).to.include(
+        dir,
+      );
       expect(
         await refused(
           path.join(dir, "nope"),
-          ERRORS.REPORT.SCORES_DIR_UNREADABLE,
+          ERRORS.REPORT.SITE.SCORES_DIR_UNREADABLE,
         ),
       ).to.include("nope");
     });
@@ -227,7 +229,7 @@ describe("scores:report's site", () => {
     it("a manifest whose sha256 is not its file's", async () => {
       const dir = await scoresDir();
       await appendFile(path.join(dir, "stage-2.csv"), `${address(9)},1\n`);
-      const message = await refused(dir, ERRORS.REPORT.MANIFEST_MISMATCH);
+      const message = await refused(dir, ERRORS.REPORT.SITE.MANIFEST_MISMATCH);
       expect(message)
         .to.include("stage-2.manifest.json")
         .and.include("stage-2.csv");
@@ -240,16 +242,16 @@ describe("scores:report's site", () => {
         path.join(dir, "stage-3.csv"),
         "address,score\n0x12,abc\n",
       );
-      const message = await refused(dir, ERRORS.SCORES.INVALID_FILE);
+      const message = await refused(dir, ERRORS.SCORES.FILE.INVALID_FILE);
       expect(message).to.include(`${path.join(dir, "stage-3.csv")}:2:`);
     });
 
     it("a manifest that is not one", async () => {
       const dir = await scoresDir();
       await writeFile(path.join(dir, "stage-1.manifest.json"), `{"stage":"1"}`);
-      expect(await refused(dir, ERRORS.REPORT.MANIFEST_UNREADABLE)).to.include(
-        "stage-1.manifest.json",
-      );
+      expect(
+        await refused(dir, ERRORS.REPORT.SITE.MANIFEST_UNREADABLE),
+      ).to.include("stage-1.manifest.json");
     });
 
     it("a policy that is missing, or not the one the stage was computed with", async () => {
@@ -258,13 +260,13 @@ describe("scores:report's site", () => {
       expect(
         await refused(
           dir,
-          ERRORS.REPORT.POLICY_NOT_FOUND,
+          ERRORS.REPORT.SITE.POLICY_NOT_FOUND,
           undefined,
           elsewhere,
         ),
       ).to.include("perp-volume.sql");
       await appendFile(path.join(dir, "perp-volume.sql"), "-- edited\n");
-      expect(await refused(dir, ERRORS.REPORT.POLICY_MISMATCH)).to.include(
+      expect(await refused(dir, ERRORS.REPORT.SITE.POLICY_MISMATCH)).to.include(
         "perp-volume.sql",
       );
     });
@@ -273,12 +275,12 @@ describe("scores:report's site", () => {
       const dir = await scoresDir();
       const file = path.join(await tempDir(), "site");
       await writeFile(file, "mine");
-      await refused(dir, ERRORS.REPORT.OUT_IS_FILE, file);
+      await refused(dir, ERRORS.REPORT.SITE.OUT_IS_FILE, file);
       expect(await readFile(file, "utf8")).to.equal("mine");
       const folder = path.join(await tempDir(), "docs");
       await mkdir(folder);
       await writeFile(path.join(folder, "notes.txt"), "mine");
-      await refused(dir, ERRORS.REPORT.OUT_NOT_A_REPORT, folder);
+      await refused(dir, ERRORS.REPORT.SITE.OUT_NOT_A_REPORT, folder);
       expect(await readdir(folder)).to.deep.equal(["notes.txt"]);
     });
   });

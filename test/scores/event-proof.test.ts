@@ -163,7 +163,7 @@ describe("scores:update proves the push by its events", () => {
     const lines: string[] = [];
     const error = await refusal(
       update(score, path.join(dir, "compensated"), lines).finally(restore),
-      ERRORS.SCORES.CHAIN_DIFFERS,
+      ERRORS.SCORES.PUSH.CHAIN_DIFFERS,
     );
     expect(error.params.count).to.equal(2);
     const named = String(error.params.differences).toLowerCase();
@@ -181,7 +181,7 @@ describe("scores:update proves the push by its events", () => {
     const lines: string[] = [];
     const error = await refusal(
       update(score, path.join(dir, "stranger"), lines),
-      ERRORS.SCORES.CHAIN_DIFFERS,
+      ERRORS.SCORES.PUSH.CHAIN_DIFFERS,
     );
     expect(error.params.count).to.equal(1);
     expect(String(error.params.differences).toLowerCase()).to.include(stranger);
@@ -199,7 +199,7 @@ describe("scores:update proves the push by its events", () => {
     });
     await refusal(
       update(score, journalDir).finally(stopped.restore),
-      ERRORS.SCORES.PUSH_STOPPED,
+      ERRORS.SCORES.PUSH.PUSH_STOPPED,
     );
     expect(await score.scoreCount(STAGE)).to.equal(BigInt(2 * BATCH));
 
@@ -233,7 +233,7 @@ describe("scores:update proves the push by its events", () => {
     await (await score.updateScores(STAGE, [victim], [7n])).wait();
     const error = await refusal(
       update(score, path.join(dir, "full"), [], true),
-      ERRORS.SCORES.CHAIN_DIFFERS,
+      ERRORS.SCORES.PUSH.CHAIN_DIFFERS,
     );
     expect(error.params.count).to.equal(1);
     expect(error.params.differences).to.match(

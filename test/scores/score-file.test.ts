@@ -22,7 +22,7 @@ async function problems(name: string, text: string): Promise<string[]> {
     await readScoreFile(full);
   } catch (error) {
     if (!(error instanceof ScoreFileError)) throw error;
-    expect(isVipError(error, ERRORS.SCORES.INVALID_FILE)).to.equal(true);
+    expect(isVipError(error, ERRORS.SCORES.FILE.INVALID_FILE)).to.equal(true);
     expect(error.params.file).to.equal(full);
     expect(error.params.count).to.equal(error.problemCount);
     // Each problem's line and what is wrong there: the values the error
@@ -137,7 +137,7 @@ describe("score files", () => {
     } catch (caught) {
       error = caught;
     }
-    if (!isVipError(error, ERRORS.SCORES.FILE_UNREADABLE))
+    if (!isVipError(error, ERRORS.SCORES.FILE.FILE_UNREADABLE))
       expect.fail(`expected FILE_UNREADABLE, got: ${String(error)}`);
     expect(error.params.file).to.equal(missing);
   });

@@ -140,7 +140,7 @@ describe("sending contract calls", () => {
       const sent = journal.records.find((r) => r.type === "sent") as {
         hash: string;
       };
-      if (!isVipError(error, ERRORS.SCORES.BATCH_REVERTED))
+      if (!isVipError(error, ERRORS.SCORES.PUSH.BATCH_REVERTED))
         expect.fail(`expected BATCH_REVERTED, got: ${String(error)}`);
       expect(error.params).to.deep.equal({
         hash: sent.hash,
@@ -344,7 +344,7 @@ describe("sending contract calls", () => {
         "(await ethers.provider.getTransactionReceipt(hash))",
       ).status,
     ).to.equal(0);
-    if (!isVipError(error, ERRORS.CONTRACT.TX_FAILED))
+    if (!isVipError(error, ERRORS.CONTRACT.CALLS.TX_FAILED))
       expect.fail(`expected TX_FAILED, got: ${String(error)}`);
     expect(error.params.hash).to.equal(hash);
   });
@@ -364,7 +364,7 @@ describe("sending contract calls", () => {
     } catch (caught) {
       error = caught;
     }
-    if (!isVipError(error, ERRORS.CONTRACT.REFUSED_REVERT))
+    if (!isVipError(error, ERRORS.CONTRACT.CALLS.REFUSED_REVERT))
       expect.fail(`expected REFUSED_REVERT, got: ${String(error)}`);
     expect(error.params).to.deep.equal({
       what: "finalizeStage(9)",

@@ -124,11 +124,11 @@ group by trader`);
       (e: unknown) => e,
     );
     expect(
-      isVipError(error, ERRORS.SCORING.POLICY_FLOATING),
+      isVipError(error, ERRORS.SCORING.ADMISSION.POLICY_FLOATING),
       String(error),
     ).to.equal(true);
     expect(
-      isVipError(error, ERRORS.SCORING.POLICY_FLOATING) &&
+      isVipError(error, ERRORS.SCORING.ADMISSION.POLICY_FLOATING) &&
         error.params.constructs,
     ).to.include(
       "hostile.sql:5:41: / 2 as score from trades group by trader\n",
@@ -148,7 +148,7 @@ group by trader`);
       (e: unknown) => e,
     );
     expect(
-      isVipError(error, ERRORS.SCORING.POLICY_SCORE_TYPE),
+      isVipError(error, ERRORS.SCORING.ADMISSION.POLICY_SCORE_TYPE),
       String(error),
     ).to.equal(true);
     expect(isVipError(error) && error.params).to.deep.equal({

@@ -52,8 +52,8 @@ describe("checking policies before anything is read", () => {
     const timedOut =
       second !== undefined && "refused" in second ? second.refused : undefined;
     expect(
-      isVipError(timedOut, ERRORS.SCORING.POLICY_TIMEOUT) ||
-        isVipError(timedOut, ERRORS.SCORING.POLICY_TIMEOUT_KILLED),
+      isVipError(timedOut, ERRORS.SCORING.RUN.POLICY_TIMEOUT) ||
+        isVipError(timedOut, ERRORS.SCORING.RUN.POLICY_TIMEOUT_KILLED),
       String(timedOut),
     ).to.equal(true);
     expect(String(timedOut)).to.contain("endless.sql");
@@ -61,7 +61,7 @@ describe("checking policies before anything is read", () => {
     const inexact =
       third !== undefined && "refused" in third ? third.refused : undefined;
     expect(
-      isVipError(inexact, ERRORS.SCORING.POLICY_FLOATING),
+      isVipError(inexact, ERRORS.SCORING.ADMISSION.POLICY_FLOATING),
       String(inexact),
     ).to.equal(true);
     expect(String(inexact)).to.match(/floating\.sql:4:\d+: \/ 2/);

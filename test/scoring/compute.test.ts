@@ -199,7 +199,7 @@ describe("computing a stage on the index: exact or refused", () => {
     it(`refuses ${trap}, naming the line and the exact alternative`, async () => {
       const { file } = await refused(
         select,
-        ERRORS.SCORING.POLICY_FLOATING,
+        ERRORS.SCORING.ADMISSION.POLICY_FLOATING,
         pattern,
       );
       expect(file).to.equal("table.sql");
@@ -208,23 +208,29 @@ describe("computing a stage on the index: exact or refused", () => {
   it("refuses a policy that does not parse, naming the file and the line", async () => {
     await refused(
       "select trader as address,\n  count(*) as score frm trades group by trader",
-      ERRORS.SCORING.POLICY_SQL_ERROR,
+      ERRORS.SCORING.ADMISSION.POLICY_SQL_ERROR,
       /^place: table\.sql:5\nreason: [^\n]*"frm"\ncontext: \nLINE 5: .*count\(\*\) as score frm trades/,
     );
   });
 
   it("refuses what is not one SELECT of address and score", async () => {
     expect(
-      await refused("select 1 as address", ERRORS.SCORING.POLICY_COLUMNS),
+      await refused(
+        "select 1 as address",
+        ERRORS.SCORING.ADMISSION.POLICY_COLUMNS,
+      ),
     ).to.deep.equal({ file: "table.sql", columns: "address" });
     expect(
       await refused(
         "select trader as address, 1 as score from trades; select 2",
-        ERRORS.SCORING.POLICY_NOT_ONE_STATEMENT,
+        ERRORS.SCORING.ADMISSION.POLICY_NOT_ONE_STATEMENT,
       ),
     ).to.deep.equal({ file: "table.sql", count: 2 });
     expect(
-      await refused("delete from trades", ERRORS.SCORING.POLICY_NOT_SELECT),
+      await refused(
+        "delete from trades",
+        ERRORS.SCORING.ADMISSION.POLICY_NOT_SELECT,
+      ),
     ).to.deep.equal({ file: "table.sql" });
   });
 
@@ -242,7 +248,7 @@ describe("computing a stage on the index: exact or refused", () => {
       (e: unknown) => e,
     );
     expect(
-      isVipError(error, ERRORS.SCORING.INDEX_SHORT) && error.params,
+      isVipError(error, ERRORS.SCORING.RUN.INDEX_SHORT) && error.params,
       String(error),
     ).to.deep.equal({
       table: "trades",
@@ -256,12 +262,12 @@ describe("computing a stage on the index: exact or refused", () => {
   it("lets the policy read no file and reach no network", async () => {
     await refused(
       "select trader as address, 1 as score from trades, read_text('/etc/hostname') group by trader",
-      ERRORS.SCORING.POLICY_REFUSED,
+      ERRORS.SCORING.ADMISSION.POLICY_REFUSED,
       /table\.sql:4:\d+: read_text\('\/etc\/hostname'\)/,
     );
     await refused(
       "select trader as address, count(*) as score from read_csv('https://example.com/x.csv') group by trader",
-      ERRORS.SCORING.POLICY_REFUSED,
+      ERRORS.SCORING.ADMISSION.POLICY_REFUSED,
       /table\.sql:4:\d+: read_csv\('https:\/\/example\.com\/x\.csv'\)/,
     );
   });
@@ -270,7 +276,7 @@ describe("computing a stage on the index: exact or refused", () => {
     const { count, problems } = await refused(
       `select trader as address, case when trader = '${A}' then -1 else 18446744073709551616 end as score from trades group by trader
 union all select 'nobody', 1`,
-      ERRORS.SCORING.SCORES_INVALID,
+      ERRORS.SCORING.RESULTS.SCORES_INVALID,
     );
     expect(count).to.equal(3);
     // One line a row, in address order, each naming its stage, address and

@@ -157,7 +157,7 @@ describe("a large stage's cost, and the same answer as the plain way", () => {
       bothWays(
         `select address, score from (values ('0x${"1".repeat(40)}', 18446744073709551616::HUGEINT)) t(address, score)`,
       ),
-      ERRORS.SCORING.SCORES_INVALID,
+      ERRORS.SCORING.RESULTS.SCORES_INVALID,
     );
     expect(tooLarge.params.problems).to.include(
       "above the uint64 maximum 18446744073709551615",
@@ -166,7 +166,7 @@ describe("a large stage's cost, and the same answer as the plain way", () => {
       bothWays(
         `select address, score from (values ('0x${"A".repeat(40)}', 1), ('0x${"a".repeat(40)}', 2)) t(address, score)`,
       ),
-      ERRORS.SCORING.SCORES_INVALID,
+      ERRORS.SCORING.RESULTS.SCORES_INVALID,
     );
     expect(twice.params.problems).to.include("is listed twice");
   });

@@ -102,7 +102,7 @@ describe("the score folder is the set to publish: the policy beside its stages",
       (e: unknown) => (error = e),
     );
     expect(
-      isVipError(error, ERRORS.SCORING.POLICY_COPY_DIFFERS),
+      isVipError(error, ERRORS.SCORING.RESULTS.POLICY_COPY_DIFFERS),
       String(error),
     ).to.equal(true);
     expect(String(error)).to.contain(`sha256 ${published.sha256}`);

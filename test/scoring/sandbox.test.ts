@@ -88,7 +88,7 @@ describe("the policy sandbox: the engine's own bounds", () => {
         );
       expect(error).to.be.instanceOf(VipError);
       expect(
-        isVipError(error, ERRORS.SCORING.POLICY_TIMEOUT),
+        isVipError(error, ERRORS.SCORING.RUN.POLICY_TIMEOUT),
         String(error),
       ).to.equal(true);
       expect((error as VipError).params).to.deep.equal({

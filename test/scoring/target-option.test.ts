@@ -81,20 +81,24 @@ describe("--stage or --window: what a scoring command runs over", () => {
   });
 
   it("refuses neither or both, and --stage-number with --stage", () => {
-    refused({}, ERRORS.CONFIG.SCORE_TARGET_MISSING, /neither was given/);
+    refused(
+      {},
+      ERRORS.CONFIG.OPTIONS.SCORE_TARGET_MISSING,
+      /neither was given/,
+    );
     refused(
       { stage: "3", window: "last-1d" },
-      ERRORS.CONFIG.SCORE_TARGET_MISSING,
+      ERRORS.CONFIG.OPTIONS.SCORE_TARGET_MISSING,
       /both were given/,
     );
     refused(
       { stage: "3", stageNumber: "3" },
-      ERRORS.CONFIG.STAGE_NUMBER_WITHOUT_WINDOW,
+      ERRORS.CONFIG.OPTIONS.STAGE_NUMBER_WITHOUT_WINDOW,
       /--stage-number 3 goes with --window only/,
     );
     refused(
       { window: "last-1d", stageNumber: "x" },
-      ERRORS.CONTRACT.STAGE_NOT_NUMBER,
+      ERRORS.CONTRACT.STAGES.STAGE_NOT_NUMBER,
       /--stage x/,
     );
   });
@@ -122,13 +126,13 @@ describe("--stage or --window: what a scoring command runs over", () => {
       ["2026-11-26T00:00:00+01:99,2026-11-27", /a zone offset no zone has/],
     ];
     for (const [window, words] of bad)
-      refused({ window }, ERRORS.CONFIG.WINDOW_INVALID, words);
+      refused({ window }, ERRORS.CONFIG.OPTIONS.WINDOW_INVALID, words);
   });
 
   it("prints a hostile --window escaped and cut", () => {
     refused(
       { window: `\u001b[2J${"x".repeat(500)}` },
-      ERRORS.CONFIG.WINDOW_INVALID,
+      ERRORS.CONFIG.OPTIONS.WINDOW_INVALID,
       /\\x1b\[2Jx+… \([\d,]+ more characters\)/,
     );
     let said = "";

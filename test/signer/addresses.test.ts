@@ -35,7 +35,7 @@ describe("an account's two spellings, as initia.js spells them", () => {
     expect(AccAddress.validate(module)).to.equal(true);
     const refused = read(module);
     expect(
-      isVipError(refused, ERRORS.CONTRACT.ADDRESS_NOT_ACCOUNT) &&
+      isVipError(refused, ERRORS.CONTRACT.ACCOUNTS.ADDRESS_NOT_ACCOUNT) &&
         refused.params,
       String(refused),
     ).to.deep.equal({ what: "--to", address: module, bytes: 32 });
@@ -48,7 +48,8 @@ describe("an account's two spellings, as initia.js spells them", () => {
       expect(AccAddress.validate(bad)).to.equal(false);
       const error = read(bad);
       expect(
-        isVipError(error, ERRORS.CONTRACT.ADDRESS_BAD_BECH32) && error.params,
+        isVipError(error, ERRORS.CONTRACT.ACCOUNTS.ADDRESS_BAD_BECH32) &&
+          error.params,
         String(error),
       ).to.deep.equal({ what: "--to", address: bad });
     }

@@ -29,14 +29,15 @@ const action: NewTaskActionFunction<AccountsArgs> = async (args, hre) => {
   const modes = [args.create, args.recover, args.ledger !== undefined].filter(
     Boolean,
   ).length;
-  if (modes > 1) throw new VipError(ERRORS.CONTRACT.ACCOUNT_MODES_EXCLUSIVE);
+  if (modes > 1)
+    throw new VipError(ERRORS.CONTRACT.ACCOUNTS.ACCOUNT_MODES_EXCLUSIVE);
   const out = consoleOutput;
 
   if (args.create) {
     // The mnemonic is the key: it is shown once, and only to a person at a
     // terminal, never into a pipe or a log.
     if (process.stdout.isTTY !== true) {
-      throw new VipError(ERRORS.CONTRACT.CREATE_NEEDS_TERMINAL);
+      throw new VipError(ERRORS.CONTRACT.ACCOUNTS.CREATE_NEEDS_TERMINAL);
     }
     const { phrase, account } = newAccount();
     await storeInKeystore(hre, args.name, account.privateKey, {

@@ -46,8 +46,10 @@ const action: NewTaskActionFunction<BridgeRouteArgs> = async (args, hre) => {
     );
     const name = option[String(issue.path[0])] ?? String(issue.path[0]);
     throw issue.code === "invalid_type"
-      ? new VipError(ERRORS.NETWORK.ROUTE_OPTION_MISSING, { option: name })
-      : new VipError(ERRORS.NETWORK.ROUTE_OPTION_INVALID, {
+      ? new VipError(ERRORS.NETWORK.TRANSFER.ROUTE_OPTION_MISSING, {
+          option: name,
+        })
+      : new VipError(ERRORS.NETWORK.TRANSFER.ROUTE_OPTION_INVALID, {
           option: name,
           problem: issue.message,
         });

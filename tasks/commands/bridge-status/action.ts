@@ -37,7 +37,7 @@ interface BridgeStatusArgs {
  */
 const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
   if (!/^(0x)?[0-9a-fA-F]{64}$/.test(args.tx))
-    throw new VipError(ERRORS.NETWORK.TX_HASH_INVALID, {
+    throw new VipError(ERRORS.NETWORK.TRANSFER.TX_HASH_INVALID, {
       tx: safeText(args.tx, 80),
     });
   const hash = args.tx;
@@ -89,14 +89,14 @@ const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
       consoleOutput,
     );
     if (end.outcome !== "success")
-      throw new VipError(ERRORS.NETWORK.TRANSFER_FAILED, {
+      throw new VipError(ERRORS.NETWORK.ROUTER.TRANSFER_FAILED, {
         hash,
         end: describeEnd(end),
       });
   } else {
     consoleOutput.line(`status                ${done.state} (recorded)`);
     if (done.state !== SUCCESS_STATE)
-      throw new VipError(ERRORS.NETWORK.TRANSFER_FAILED, {
+      throw new VipError(ERRORS.NETWORK.ROUTER.TRANSFER_FAILED, {
         hash,
         end: describeEnd(recordedEnd(done)),
       });

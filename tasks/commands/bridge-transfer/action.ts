@@ -40,9 +40,9 @@ interface BridgeTransferArgs {
 const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
   const amount = args.amount;
   if (!/^\d+$/.test(amount) || BigInt(amount) === 0n)
-    throw new VipError(ERRORS.NETWORK.AMOUNT_INVALID, { amount });
+    throw new VipError(ERRORS.NETWORK.TRANSFER.AMOUNT_INVALID, { amount });
   if (!/^\d+(\.\d+)?$/.test(args.slippage) || Number(args.slippage) > 100)
-    throw new VipError(ERRORS.NETWORK.SLIPPAGE_INVALID, {
+    throw new VipError(ERRORS.NETWORK.TRANSFER.SLIPPAGE_INVALID, {
       slippage: args.slippage,
     });
   const recipient = args.to;
@@ -77,7 +77,7 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
       recordsOf(journal.records, "done").length === 0 &&
       underWay(journal.records)
     ) {
-      throw new VipError(ERRORS.NETWORK.TRANSFER_IN_PROGRESS, {
+      throw new VipError(ERRORS.NETWORK.TRANSFER.TRANSFER_IN_PROGRESS, {
         journal: journal.path,
       });
     }
@@ -90,7 +90,7 @@ const action: NewTaskActionFunction<BridgeTransferArgs> = async (args, hre) => {
     for (const line of lines) consoleOutput.line(line);
     if (args.yes) return true;
     if (process.stdin.isTTY !== true)
-      throw new VipError(ERRORS.NETWORK.NOT_CONFIRMED_NO_TERMINAL);
+      throw new VipError(ERRORS.NETWORK.TRANSFER.NOT_CONFIRMED_NO_TERMINAL);
     const answer = await hre.interruptions.requestInput(
       "vip",
       "Sign and send these? (y/N)",

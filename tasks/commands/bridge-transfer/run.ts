@@ -188,7 +188,7 @@ async function confirmOnce(
       `on ${route.dest_asset_chain_id}, to ${intent.recipient}`,
   );
   if (!(await context.confirm(lines)))
-    throw new VipError(ERRORS.NETWORK.NOT_CONFIRMED);
+    throw new VipError(ERRORS.NETWORK.TRANSFER.NOT_CONFIRMED);
 }
 
 /**
@@ -227,14 +227,16 @@ async function runTransactions(
       hash = await runCosmosTx(cosmosContext, i, tx.cosmos_tx);
     } else {
       if (!("evm_tx" in tx))
-        throw new VipError(ERRORS.NETWORK.TX_KIND_UNKNOWN, { n: i + 1 });
+        throw new VipError(ERRORS.NETWORK.TRANSFER.TX_KIND_UNKNOWN, {
+          n: i + 1,
+        });
       await beforeBroadcast();
       hash = await runEvmTx(evmContext, i, tx.evm_tx);
     }
     await trackOnce(context.router, journal, hash, chainOf(tx), out);
     const end = await endOf(hash, chainOf(tx), route, options, context);
     if (end.outcome !== "success")
-      throw new VipError(ERRORS.NETWORK.TRANSFER_FAILED, {
+      throw new VipError(ERRORS.NETWORK.ROUTER.TRANSFER_FAILED, {
         hash,
         end: describeEnd(end),
       });

@@ -48,7 +48,7 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
   let source: string;
   if (fromJournal !== undefined) {
     if (given.stage !== undefined && given.stage !== fromJournal) {
-      throw new VipError(ERRORS.CONTRACT.START_STAGE_MISMATCH, {
+      throw new VipError(ERRORS.CONTRACT.DEPLOYMENT.START_STAGE_MISMATCH, {
         journal: journalDir,
         journalled: fromJournal,
         from: given.from,
@@ -70,7 +70,8 @@ const action: NewTaskActionFunction<DeployArgs> = async (args, hre) => {
       (await fetchVipStage(restUrl, moduleAddress)).stage,
       "the base chain's current VIP stage",
     ];
-    if (startStage === 0n) throw new VipError(ERRORS.CONTRACT.START_STAGE_ZERO);
+    if (startStage === 0n)
+      throw new VipError(ERRORS.CONTRACT.DEPLOYMENT.START_STAGE_ZERO);
   }
   const { address } = await runDeploy(
     connection,
@@ -97,7 +98,7 @@ function parseStartStage(
     BigInt(raw.trim()) === 0n ||
     BigInt(raw.trim()) >= 2n ** 64n
   ) {
-    throw new VipError(ERRORS.CONTRACT.START_STAGE_INVALID, {
+    throw new VipError(ERRORS.CONTRACT.DEPLOYMENT.START_STAGE_INVALID, {
       from,
       value: raw,
     });

@@ -127,12 +127,14 @@ async function checkOptions(
     options.deposit !== undefined &&
     !/^\d+[a-zA-Z][a-zA-Z0-9/:._-]*$/.test(options.deposit)
   ) {
-    throw new VipError(ERRORS.REGISTRY.DEPOSIT_INVALID, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.DEPOSIT_INVALID, {
       deposit: options.deposit,
     });
   }
   if (!options.force && (await exists(path.resolve(options.out))))
-    throw new VipError(ERRORS.REGISTRY.PROPOSAL_EXISTS, { file: options.out });
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.PROPOSAL_EXISTS, {
+      file: options.out,
+    });
   return { operator, maxRate, maxChangeRate, rate, metadata, summary };
 }
 
@@ -151,7 +153,7 @@ async function checkRollup(context: WhitelistContext): Promise<RollupAnswers> {
   const bridge = await fetchBridgeInfo(context.rollupRestUrl);
   const derived = deriveBridgeAddress(bridge.bridgeId);
   if (derived !== bridge.bridgeAddress) {
-    throw new VipError(ERRORS.REGISTRY.BRIDGE_ADDRESS_MISMATCH, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.BRIDGE_ADDRESS_MISMATCH, {
       bridgeId: bridge.bridgeId,
       reported: bridge.bridgeAddress,
       derived,
@@ -164,7 +166,7 @@ async function checkRollup(context: WhitelistContext): Promise<RollupAnswers> {
     await context.score.initStage();
   } catch (error) {
     throw new VipError(
-      ERRORS.REGISTRY.NOT_A_VIPSCORE,
+      ERRORS.REGISTRY.PROPOSAL.NOT_A_VIPSCORE,
       { address: scoreContract, reason: reasonOf(error, "with code") },
       error,
     );
@@ -186,7 +188,7 @@ async function checkBaseChain(
     context.vipModuleAddress,
   );
   if (registered.includes(bridge.bridgeId)) {
-    throw new VipError(ERRORS.REGISTRY.BRIDGE_REGISTERED, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.BRIDGE_REGISTERED, {
       bridgeId: bridge.bridgeId,
     });
   }
@@ -194,7 +196,7 @@ async function checkBaseChain(
     await fetchVipStage(context.l1RestUrl, context.vipModuleAddress)
   ).stage;
   if (program > openStage) {
-    throw new VipError(ERRORS.REGISTRY.STAGE_BEHIND_PROGRAM, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.STAGE_BEHIND_PROGRAM, {
       open: openStage,
       program,
       through:
@@ -205,7 +207,7 @@ async function checkBaseChain(
     });
   }
   if (program < openStage) {
-    throw new VipError(ERRORS.REGISTRY.STAGE_AHEAD_OF_PROGRAM, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.STAGE_AHEAD_OF_PROGRAM, {
       open: openStage,
       program,
     });
@@ -239,7 +241,7 @@ function refuseTestnet(bridge: BridgeInfo, force: boolean, out: Output): void {
       "are onboarded by contacting the VIP program team, not by a governance proposal",
   );
   if (!force)
-    throw new VipError(ERRORS.REGISTRY.TESTNET_BASE_CHAIN, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.TESTNET_BASE_CHAIN, {
       chainId: bridge.l1ChainId,
     });
 }
@@ -290,10 +292,10 @@ function forumUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new VipError(ERRORS.REGISTRY.METADATA_NOT_URL, { value });
+    throw new VipError(ERRORS.REGISTRY.ENTRY.METADATA_NOT_URL, { value });
   }
   if (url.protocol !== "https:")
-    throw new VipError(ERRORS.REGISTRY.METADATA_NOT_HTTPS, { value });
+    throw new VipError(ERRORS.REGISTRY.ENTRY.METADATA_NOT_HTTPS, { value });
   return value;
 }
 
@@ -309,7 +311,7 @@ async function withPolicy(
   const policies = await loadPolicies(policyPath);
   const [policy] = policies;
   if (policy === undefined || policies.length !== 1)
-    throw new VipError(ERRORS.REGISTRY.POLICY_COUNT, {
+    throw new VipError(ERRORS.REGISTRY.PROPOSAL.POLICY_COUNT, {
       file: policyPath,
       count: policies.length,
     });

@@ -19,7 +19,7 @@ const action: NewTaskActionFunction<RegistryCheckArgs> = async (args) => {
   const problems = checkEntry(files, place);
   for (const problem of problems) consoleOutput.line(problem);
   if (problems.length > 0)
-    throw new VipError(ERRORS.REGISTRY.ENTRY_PROBLEMS, {
+    throw new VipError(ERRORS.REGISTRY.ENTRY.ENTRY_PROBLEMS, {
       dir: args.dir,
       count: problems.length,
     });

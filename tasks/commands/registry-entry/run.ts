@@ -31,7 +31,7 @@ export async function readRegistryInput(file: string): Promise<RegistryInput> {
       (issue) =>
         `${file}: ${issue.path.join(".") || "(the file)"}: ${issue.message}`,
     );
-    throw new VipError(ERRORS.REGISTRY.INPUT_INVALID, {
+    throw new VipError(ERRORS.REGISTRY.ENTRY.INPUT_INVALID, {
       problems: problems.join("\n"),
     });
   }
@@ -46,9 +46,9 @@ async function readJsonInput(file: string): Promise<unknown> {
   } catch (error) {
     ensureNodeErrnoExceptionError(error);
     throw error.code === "ENOENT"
-      ? new VipError(ERRORS.REGISTRY.INPUT_NOT_FOUND, { file }, error)
+      ? new VipError(ERRORS.REGISTRY.ENTRY.INPUT_NOT_FOUND, { file }, error)
       : new VipError(
-          ERRORS.REGISTRY.INPUT_UNREADABLE,
+          ERRORS.REGISTRY.ENTRY.INPUT_UNREADABLE,
           { file, reason: error.message },
           error,
         );
@@ -58,7 +58,7 @@ async function readJsonInput(file: string): Promise<unknown> {
   } catch (error) {
     ensureError(error);
     throw new VipError(
-      ERRORS.REGISTRY.INPUT_NOT_JSON,
+      ERRORS.REGISTRY.ENTRY.INPUT_NOT_JSON,
       { file, reason: error.message },
       error,
     );
@@ -87,7 +87,7 @@ export async function runRegistryEntry(
     ...checkAgainstNode(entry.chain, facts),
   ];
   if (problems.length > 0)
-    throw new VipError(ERRORS.REGISTRY.ENTRY_WOULD_FAIL, {
+    throw new VipError(ERRORS.REGISTRY.ENTRY.ENTRY_WOULD_FAIL, {
       problems: problems.join("\n"),
     });
   out.line(

@@ -121,7 +121,7 @@ const STEPS = 16;
 function inProcessNetwork(hre: HardhatRuntimeEnvironment): { name: string } {
   const network = selectedNetwork(hre);
   if (network.config.type !== "edr-simulated")
-    throw new VipError(ERRORS.REHEARSE.HTTP_NETWORK, {
+    throw new VipError(ERRORS.REHEARSE.GENERAL.HTTP_NETWORK, {
       network: network.name,
     });
   return network;

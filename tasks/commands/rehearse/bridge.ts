@@ -191,7 +191,9 @@ async function transferThroughStandIn(
         restUrl: async (id) =>
           restUrls[id] ??
           Promise.reject(
-            new VipError(ERRORS.REHEARSE.NO_STAND_IN_FOR_CHAIN, { chain: id }),
+            new VipError(ERRORS.REHEARSE.GENERAL.NO_STAND_IN_FOR_CHAIN, {
+              chain: id,
+            }),
           ),
         out,
         confirm: async (lines) => {

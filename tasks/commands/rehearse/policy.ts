@@ -76,7 +76,7 @@ export async function rehearsePolicy({
     stage,
   );
   if (!scores.final)
-    throw new VipError(ERRORS.REHEARSE.SCORES_NOT_FINAL, { stage });
+    throw new VipError(ERRORS.REHEARSE.GENERAL.SCORES_NOT_FINAL, { stage });
   const written = await writeStageFiles(
     scoresDir,
     scores.manifest,

@@ -28,7 +28,7 @@ const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
   const { target } = prepared;
   const stage = target.kind === "stage" ? target.stage : target.stageNumber;
   if (stage === null && args.manifest === undefined)
-    throw new VipError(ERRORS.SCORING.AUDIT_NOTHING_TO_COMPARE);
+    throw new VipError(ERRORS.SCORING.RESULTS.AUDIT_NOTHING_TO_COMPARE);
   const manifest =
     args.manifest === undefined ? undefined : await readManifest(args.manifest);
   const { ctx } = await activityContext(hre, {
@@ -54,7 +54,7 @@ const action: NewTaskActionFunction<ScoresAuditArgs> = async (args, hre) => {
     args.manifest,
   );
   if (differences > 0)
-    throw new VipError(ERRORS.SCORING.AUDIT_DIFFERENCES, {
+    throw new VipError(ERRORS.SCORING.RESULTS.AUDIT_DIFFERENCES, {
       what: windowLabel(scores.window, scores.trial),
       count: differences,
       against: [
@@ -68,7 +68,7 @@ async function readManifest(file: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    throw new VipError(ERRORS.SCORING.MANIFEST_UNREADABLE, {
+    throw new VipError(ERRORS.SCORING.RESULTS.MANIFEST_UNREADABLE, {
       file,
       reason: error instanceof Error ? error.message : String(error),
     });

@@ -53,7 +53,7 @@ const action: NewTaskActionFunction<ScoresCheckArgs> = async (args, hre) => {
   }
   const refused = results.filter((result) => "refused" in result).length;
   if (refused > 0)
-    throw new VipError(ERRORS.SCORING.POLICIES_REFUSED, {
+    throw new VipError(ERRORS.SCORING.RESULTS.POLICIES_REFUSED, {
       count: refused,
       total: policies.length,
     });

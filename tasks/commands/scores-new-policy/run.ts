@@ -46,20 +46,20 @@ export async function writeNewPolicy(
 ): Promise<void> {
   const families = await templateFamilies();
   if (!families.includes(request.template))
-    throw new VipError(ERRORS.SCORING.NEW_POLICY_UNKNOWN_FAMILY, {
+    throw new VipError(ERRORS.SCORING.NEW_POLICY.NEW_POLICY_UNKNOWN_FAMILY, {
       family: request.template,
       families: families.join(", "),
     });
   const name = request.name ?? path.basename(request.out, ".sql");
   if (!POLICY_NAME.test(name))
-    throw new VipError(ERRORS.SCORING.NEW_POLICY_NAME, {
+    throw new VipError(ERRORS.SCORING.NEW_POLICY.NEW_POLICY_NAME, {
       source:
         request.name === undefined ? "--out's file name, the name," : "--name",
       name,
     });
   const fromStage = stageNumber(request.fromStage ?? "1");
   if (await exists(request.out))
-    throw new VipError(ERRORS.SCORING.NEW_POLICY_EXISTS, {
+    throw new VipError(ERRORS.SCORING.NEW_POLICY.NEW_POLICY_EXISTS, {
       file: request.out,
     });
   const example = await readFile(
@@ -77,7 +77,7 @@ export async function writeNewPolicy(
   } catch (error) {
     ensureNodeErrnoExceptionError(error);
     if (error.code === "EEXIST")
-      throw new VipError(ERRORS.SCORING.NEW_POLICY_EXISTS, {
+      throw new VipError(ERRORS.SCORING.NEW_POLICY.NEW_POLICY_EXISTS, {
         file: request.out,
       });
     throw error;
@@ -107,6 +107,8 @@ function stageNumber(raw: string): bigint {
     BigInt(value) === 0n ||
     BigInt(value) >= 2n ** 64n
   )
-    throw new VipError(ERRORS.SCORING.NEW_POLICY_FROM_STAGE, { value: raw });
+    throw new VipError(ERRORS.SCORING.NEW_POLICY.NEW_POLICY_FROM_STAGE, {
+      value: raw,
+    });
   return BigInt(value);
 }

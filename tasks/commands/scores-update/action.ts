@@ -30,11 +30,11 @@ interface ScoresUpdateArgs {
 const action: NewTaskActionFunction<ScoresUpdateArgs> = async (args, hre) => {
   const stage = parseStage(args.stage);
   if (!Number.isInteger(args.maxInFlight) || args.maxInFlight < 0)
-    throw new VipError(ERRORS.SCORES.BAD_MAX_IN_FLIGHT, {
+    throw new VipError(ERRORS.SCORES.PUSH.BAD_MAX_IN_FLIGHT, {
       value: args.maxInFlight,
     });
   if (!Number.isInteger(args.batchSize) || args.batchSize < 0)
-    throw new VipError(ERRORS.SCORES.BAD_BATCH_SIZE, {
+    throw new VipError(ERRORS.SCORES.PUSH.BAD_BATCH_SIZE, {
       value: args.batchSize,
     });
   // The file is checked before the network is touched, so a bad file never

@@ -46,7 +46,9 @@ const action: NewTaskActionFunction<CorrectArgs> = async (args, hre) => {
       `Correct stage ${stage}: deploy a new contract and replay ${plan.stages.length} stage(s) to it? (y/N)`,
     );
     if (!/^y(es)?$/i.test(answer.trim()))
-      throw new VipError(ERRORS.AUTOPILOT.CORRECTION_DECLINED, { stage });
+      throw new VipError(ERRORS.AUTOPILOT.CORRECTION.CORRECTION_DECLINED, {
+        stage,
+      });
   }
   const outDir = path.resolve(
     args.out ??

@@ -48,7 +48,9 @@ const action: NewTaskActionFunction<FinalizeArgs> = async (args, hre) => {
           "This cannot be undone: its scores are then fixed for good (y/N)",
       );
       if (!/^y(es)?$/i.test(answer.trim()))
-        throw new VipError(ERRORS.AUTOPILOT.FINALIZE_DECLINED, { stage });
+        throw new VipError(ERRORS.AUTOPILOT.PASSES.FINALIZE_DECLINED, {
+          stage,
+        });
     }
   }
   await runFinalize(

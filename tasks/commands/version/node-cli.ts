@@ -36,7 +36,7 @@ export async function cliVersion(executable: string): Promise<string> {
     printed = `${stdout}\n${stderr}`;
   } catch (error) {
     throw new VipError(
-      ERRORS.CONFIG.NODE_CLI_FAILED,
+      ERRORS.CONFIG.TOOLS.NODE_CLI_FAILED,
       {
         executable,
         reason: error instanceof Error ? error.message : String(error),
@@ -49,7 +49,7 @@ export async function cliVersion(executable: string): Promise<string> {
     .map((l) => l.trim())
     .find(Boolean);
   if (line === undefined)
-    throw new VipError(ERRORS.CONFIG.NODE_CLI_SILENT, { executable });
+    throw new VipError(ERRORS.CONFIG.TOOLS.NODE_CLI_SILENT, { executable });
   return line;
 }
 

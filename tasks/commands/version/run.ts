@@ -31,7 +31,7 @@ export async function runVersion(
   }
   const local = await cliVersion(cli);
   if (!sameVersion(local, info.version)) {
-    throw new VipError(ERRORS.CONFIG.NODE_CLI_VERSION_MISMATCH, {
+    throw new VipError(ERRORS.CONFIG.TOOLS.NODE_CLI_VERSION_MISMATCH, {
       cli: NODE_CLI,
       path: cli,
       local,
