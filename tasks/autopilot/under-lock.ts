@@ -1,5 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
+import type { Watchers } from "./context.js";
+import { prepareContext } from "./prepare.js";
 import { describeEndpoint } from "../clients/http.js";
 import { ignitionPath } from "../config/package-files.js";
 import { type BaseChain, taskFolder } from "../config/settings.js";
@@ -7,17 +9,15 @@ import type { ContractContext } from "../contract/context.js";
 import { hasFence } from "../contract/fence.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import type { Role } from "./decide.js";
 import { batchTransport } from "../indexer/batch.js";
 import { field, formatDuration, type Output } from "../output.js";
+import type { PolicyScoring } from "./policy-scores.js";
+import { runAutopilot } from "./run.js";
+import type { AutopilotArgs, AutopilotSettings } from "./settings.js";
 import { ReportKeeper } from "../report/keeper.js";
 import { policyBounds } from "../scoring/policy-bounds.js";
 import { announceSigner } from "../signer/signer.js";
-import type { Role } from "./decide.js";
-import type { PolicyScoring } from "./policy-scores.js";
-import { prepareContext } from "./prepare.js";
-import { runAutopilot } from "./run.js";
-import type { AutopilotArgs, AutopilotSettings } from "./settings.js";
-import type { Watchers } from "./context.js";
 
 export type StartedContext = ContractContext & { chainId: bigint };
 
@@ -96,7 +96,7 @@ export async function runUnderLock(
       "done",
       report.finalized.length === 0
         ? "nothing was due"
-        : `finalized stage(s) ${report.finalized.join(", ")}`,
+        : `finalized ${report.finalized.length === 1 ? "stage" : "stages"} ${report.finalized.join(", ")}`,
     ),
   );
 }

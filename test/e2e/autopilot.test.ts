@@ -4,9 +4,11 @@ import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import type { JsonRpcProvider } from "ethers";
+import parsePrometheusTextFormat from "parse-prometheus-text-format";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined, errorCode } from "../../tasks/errors.js";
 import {
   startL1RestStandIn,
   type L1RestStandIn,
@@ -20,17 +22,15 @@ import {
   runHardhat,
   spawnHardhat,
 } from "../helpers/hardhat-cli.js";
+import { freePort } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 import {
   deployVipScore,
   type FaultyRig,
   startFaultyRig,
 } from "../helpers/rig.js";
-import { freePort } from "../helpers/hardhat-node.js";
 import { waitFor } from "../helpers/wait.js";
 import { type Alert, startWebhook } from "../helpers/webhook.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { defined, errorCode } from "../../tasks/errors.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 const INTERVAL = 1_000n;
@@ -256,7 +256,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     expect(done.stdout).to.match(
       /finalized\s+stage 5 in tx 0x[0-9a-f]{64}, block \d+/,
     );
-    expect(done.stdout).to.match(/done\s+finalized stage\(s\) 5/);
+    expect(done.stdout).to.match(/done\s+finalized stage 5/);
     expect(await score.openStage()).to.equal(6n);
     expect((await score.scores(5n, A)).amount).to.equal(11n);
     expect((await score.scores(5n, C)).amount).to.equal(0n);
@@ -299,7 +299,7 @@ describe("stage:autopilot against a hardhat node and a base chain that keeps its
     ); // nobody scored in stage 6
     const caughtUp = await once();
     expect(caughtUp.code, caughtUp.output).to.equal(0);
-    expect(caughtUp.stdout).to.match(/done\s+finalized stage\(s\) 6, 7$/m);
+    expect(caughtUp.stdout).to.match(/done\s+finalized stages 6, 7$/m);
     expect(await finalizations()).to.deep.equal([5n, 6n, 7n]);
     expect((await score.stages(6n)).totalScore).to.equal(0n);
     expect((await score.scores(7n, B)).amount).to.equal(70n);

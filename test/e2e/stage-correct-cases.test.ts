@@ -205,7 +205,7 @@ describe("stage:correct: refusals, challenge windows and a running autopilot (ha
       const plan = await correct("--allow-empty", "--dry-run");
       expect(plan.code, plan.output).to.equal(0);
       expect(plan.stdout).to.match(
-        /stage 5\s+2 address\(es\) change; total 30 → 0 \(-30\)/,
+        /stage 5\s+2 addresses change; total 30 → 0 \(-30\)/,
       );
       expect(plan.stdout.toLowerCase()).to.include(`${B}: 20 → 0 (-20)`);
       expect(plan.stdout.toLowerCase()).to.include(`${A}: 10 → 0 (-10)`);

@@ -45,7 +45,7 @@ describe("stage:correct: a wrongly finalized stage corrected on a new contract, 
       /stage to correct\s+5 \(finalized on 0x[0-9a-fA-F]{40}; its open stage is 7\)/,
     );
     expect(plan.stdout).to.match(
-      /stage 5\s+2 address\(es\) change; total 30 → 40 \(\+10\)/,
+      /stage 5\s+2 addresses change; total 30 → 40 \(\+10\)/,
     );
     expect(plan.stdout.toLowerCase()).to.include(`${D}: 0 → 5 (+5)`);
     expect(plan.stdout.toLowerCase()).to.include(`${B}: 20 → 25 (+5)`);

@@ -2,7 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 
 /** The project folder the rehearsal writes into, and nothing outside it. */
-export const REHEARSAL_FOLDER = "vip-rehearsal";
+const REHEARSAL_FOLDER = "vip-rehearsal";
 
 /**
  * Where each part of the rehearsal writes, all under one folder of the
