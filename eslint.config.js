@@ -99,6 +99,20 @@ export default config(
         },
       ],
       "import/no-duplicates": "error",
+      // One order everywhere, as Hardhat's packages keep it: Node's built-ins, then packages, then this
+      // project's files, each group alphabetical and set apart by a blank line.
+      "import/order": [
+        "error",
+        {
+          groups: [
+            "builtin",
+            "external",
+            ["internal", "parent", "sibling", "index"],
+          ],
+          "newlines-between": "always",
+          alphabetize: { order: "asc", caseInsensitive: true },
+        },
+      ],
       "import/no-cycle": "error",
       eqeqeq: ["error", "always", { null: "ignore" }],
       // A value that is `never` there is printed only by an exhaustiveness error; printing it is the point.

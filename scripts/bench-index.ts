@@ -23,6 +23,8 @@ import path from "node:path";
 
 import { JsonRpcProvider, NonceManager, Wallet } from "ethers";
 
+import { peakRss, RSS_REPORTER } from "./bench/rss.js";
+import { watchTreeRss } from "./bench/tree-rss.js";
 import {
   FIRST_RANGE,
   MAX_RANGE,
@@ -33,8 +35,6 @@ import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../test/helpers/keys.js";
 import { TradeLog__factory } from "../types/ethers-contracts/index.js";
-import { peakRss, RSS_REPORTER } from "./bench/rss.js";
-import { watchTreeRss } from "./bench/tree-rss.js";
 
 const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
 const TRADERS = Number(process.env.BENCH_TRADERS ?? 100_000);

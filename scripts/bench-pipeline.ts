@@ -28,14 +28,6 @@ import path from "node:path";
 import { JsonRpcProvider, Wallet } from "ethers";
 import { network } from "hardhat";
 
-import { gasLimits } from "../tasks/scores/batches.js";
-import { readScoreFile } from "../tasks/scores/read.js";
-import { startHardhatNode } from "../test/helpers/hardhat-node.js";
-import { DEPLOYER_KEY } from "../test/helpers/keys.js";
-import {
-  type VipScore,
-  VipScore__factory,
-} from "../types/ethers-contracts/index.js";
 import {
   mineEvery,
   rpc as rpcTo,
@@ -44,6 +36,14 @@ import {
 } from "./bench/local-node.js";
 import { peakRss } from "./bench/rss.js";
 import { defined } from "../tasks/errors.js";
+import { gasLimits } from "../tasks/scores/batches.js";
+import { readScoreFile } from "../tasks/scores/read.js";
+import { startHardhatNode } from "../test/helpers/hardhat-node.js";
+import { DEPLOYER_KEY } from "../test/helpers/keys.js";
+import {
+  type VipScore,
+  VipScore__factory,
+} from "../types/ethers-contracts/index.js";
 
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 100_000);
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 500);

@@ -17,6 +17,7 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import { peakRss, RSS_REPORTER } from "./bench/rss.js";
 import type { ScoreRow } from "../tasks/scoring/compute.js";
 import {
   scoreCsv,
@@ -25,7 +26,6 @@ import {
 } from "../tasks/scoring/publish.js";
 import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { writePolicy } from "../test/report/fixture.js";
-import { peakRss, RSS_REPORTER } from "./bench/rss.js";
 
 const SIZES = (process.env.BENCH_SIZES ?? "100000,1000000")
   .split(",")

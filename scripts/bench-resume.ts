@@ -17,6 +17,12 @@ import path from "node:path";
 
 import { JsonRpcProvider, Wallet } from "ethers";
 
+import {
+  mineEvery,
+  scoresUpdateEnv,
+  writeSampleScoreFile,
+} from "./bench/local-node.js";
+import { peakRss } from "./bench/rss.js";
 import { Journal } from "../tasks/journal/journal.js";
 import { batchesOf, type JournalledBatch } from "../tasks/journal/state.js";
 import { compareWithChain } from "../tasks/scores/read-back.js";
@@ -25,12 +31,6 @@ import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../test/helpers/keys.js";
 import { VipScore__factory } from "../types/ethers-contracts/index.js";
-import {
-  mineEvery,
-  scoresUpdateEnv,
-  writeSampleScoreFile,
-} from "./bench/local-node.js";
-import { peakRss } from "./bench/rss.js";
 
 const ADDRESSES = Number(process.env.BENCH_ADDRESSES ?? 100_000);
 const BLOCK_MS = Number(process.env.BENCH_BLOCK_MS ?? 500);

@@ -6,15 +6,15 @@
  * bench:validate`.
  */
 import { execFileSync } from "node:child_process";
+import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { once } from "node:events";
 
-import { readScoreFile } from "../tasks/scores/read.js";
 import { sampleAddresses, sampleScores } from "./gas/scenarios.js";
 import { defined } from "../tasks/errors.js";
+import { readScoreFile } from "../tasks/scores/read.js";
 
 const [, , mode, file] = process.argv;
 

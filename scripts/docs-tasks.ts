@@ -18,13 +18,13 @@ import {
   type NewTaskDefinition,
 } from "hardhat/types/tasks";
 
-import vipScorePlugin from "../tasks/index.js";
 import {
   DOCS_DIR,
   type GeneratedPage,
   isMainModule,
   writeOrCheck,
 } from "./generated-docs.js";
+import vipScorePlugin from "../tasks/index.js";
 
 export const TASKS_DOCS_DIR = path.join(DOCS_DIR, "tasks");
 

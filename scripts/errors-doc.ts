@@ -3,13 +3,13 @@
 // Run as `npm run errors:doc`.
 import path from "node:path";
 
+import { DOCS_DIR, isMainModule, writeOrCheck } from "./generated-docs.js";
 import {
   catalogEntries,
   ERROR_CATEGORIES,
   type ErrorDescriptor,
 } from "../tasks/error-catalog.js";
 import { errorCode } from "../tasks/errors.js";
-import { DOCS_DIR, isMainModule, writeOrCheck } from "./generated-docs.js";
 
 export const ERRORS_DOC = path.join(DOCS_DIR, "errors.md");
 

@@ -12,6 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFile, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
+
 import { defined } from "../tasks/errors.js";
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -1,6 +1,5 @@
-import type { HardhatPlugin } from "hardhat/types/plugins";
-
 import { definePlugin } from "hardhat/plugins";
+import type { HardhatPlugin } from "hardhat/types/plugins";
 
 import "./type-extensions.js";
 // The `vip` network settings, for projects that build their config in code.
@@ -8,36 +7,36 @@ export type {
   VipNetworkConfig,
   VipNetworkUserConfig,
 } from "./type-extensions.js";
-import { PLUGIN_ID } from "./errors.js";
-import versionTask from "./commands/version/task.js";
-import chainIdTask from "./commands/chain-id/task.js";
-import stageTask from "./commands/stage/task.js";
-import contractDeployTask from "./commands/contract-deploy/task.js";
+import accountsTask from "./commands/accounts/task.js";
 import {
   allowlistAddTask,
   allowlistRemoveTask,
 } from "./commands/allowlist/task.js";
-import scoresUpdateTask from "./commands/scores-update/task.js";
-import scoresIndexTask from "./commands/scores-index/task.js";
-import scoresComputeTask from "./commands/scores-compute/task.js";
-import scoresCompareTask from "./commands/scores-compare/task.js";
-import scoresCheckTask from "./commands/scores-check/task.js";
+import bridgeRouteTask from "./commands/bridge-route/task.js";
+import bridgeStatusTask from "./commands/bridge-status/task.js";
+import bridgeTransferTask from "./commands/bridge-transfer/task.js";
+import chainIdTask from "./commands/chain-id/task.js";
+import contractDeployTask from "./commands/contract-deploy/task.js";
+import proposalWhitelistTask from "./commands/proposal-whitelist/task.js";
+import registryCheckTask from "./commands/registry-check/task.js";
+import registryEntryTask from "./commands/registry-entry/task.js";
+import rehearseTask from "./commands/rehearse/task.js";
 import scoresAuditTask from "./commands/scores-audit/task.js";
-import scoresVerifyTask from "./commands/scores-verify/task.js";
-import scoresReportTask from "./commands/scores-report/task.js";
+import scoresCheckTask from "./commands/scores-check/task.js";
+import scoresCompareTask from "./commands/scores-compare/task.js";
+import scoresComputeTask from "./commands/scores-compute/task.js";
 import scoresExplainTask from "./commands/scores-explain/task.js";
+import scoresIndexTask from "./commands/scores-index/task.js";
 import scoresNewPolicyTask from "./commands/scores-new-policy/task.js";
+import scoresReportTask from "./commands/scores-report/task.js";
+import scoresUpdateTask from "./commands/scores-update/task.js";
+import scoresVerifyTask from "./commands/scores-verify/task.js";
+import stageTask from "./commands/stage/task.js";
+import stageAutopilotTask from "./commands/stage-autopilot/task.js";
 import stageCorrectTask from "./commands/stage-correct/task.js";
 import stageFinalizeTask from "./commands/stage-finalize/task.js";
-import stageAutopilotTask from "./commands/stage-autopilot/task.js";
-import rehearseTask from "./commands/rehearse/task.js";
-import accountsTask from "./commands/accounts/task.js";
-import registryEntryTask from "./commands/registry-entry/task.js";
-import registryCheckTask from "./commands/registry-check/task.js";
-import proposalWhitelistTask from "./commands/proposal-whitelist/task.js";
-import bridgeRouteTask from "./commands/bridge-route/task.js";
-import bridgeTransferTask from "./commands/bridge-transfer/task.js";
-import bridgeStatusTask from "./commands/bridge-status/task.js";
+import versionTask from "./commands/version/task.js";
+import { PLUGIN_ID } from "./errors.js";
 
 /**
  * The VIP scoring plugin: operator tasks for a rollup's scoring contract. It

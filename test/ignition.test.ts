@@ -3,8 +3,8 @@ import { expect } from "chai";
 import { network } from "hardhat";
 
 import VipScoreModule from "../ignition/modules/VipScore.js";
-import { VipScore__factory } from "../types/ethers-contracts/index.js";
 import { defined } from "../tasks/errors.js";
+import { VipScore__factory } from "../types/ethers-contracts/index.js";
 
 const { ignition, ethers } = await network.create();
 

@@ -1,8 +1,8 @@
 import { writeFile } from "node:fs/promises";
 
+import { RSS_REPORTER } from "./rss.js";
 import { DEPLOYER_KEY } from "../../test/helpers/keys.js";
 import { sampleAddresses, sampleScores } from "../gas/scenarios.js";
-import { RSS_REPORTER } from "./rss.js";
 
 /** One JSON-RPC request to the benchmark's node; its result. */
 export async function rpc(

@@ -1,10 +1,9 @@
 import type { HardhatEthers } from "@nomicfoundation/hardhat-ethers/types";
-
 import { keccak256, getAddress, toBeHex } from "ethers";
 
+import { defined } from "../../tasks/errors.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
-import { defined } from "../../tasks/errors.js";
 
 /**
  * Deterministic pseudo-random addresses and scores (entries `from` to `from +

@@ -1,5 +1,5 @@
-import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { UserInterruptionHooks } from "hardhat/types/hooks";
+import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";

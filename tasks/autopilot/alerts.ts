@@ -1,7 +1,7 @@
 import { describeEndpoint } from "../clients/http.js";
-import { withRetry } from "../network/retry.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import { withRetry } from "../network/retry.js";
 
 export type AlertLevel = "alert" | "warning" | "ok";
 

@@ -2,11 +2,11 @@ import { readStageClose, type StageClose } from "../contract/contract-watch.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError, reasonOf } from "../errors.js";
 import { field } from "../output.js";
-import type { ScoreFile } from "../scores/read.js";
-import { compareWithChain, describeDifference } from "../scores/read-back.js";
-import { finalScoreFile, readStageFile } from "../scores/score-files.js";
 import { computeStageFiles } from "./policy-scores.js";
 import { listOnOneLine, type Runtime } from "./runtime.js";
+import { compareWithChain, describeDifference } from "../scores/read-back.js";
+import type { ScoreFile } from "../scores/read.js";
+import { finalScoreFile, readStageFile } from "../scores/score-files.js";
 
 /**
  * Says how a stage this host did not finalize was closed, and by whom: a

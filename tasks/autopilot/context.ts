@@ -4,12 +4,12 @@ import type { VipScore } from "../../types/ethers-contracts/index.js";
 import type { ContractWatch } from "../contract/contract-watch.js";
 import type { VipError } from "../errors.js";
 import type { Output } from "../output.js";
-import type { ReportKeeper } from "../report/keeper.js";
 import type { AlertSink } from "./alerts.js";
 import type { Role } from "./decide.js";
 import type { AutopilotMonitor } from "./monitor.js";
 import type { PolicyScoring } from "./policy-scores.js";
 import type { Service } from "./service.js";
+import type { ReportKeeper } from "../report/keeper.js";
 
 export interface AutopilotOptions {
   scoresDir: string;

@@ -1,17 +1,17 @@
-import { finalizeOnce } from "../contract/finalize.js";
+import { computeStageFiles } from "./policy-scores.js";
+import { pushFile, stageProof } from "./push-file.js";
 import { stageWriteCount } from "../contract/fence.js";
+import { finalizeOnce } from "../contract/finalize.js";
 import { type Disagreement, StageWrites } from "../contract/stage-writes.js";
 import { ERRORS } from "../error-catalog.js";
 import { isVipError, VipError, reasonOf } from "../errors.js";
 import { finalizeJournalPath } from "../journal/journal.js";
 import { field, formatDuration, formatUnixTime as iso } from "../output.js";
+import type { PassView } from "./decide.js";
+import { listOnOneLine, type Runtime } from "./runtime.js";
+import { proveEmptyStage } from "../scores/proof.js";
 import { type ScoreFile, readScoreFile } from "../scores/read.js";
 import { finalScoreFile, readStageFile } from "../scores/score-files.js";
-import type { PassView } from "./decide.js";
-import { proveEmptyStage } from "../scores/proof.js";
-import { computeStageFiles } from "./policy-scores.js";
-import { pushFile, stageProof } from "./push-file.js";
-import { listOnOneLine, type Runtime } from "./runtime.js";
 
 /** What a due step found: the stage no longer open (finalized elsewhere). */
 export type DueOutcome = "moved" | undefined;

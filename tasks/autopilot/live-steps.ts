@@ -5,12 +5,12 @@ import { fetchChainTime } from "../clients/l1-rest.js";
 import { ERRORS } from "../error-catalog.js";
 import { isVipError, VipError, reasonOf } from "../errors.js";
 import { formatDuration, formatUnixTime as iso } from "../output.js";
-import type { OpenStageTiming } from "../program/stage-timing.js";
-import { liveScoreFile, readStageFile } from "../scores/score-files.js";
 import type { PassView } from "./decide.js";
 import { computeStageFiles } from "./policy-scores.js";
 import { pushFile } from "./push-file.js";
 import type { Runtime } from "./runtime.js";
+import type { OpenStageTiming } from "../program/stage-timing.js";
+import { liveScoreFile, readStageFile } from "../scores/score-files.js";
 
 /**
  * The live file's version (its stage, time and size), to push each content

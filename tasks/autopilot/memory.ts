@@ -1,7 +1,7 @@
+import type { AlertLevel, AlertSink } from "./alerts.js";
 import type { StageWrites } from "../contract/stage-writes.js";
 import type { OpenStageTiming } from "../program/stage-timing.js";
 import type { ScoreFile } from "../scores/read.js";
-import type { AlertLevel, AlertSink } from "./alerts.js";
 
 /** A due stage's final file this host has ready, and when it was made. */
 interface ReadyFinal {

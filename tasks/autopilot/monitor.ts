@@ -1,12 +1,12 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 
-import type { ContractWatch } from "../contract/contract-watch.js";
 import type { AlertLevel } from "./alerts.js";
 import {
   type AutopilotStatus,
   otherSignerLastWrite,
   recentStagesOf,
 } from "./status.js";
+import type { ContractWatch } from "../contract/contract-watch.js";
 
 /**
  * Which external system a failed read went to: the label of `rpc_errors_total`.

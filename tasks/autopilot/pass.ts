@@ -1,23 +1,3 @@
-import {
-  fetchChainTime,
-  fetchVipProgram,
-  type VipProgram,
-} from "../clients/l1-rest.js";
-import {
-  UPDATE_SCORE_TOPIC,
-  LogCursor,
-  stageTopic,
-} from "../contract/contract-logs.js";
-import { stageWriteCount } from "../contract/fence.js";
-import { ERRORS } from "../error-catalog.js";
-import { reasonOf, VipError } from "../errors.js";
-import { withRetry } from "../network/retry.js";
-import { field, formatUnixTime as iso } from "../output.js";
-import {
-  describeTiming,
-  openStageTiming,
-  type OpenStageTiming,
-} from "../program/stage-timing.js";
 import { reportClose } from "./close-steps.js";
 import type {
   AutopilotContext,
@@ -44,7 +24,27 @@ import { AutopilotMemory } from "./memory.js";
 import type { Endpoint } from "./monitor.js";
 import { stageProof } from "./push-file.js";
 import { Runtime } from "./runtime.js";
+import {
+  fetchChainTime,
+  fetchVipProgram,
+  type VipProgram,
+} from "../clients/l1-rest.js";
+import {
+  UPDATE_SCORE_TOPIC,
+  LogCursor,
+  stageTopic,
+} from "../contract/contract-logs.js";
+import { stageWriteCount } from "../contract/fence.js";
+import { ERRORS } from "../error-catalog.js";
+import { reasonOf, VipError } from "../errors.js";
+import { withRetry } from "../network/retry.js";
+import { field, formatUnixTime as iso } from "../output.js";
 import { type AutopilotStatus, describeRecentStages } from "./status.js";
+import {
+  describeTiming,
+  openStageTiming,
+  type OpenStageTiming,
+} from "../program/stage-timing.js";
 
 /** What one pass found and did. */
 export interface PassResult {

@@ -1,10 +1,10 @@
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { writeStageFiles } from "../scoring/publish.js";
-import type { ActivityContext } from "../scoring/context.js";
-import { scoreStage, type StageScores } from "../scoring/score-stage.js";
 import { stageAddresses } from "../contract/stage-pages.js";
 import { ERRORS } from "../error-catalog.js";
 import { isVipError } from "../errors.js";
+import type { ActivityContext } from "../scoring/context.js";
+import { writeStageFiles } from "../scoring/publish.js";
+import { scoreStage, type StageScores } from "../scoring/score-stage.js";
 
 /** The autopilot computing the scores itself (`--policy`). */
 export interface PolicyScoring {

@@ -1,9 +1,9 @@
+import type { Runtime } from "./runtime.js";
 import type { PushIntent } from "../contract/push-marker.js";
 import { Journal, journalPath } from "../journal/journal.js";
+import { journalledProof, type Proof } from "../scores/proof.js";
 import type { ScoreFile } from "../scores/read.js";
 import { runScoresUpdate } from "../scores/update.js";
-import { journalledProof, type Proof } from "../scores/proof.js";
-import type { Runtime } from "./runtime.js";
 
 /**
  * A score file to the stage as `scores:update --replace --skip-unchanged`

@@ -3,7 +3,6 @@ import { setTimeout as delay } from "node:timers/promises";
 import { type Supersession, supersession } from "../contract/succession.js";
 import { reasonOf } from "../errors.js";
 import { field, type Output } from "../output.js";
-import type { ReportKeeper } from "../report/keeper.js";
 import type {
   AutopilotContext,
   AutopilotOptions,
@@ -12,6 +11,7 @@ import type {
 import { Autopilot, type PassResult } from "./pass.js";
 import { backoffSeconds, nextPollSeconds } from "./schedule.js";
 import { writeStatus } from "./status.js";
+import type { ReportKeeper } from "../report/keeper.js";
 
 export type { AutopilotContext, AutopilotOptions } from "./context.js";
 

@@ -1,10 +1,8 @@
 import type { Provider } from "ethers";
 
 import { fetchStageWindow } from "../clients/stage-window.js";
-import { blockAtOrAfterTime } from "../network/block-search.js";
 import { type VipError, defined } from "../errors.js";
 import { formatUnixTime as iso } from "../output.js";
-import type { OpenStageTiming } from "../program/stage-timing.js";
 import type { AlertLevel } from "./alerts.js";
 import type {
   AutopilotContext,
@@ -13,6 +11,8 @@ import type {
 } from "./context.js";
 import type { AutopilotMemory } from "./memory.js";
 import type { AutopilotStatus } from "./status.js";
+import { blockAtOrAfterTime } from "../network/block-search.js";
+import type { OpenStageTiming } from "../program/stage-timing.js";
 
 /**
  * How far the rollup's clock may trail the base chain's: a stage's writes

@@ -6,6 +6,7 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { optionalAlertWebhook, taskFolder } from "../config/settings.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import type { Role } from "./decide.js";
 import { operatorNetwork } from "../network/connect.js";
 import { loadPolicies } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
@@ -15,7 +16,6 @@ import {
   policyBounds,
 } from "../scoring/policy-bounds.js";
 import { admitBeforeReading } from "../scoring/prepare.js";
-import type { Role } from "./decide.js";
 
 /** `stage:autopilot`'s options, as Hardhat parses them. */
 export interface AutopilotArgs extends PolicyBoundOptions {

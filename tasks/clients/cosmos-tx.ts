@@ -2,8 +2,8 @@ import { z } from "zod";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError, defined } from "../errors.js";
-import { withRetry } from "../network/retry.js";
 import { describeEndpoint, expectShape, requestJson } from "./http.js";
+import { withRetry } from "../network/retry.js";
 
 // A Cosmos chain's REST API (the base chain or a rollup), for transactions:
 // accounts, simulation, gas prices, broadcast and lookup by hash. Read-only

@@ -1,11 +1,11 @@
 import { ensureError } from "@nomicfoundation/hardhat-utils/error";
-import { safeText } from "../output.js";
 import { z } from "zod";
 
 import { ERRORS } from "../error-catalog.js";
 import { reasonOf, VipError, defined } from "../errors.js";
-import { isTransient, withRetry } from "../network/retry.js";
 import { causeCode, describeEndpoint, joinUrl } from "./http.js";
+import { isTransient, withRetry } from "../network/retry.js";
+import { safeText } from "../output.js";
 
 // The routing API: Skip Go API v2, extended by Initia's router with /op-hook.
 // Every answer is checked on arrival against what the two published OpenAPI

@@ -1,6 +1,4 @@
-import type { ScoreRow } from "../scoring/score-rows.js";
 import { CHANGE_KINDS, type ChangeKind, changeKind } from "./change-kind.js";
-import { largerFirst, Leaders } from "../scores/leaders.js";
 import { type PairedScore, pairScores } from "./paired-scores.js";
 import {
   shareChangeNumerator,
@@ -8,6 +6,8 @@ import {
   type Totals,
 } from "./shares.js";
 import { fallsBelowVestingMinimum } from "./vesting.js";
+import { largerFirst, Leaders } from "../scores/leaders.js";
+import type { ScoreRow } from "../scoring/score-rows.js";
 
 /** The largest changes, each list first-first and cut to its length. */
 interface LargestChanges {

@@ -1,9 +1,9 @@
-import { sharePercent } from "../report/model.js";
-import type { ScoreRow } from "../scoring/score-rows.js";
 import { changeKind } from "./change-kind.js";
 import { pairScores, type PairedScore } from "./paired-scores.js";
 import { shareFraction, type Totals } from "./shares.js";
 import { fallsBelowVestingMinimum } from "./vesting.js";
+import { sharePercent } from "../report/model.js";
+import type { ScoreRow } from "../scoring/score-rows.js";
 
 export const COMPARE_CSV_HEADER =
   "address,score_before,score_after,score_change," +

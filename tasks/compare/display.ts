@@ -1,8 +1,8 @@
+import type { PairedScore } from "./paired-scores.js";
+import { sharePointsChange, type Totals } from "./shares.js";
 import { formatDelta } from "../report/format.js";
 import { sharePercent } from "../report/model.js";
 import { eip55 } from "../scores/checksum.js";
-import type { PairedScore } from "./paired-scores.js";
-import { sharePointsChange, type Totals } from "./shares.js";
 
 /** An address as people read it: EIP-55 checksummed, as on the report's pages. */
 export function displayAddress(lowercase: string): string {

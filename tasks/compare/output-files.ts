@@ -1,18 +1,18 @@
 import path from "node:path";
 
-import type { Policy } from "../policy/parse.js";
-import type { StageScores } from "../scoring/score-stage.js";
-import { windowLabel } from "../scoring/target.js";
 import type { ScoreComparison } from "./compare.js";
 import { compareCsvChunks } from "./csv.js";
-import { comparePage } from "./page.js";
 import {
   PAGE_EVERY_LIMIT,
   type CompareView,
   type PolicyView,
 } from "./page-view.js";
+import { comparePage } from "./page.js";
 import { pairScores } from "./paired-scores.js";
 import type { ComparisonFile } from "./write-files.js";
+import type { Policy } from "../policy/parse.js";
+import type { StageScores } from "../scoring/score-stage.js";
+import { windowLabel } from "../scoring/target.js";
 
 const COMPARE_HTML = "compare.html";
 const COMPARE_CSV = "compare.csv";

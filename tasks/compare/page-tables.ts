@@ -1,12 +1,12 @@
-import { escapeHtml } from "../report/escape.js";
-import { formatDelta } from "../report/format.js";
-import { sharePercent } from "../report/model.js";
-import { table } from "../report/tables.js";
 import { changeKind } from "./change-kind.js";
 import { displayAddress } from "./display.js";
 import type { PairedScore } from "./paired-scores.js";
 import { sharePointsChange, type Totals } from "./shares.js";
 import { fallsBelowVestingMinimum } from "./vesting.js";
+import { escapeHtml } from "../report/escape.js";
+import { formatDelta } from "../report/format.js";
+import { sharePercent } from "../report/model.js";
+import { table } from "../report/tables.js";
 
 const HEAD = ["Address", "Score", "Change", "Share", "Points"];
 

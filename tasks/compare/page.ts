@@ -1,12 +1,12 @@
-import { escapeHtml } from "../report/escape.js";
-import { formatCount, formatWindow } from "../report/format.js";
-import { page } from "../report/layout.js";
 import { CHANGE_KINDS } from "./change-kind.js";
 import { filterForm, filterScript } from "./page-script.js";
 import { everyTable, pairsTable } from "./page-tables.js";
-import type { PairedScore } from "./paired-scores.js";
 import type { CompareView, PolicyView } from "./page-view.js";
+import type { PairedScore } from "./paired-scores.js";
 import { totalMove } from "./terminal.js";
+import { escapeHtml } from "../report/escape.js";
+import { formatCount, formatWindow } from "../report/format.js";
+import { page } from "../report/layout.js";
 
 const STATE_WORDS = {
   final: "final: the window has closed on both clocks",

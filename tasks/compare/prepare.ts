@@ -10,8 +10,8 @@ import type { PolicyBoundOptions } from "../scoring/policy-bounds.js";
 import { policyForTarget } from "../scoring/policy-choice.js";
 import { admitBeforeReading, scoringOptions } from "../scoring/prepare.js";
 import type { PolicyBounds } from "../scoring/sandbox.js";
-import type { ScoreTarget } from "../scoring/target.js";
 import type { ScoreTargetOptions } from "../scoring/target-option.js";
+import type { ScoreTarget } from "../scoring/target.js";
 
 export interface CompareOptions extends ScoreTargetOptions, PolicyBoundOptions {
   /** The current policy: a file or a folder. */

@@ -1,9 +1,9 @@
 import { field, formatNumber } from "../output.js";
-import { formatDelta } from "../report/format.js";
 import type { ScoreComparison } from "./compare.js";
 import { displayAddress, scoreMove, shareMove } from "./display.js";
 import type { PairedScore } from "./paired-scores.js";
 import type { Totals } from "./shares.js";
+import { formatDelta } from "../report/format.js";
 
 /** How many addresses the terminal lists in the top and in each list of changes. */
 export interface TerminalLengths {

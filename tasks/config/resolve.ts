@@ -1,10 +1,9 @@
+import { configVariable } from "hardhat/config";
 import type {
   ConfigurationVariableResolver,
   HardhatConfig,
   HardhatUserConfig,
 } from "hardhat/types/config";
-
-import { configVariable } from "hardhat/config";
 
 import {
   DEFAULT_POLICY_MEMORY_MB,

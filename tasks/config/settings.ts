@@ -1,11 +1,10 @@
+import path from "node:path";
+
+import { HardhatError } from "@nomicfoundation/hardhat-errors";
 import type {
   NetworkConfig,
   ResolvedConfigurationVariable,
 } from "hardhat/types/config";
-
-import path from "node:path";
-
-import { HardhatError } from "@nomicfoundation/hardhat-errors";
 
 import { ERRORS } from "../error-catalog.js";
 import { isVipError, VipError } from "../errors.js";

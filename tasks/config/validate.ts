@@ -1,11 +1,10 @@
-import type { HardhatUserConfig } from "hardhat/config";
-import type { HardhatUserConfigValidationError } from "hardhat/types/hooks";
-
 import {
   conditionalUnionType,
   configurationVariableSchema,
   validateUserConfigZodType,
 } from "@nomicfoundation/hardhat-zod-utils";
+import type { HardhatUserConfig } from "hardhat/config";
+import type { HardhatUserConfigValidationError } from "hardhat/types/hooks";
 import { z } from "zod";
 
 import {

@@ -7,8 +7,8 @@ import type {
 
 import { ERRORS } from "../error-catalog.js";
 import { reasonOf, VipError } from "../errors.js";
-import { ensureFunds } from "../signer/funds.js";
 import { decodeRevert } from "./revert.js";
+import { ensureFunds } from "../signer/funds.js";
 
 /** The gas limit sent: the estimate plus 20%. */
 export function withMargin(estimate: bigint): bigint {

@@ -1,15 +1,15 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { ignitionPath } from "../config/package-files.js";
+import { locateScoreContract } from "./locate.js";
+import { refuseSuperseded } from "./succession.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { ignitionPath } from "../config/package-files.js";
 import {
   type Connection,
   connect,
   connectReadOnly,
 } from "../network/connect.js";
 import { type OperatorSigner, operatorSigner } from "../signer/signer.js";
-import { locateScoreContract } from "./locate.js";
-import { refuseSuperseded } from "./succession.js";
 
 export interface ContractArgs {
   contract?: string;

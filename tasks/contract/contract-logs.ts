@@ -1,7 +1,7 @@
 import { id, type Log, type Provider, toBeHex, zeroPadValue } from "ethers";
 
-import { isRangeRefusal, rangeLimit } from "../indexer/rpc.js";
 import { type PushMarker, readMarker } from "./push-marker.js";
+import { isRangeRefusal, rangeLimit } from "../indexer/rpc.js";
 
 /** `UpdateScore(address indexed addr, uint64 indexed stage, uint64 score, uint64 totalScore)`. */
 export const UPDATE_SCORE_TOPIC = id(

@@ -10,15 +10,15 @@ import {
   type TransactionReceipt,
 } from "ethers";
 
-import VipScoreModule from "../../ignition/modules/VipScore.js";
-import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 import { maxCost, transactionOverrides, withMargin } from "./confirm.js";
-import { IGNITION_FUTURE_ID, IGNITION_MODULE_ID } from "../config/constants.js";
 import {
   deployedAddress,
   deploymentTransaction,
   PACKAGED_ARTIFACTS_ONLY,
 } from "./deployment.js";
+import VipScoreModule from "../../ignition/modules/VipScore.js";
+import { VipScore__factory } from "../../types/ethers-contracts/index.js";
+import { IGNITION_FUTURE_ID, IGNITION_MODULE_ID } from "../config/constants.js";
 import { ERRORS } from "../error-catalog.js";
 import { isVipError, VipError, defined } from "../errors.js";
 import type { Connection } from "../network/connect.js";

@@ -1,12 +1,9 @@
+import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import type { Overrides, Provider, Signer, TransactionReceipt } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { sleep } from "@nomicfoundation/hardhat-utils/lang";
 import { ERRORS } from "../error-catalog.js";
 import { reasonOf, VipError, defined } from "../errors.js";
-import { findByNonce } from "../journal/find-by-nonce.js";
-import { Journal } from "../journal/journal.js";
-import { isTransient } from "../network/retry.js";
 import {
   maxCost,
   refused,
@@ -15,6 +12,9 @@ import {
 } from "./confirm.js";
 import { preflight } from "./preflight.js";
 import { decodeRevert } from "./revert.js";
+import { findByNonce } from "../journal/find-by-nonce.js";
+import { Journal } from "../journal/journal.js";
+import { isTransient } from "../network/retry.js";
 import { ensureFunds } from "../signer/funds.js";
 
 /**

@@ -4,9 +4,9 @@ import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError, defined } from "../errors.js";
-import type { Connection } from "../network/connect.js";
 import { deployedAddress, deploymentDir } from "./deployment.js";
 import { currentDeploymentId } from "./succession.js";
+import type { Connection } from "../network/connect.js";
 
 export interface LocateOptions {
   /** `--contract`: an explicit address, which wins over the deployment. */

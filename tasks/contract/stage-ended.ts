@@ -1,10 +1,6 @@
 import type { NetworkConfig } from "hardhat/types/config";
 
 import {
-  DEFAULT_GRACE_SECONDS,
-  openStageTiming,
-} from "../program/stage-timing.js";
-import {
   fetchChainTime,
   fetchVipProgram,
   type VipProgram,
@@ -18,6 +14,10 @@ import {
   formatUnixTime,
   type Output,
 } from "../output.js";
+import {
+  DEFAULT_GRACE_SECONDS,
+  openStageTiming,
+} from "../program/stage-timing.js";
 
 /**
  * Refuses to go on while `stage` is still running on the base chain's clock:

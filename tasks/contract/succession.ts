@@ -6,7 +6,6 @@ import { assertHardhatInvariant } from "@nomicfoundation/hardhat-errors";
 import { z } from "zod";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-
 import { ERRORS } from "../error-catalog.js";
 import { reasonOf, VipError } from "../errors.js";
 import { writeJsonFileAtomically } from "../files/json.js";

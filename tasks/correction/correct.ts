@@ -8,9 +8,6 @@ import { deploymentGas } from "../contract/deploy.js";
 import { ERRORS } from "../error-catalog.js";
 import { reasonOf, VipError } from "../errors.js";
 import { field, formatNumber } from "../output.js";
-import { manifestFile } from "../scoring/publish.js";
-import { MAX_GAS_PER_ADDRESS } from "../scores/update.js";
-import { ensureFunds } from "../signer/funds.js";
 import { type CorrectedSource, correctedFiles } from "./files.js";
 import {
   type CorrectionPlan,
@@ -25,6 +22,9 @@ import {
   correctionJournalPath,
 } from "./replay.js";
 import { readChallengeWindows } from "./windows.js";
+import { MAX_GAS_PER_ADDRESS } from "../scores/update.js";
+import { manifestFile } from "../scoring/publish.js";
+import { ensureFunds } from "../signer/funds.js";
 
 /** What `stage:correct` is asked, besides where it runs. */
 export interface CorrectionRequest {

@@ -6,13 +6,13 @@ import {
   formatUnixTime as iso,
   type Output,
 } from "../output.js";
-import type { Difference } from "../scores/read-back.js";
 import {
   type ChallengeWindow,
   type CorrectionPlan,
   largestChanges,
   type StagePlan,
 } from "./plan.js";
+import type { Difference } from "../scores/read-back.js";
 
 /** Changes shown for each stage: the largest. */
 const SHOWN_CHANGES = 5;

@@ -3,12 +3,12 @@ import { existsSync } from "node:fs";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { field, type Output } from "../output.js";
+import { readScoreFile, type ScoreFile } from "../scores/read.js";
+import { finalScoreFile } from "../scores/score-files.js";
+import { refuseTrialScores } from "../scores/trial-guard.js";
 import type { ActivityContext } from "../scoring/context.js";
 import { writeStageFiles } from "../scoring/publish.js";
 import { scoreStage } from "../scoring/score-stage.js";
-import { readScoreFile, type ScoreFile } from "../scores/read.js";
-import { refuseTrialScores } from "../scores/trial-guard.js";
-import { finalScoreFile } from "../scores/score-files.js";
 
 /** Where the corrected final files come from. */
 export interface CorrectedSource {

@@ -4,6 +4,11 @@ import path from "node:path";
 import { writeFileAtomically, writeJsonFileAtomically } from "../files/json.js";
 import { field, type Output } from "../output.js";
 import {
+  challengedStages,
+  type ChallengeWindow,
+  type CorrectionPlan,
+} from "./plan.js";
+import {
   contractUpdateText,
   type CorrectionMessage,
   correctionMessages,
@@ -17,11 +22,6 @@ import {
   correctionForumPost,
   type PostedWindow,
 } from "../proposal/forum-post.js";
-import {
-  challengedStages,
-  type ChallengeWindow,
-  type CorrectionPlan,
-} from "./plan.js";
 
 /** What the proposal files say besides the plan. */
 export interface ProposalInputs {

@@ -17,9 +17,9 @@ import {
 } from "../journal/journal.js";
 import type { Connection } from "../network/connect.js";
 import { field, type Output } from "../output.js";
+import type { StagePlan } from "./plan.js";
 import { journalledProof, proveEmptyStage } from "../scores/proof.js";
 import { runScoresUpdate } from "../scores/update.js";
-import type { StagePlan } from "./plan.js";
 
 /** What a correction journals, in order; a rerun resumes from it. */
 type CorrectionRecord =

@@ -4,6 +4,7 @@ import path from "node:path";
 
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
+import { correctionJournalPath, type CorrectionEnv } from "./replay.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { ignitionPath as ignitionFolder } from "../config/package-files.js";
 import { baseChain, taskFolder, vipUrl } from "../config/settings.js";
@@ -16,6 +17,7 @@ import { VipError } from "../errors.js";
 import { Journal } from "../journal/journal.js";
 import { connect, selectedNetwork } from "../network/connect.js";
 import { consoleOutput } from "../output.js";
+import type { CorrectionRequest } from "./correct.js";
 import { loadPolicies, policiesFrom } from "../policy/load.js";
 import { activityContext } from "../scoring/context.js";
 import {
@@ -24,8 +26,6 @@ import {
 } from "../scoring/policy-bounds.js";
 import { admitBeforeReading } from "../scoring/prepare.js";
 import { announceSigner, operatorSigner } from "../signer/signer.js";
-import type { CorrectionRequest } from "./correct.js";
-import { correctionJournalPath, type CorrectionEnv } from "./replay.js";
 
 /** `stage:correct`'s options, as Hardhat parses them. */
 interface CorrectionOptions extends PolicyBoundOptions {

@@ -1,3 +1,4 @@
+import { challengeWindow, type ChallengeWindow } from "./plan.js";
 import {
   type BridgeInfo,
   fetchBridgeInfos,
@@ -6,7 +7,6 @@ import {
   fetchVipStage,
 } from "../clients/l1-rest.js";
 import { fetchSnapshot } from "../clients/vip-snapshots.js";
-import { challengeWindow, type ChallengeWindow } from "./plan.js";
 
 /** The base chain's code default when the program has no challenge period. */
 const DEFAULT_CHALLENGE_PERIOD = 86_400n;

@@ -1,12 +1,12 @@
 import { AccAddress } from "@initia/initia.js";
-import { ensureError } from "@nomicfoundation/hardhat-utils/error";
-import { PubKey } from "@initia/initia.proto/initia/crypto/v1beta1/ethsecp256k1/keys.js";
 import {
   AuthInfo,
   SignDoc,
   TxBody,
   TxRaw,
 } from "@initia/initia.proto/cosmos/tx/v1beta1/tx.js";
+import { PubKey } from "@initia/initia.proto/initia/crypto/v1beta1/ethsecp256k1/keys.js";
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 import {
   computeAddress,
   hexlify,

@@ -1,5 +1,5 @@
-import type { PolicySource } from "../policy/parse.js";
 import { type ActivityStore, logTable } from "../indexer/store.js";
+import type { PolicySource } from "../policy/parse.js";
 
 /** One log of a source in which the address appears, as the index holds it. */
 export interface EvidenceRow {

@@ -1,9 +1,9 @@
 import { formatUnixTime } from "../output.js";
+import type { SourceEvidence } from "./evidence.js";
 import type { Policy } from "../policy/parse.js";
 import { rankOf, sharePercent } from "../report/model.js";
 import type { ScoreRow } from "../scoring/compute.js";
 import type { StageScores } from "../scoring/score-stage.js";
-import type { SourceEvidence } from "./evidence.js";
 
 /** What the contract holds for the address, where it is deployed. */
 export interface OnChainScore {

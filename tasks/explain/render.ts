@@ -1,7 +1,7 @@
 import { field, formatNumber, formatUnixTime, safeText } from "../output.js";
 import type { EvidenceRow, SourceEvidence } from "./evidence.js";
-import { windowLabel } from "../scoring/target.js";
 import { type Explanation, windowText } from "./explain.js";
+import { windowLabel } from "../scoring/target.js";
 
 /** Earlier rows listed one by one before they are summarised (without --all). */
 const EARLIER_SHOWN = 10;

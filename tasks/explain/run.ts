@@ -3,12 +3,12 @@ import { getAddress, isAddress } from "ethers";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import { addressEvidence } from "./evidence.js";
+import { type Explanation, explanation, type OnChainScore } from "./explain.js";
 import { indexFile } from "../indexer/index-policies.js";
 import { ActivityStore } from "../indexer/store.js";
 import type { ActivityContext } from "../scoring/context.js";
 import { type PreparedScoring, scorePrepared } from "../scoring/prepare.js";
-import { addressEvidence } from "./evidence.js";
-import { type Explanation, explanation, type OnChainScore } from "./explain.js";
 
 /** `--address` as an EIP-55 address, refused before anything is read. */
 export function parseExplainAddress(raw: string): string {

@@ -1,4 +1,3 @@
-import { safeText } from "../output.js";
 import {
   getDispatcher,
   postJsonRequest,
@@ -7,6 +6,7 @@ import type { NetworkConfig } from "hardhat/types/config";
 
 import { ERRORS } from "../error-catalog.js";
 import { type ErrorParams, VipError } from "../errors.js";
+import { safeText } from "../output.js";
 
 /** One JSON-RPC call of a batch. */
 interface BatchCall {

@@ -4,11 +4,11 @@ import type { EIP1193Provider } from "hardhat/types/providers";
 
 import { reasonOf } from "../errors.js";
 import { type Output, safeText } from "../output.js";
-import type { Policy } from "../policy/parse.js";
 import type { BatchTransport } from "./batch.js";
 import { indexSources, type IndexReport } from "./index-sources.js";
 import { RollupReader } from "./rpc.js";
 import { ActivityStore } from "./store.js";
+import type { Policy } from "../policy/parse.js";
 
 /** What indexing reads and where it writes: the rollup, and the index's folder. */
 export interface IndexContext {

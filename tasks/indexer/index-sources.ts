@@ -1,7 +1,6 @@
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { Output } from "../output.js";
-import type { PolicySource } from "../policy/parse.js";
 import { LogColumns, LogDecoder, type RpcLog } from "./decode.js";
 import { createIndexProgress } from "./index-progress.js";
 import { receiptOffsets, receiptsNeeded } from "./log-places.js";
@@ -12,6 +11,7 @@ import {
   type RollupReader,
 } from "./rpc.js";
 import type { ActivityStore, StoredBlock } from "./store.js";
+import type { PolicySource } from "../policy/parse.js";
 
 /** Addresses per `eth_getLogs` filter: minievm's `filter-max-addresses`. */
 const MAX_ADDRESSES = 100;

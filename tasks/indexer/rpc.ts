@@ -2,10 +2,10 @@ import type { EIP1193Provider } from "hardhat/types/providers";
 
 import { ERRORS } from "../error-catalog.js";
 import { defined, isVipError, VipError } from "../errors.js";
-import { isTransient, withRetry } from "../network/retry.js";
 import type { BatchTransport } from "./batch.js";
 import type { RpcLog } from "./decode.js";
 import type { TxReceipt } from "./log-places.js";
+import { isTransient, withRetry } from "../network/retry.js";
 
 /** A rollup block's place: its number, hash and own timestamp. */
 export interface BlockHeader {

@@ -16,10 +16,10 @@ import {
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
-import { LOG_COLUMN_TYPES, LOG_COLUMNS } from "../policy/engine-policy.js";
-import type { PolicySource } from "../policy/parse.js";
 import type { LogColumns } from "./decode.js";
 import { checkFormat, REBUILD_COMMAND } from "./index-format.js";
+import { LOG_COLUMN_TYPES, LOG_COLUMNS } from "../policy/engine-policy.js";
+import type { PolicySource } from "../policy/parse.js";
 
 /** The columns every log table starts with, and their types. */
 const LOG_TABLE_COLUMNS = LOG_COLUMNS.map(

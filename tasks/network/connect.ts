@@ -1,8 +1,7 @@
+import { HardhatError } from "@nomicfoundation/hardhat-errors";
 import type { NetworkConfig } from "hardhat/types/config";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
-
-import { HardhatError } from "@nomicfoundation/hardhat-errors";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
-import { assertHardhatInvariant } from "@nomicfoundation/hardhat-errors";
 import { AccAddress, MsgGovExecuteJSON } from "@initia/initia.js";
+import { assertHardhatInvariant } from "@nomicfoundation/hardhat-errors";
 import { bech32 } from "bech32";
 
 import { formatUnixTime, safeText } from "../output.js";

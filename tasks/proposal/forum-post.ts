@@ -1,12 +1,12 @@
 import { assertHardhatInvariant } from "@nomicfoundation/hardhat-errors";
 
 import { formatNumber, formatUnixTime, safeText } from "../output.js";
-import { accountAddresses } from "../signer/addresses.js";
 import {
   type CorrectionMessage,
   describeCorrectionMessages,
   stagesText,
 } from "./correction.js";
+import { accountAddresses } from "../signer/addresses.js";
 
 /** Where a stage's snapshot stands against its challenge window. */
 export type PostedWindow =

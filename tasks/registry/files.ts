@@ -5,9 +5,9 @@ import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
-import { writeJsonFileAtomically } from "../files/json.js";
 import type { RegistryEntry } from "./entry.js";
 import type { EntryFiles, EntryPlace } from "./validate.js";
+import { writeJsonFileAtomically } from "../files/json.js";
 
 /** The three paths of an entry in a registry checkout. */
 function entryPaths(

@@ -1,9 +1,9 @@
-import { Leaders } from "../scores/leaders.js";
-import { eip55 } from "../scores/checksum.js";
-import type { ScoreTable } from "../scores/table.js";
 import type { RankedEntry } from "./model.js";
 import type { StageRanks } from "./ranks.js";
 import { byScoreThenAddress, compareAddresses, rankedEntry } from "./top.js";
+import { eip55 } from "../scores/checksum.js";
+import { Leaders } from "../scores/leaders.js";
+import type { ScoreTable } from "../scores/table.js";
 
 /** An address scored in both stages, with a different score. */
 interface Move {

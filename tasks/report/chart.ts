@@ -1,5 +1,5 @@
-import type { Bucket } from "./histogram.js";
 import { formatCount } from "./format.js";
+import type { Bucket } from "./histogram.js";
 
 const BAR = 40;
 const PLOT = 160;

@@ -5,11 +5,11 @@ import { exists } from "@nomicfoundation/hardhat-utils/fs";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import { readManifest, type ReportManifest } from "./manifest.js";
+import { readPolicyText, type PolicyText } from "./policy-file.js";
 import { readScoreFile, type ScoreFile } from "../scores/read.js";
 import { finalScoreFile, liveScoreFile } from "../scores/score-files.js";
 import { manifestFile } from "../scoring/publish.js";
-import { readManifest, type ReportManifest } from "./manifest.js";
-import { readPolicyText, type PolicyText } from "./policy-file.js";
 
 /**
  * One stage's files, found and checked before any score is read: its score

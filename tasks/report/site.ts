@@ -1,18 +1,18 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
-import type { ScoreTable } from "../scores/table.js";
 import { stageChanges } from "./changes.js";
 import { mergeBuckets, scoreHistogram } from "./histogram.js";
 import { readStageScores, type StageSource } from "./inputs.js";
 import { policyPlaces } from "./policy-place.js";
 import { StageRanks } from "./ranks.js";
 import type { LookupStage } from "./site-script.js";
-import { writeStageShards } from "./stage-shards.js";
 import { stagePage } from "./stage-page.js";
+import { writeStageShards } from "./stage-shards.js";
 import { topEntries } from "./top.js";
 import { SHOWN, stagePageName, type StageView } from "./view.js";
 import type { SiteWriter } from "./write-site.js";
+import type { ScoreTable } from "../scores/table.js";
 
 /** The most bars the distribution's chart has. */
 const CHART_BARS = 16;

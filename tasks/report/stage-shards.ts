@@ -1,7 +1,7 @@
-import type { ScoreTable } from "../scores/table.js";
 import type { StageRanks } from "./ranks.js";
 import { shardBits, shardFile, shardOf, shardScript } from "./shards.js";
 import type { SiteWriter } from "./write-site.js";
+import type { ScoreTable } from "../scores/table.js";
 
 /**
  * The table's rows grouped by shard, as row numbers in typed arrays (a

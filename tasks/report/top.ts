@@ -1,9 +1,9 @@
-import { Leaders } from "../scores/leaders.js";
-import { eip55 } from "../scores/checksum.js";
-import type { ScoreTable } from "../scores/table.js";
 import type { RankedEntry } from "./model.js";
 import { shareOfTotal } from "./numbers.js";
 import type { StageRanks } from "./ranks.js";
+import { eip55 } from "../scores/checksum.js";
+import { Leaders } from "../scores/leaders.js";
+import type { ScoreTable } from "../scores/table.js";
 
 /** Two rows' addresses in byte order (the order of their lowercase hex). */
 export function compareAddresses(

@@ -5,8 +5,8 @@ import {
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { CHANGED, NEW, SAME } from "./gas-model.js";
-import { forEachStageScore } from "../contract/stage-pages.js";
 import type { ScoreTable } from "./table.js";
+import { forEachStageScore } from "../contract/stage-pages.js";
 
 /**
  * Addresses per reader call: packed 20 bytes each, they and the reader's code

@@ -1,9 +1,9 @@
 import { type Log, type Provider, toBeHex, zeroPadValue } from "ethers";
 
-import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { READER_BATCH, readEntries } from "./entry-reader.js";
 import type { MinedReceipt, WatchedBlock } from "./receipts.js";
 import type { ScoreTable } from "./table.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
 
 /** What the proof established, or why it could not. */
 export type ProofOutcome =

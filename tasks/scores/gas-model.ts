@@ -1,5 +1,5 @@
-import { MARKER_BYTES } from "../contract/push-marker.js";
 import type { ScoreTable } from "./table.js";
+import { MARKER_BYTES } from "../contract/push-marker.js";
 
 /**
  * What an entry does to the chain: decides its gas. Unknown entries count as

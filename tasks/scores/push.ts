@@ -1,6 +1,6 @@
+import type { HardhatEthersProvider } from "@nomicfoundation/hardhat-ethers/types";
 import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
-import type { HardhatEthersProvider } from "@nomicfoundation/hardhat-ethers/types";
 import { type Signer, toQuantity } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
@@ -8,6 +8,13 @@ import { transactionOverrides, withMargin } from "../contract/confirm.js";
 import { describeRevert } from "../contract/revert.js";
 import { ERRORS } from "../error-catalog.js";
 import { reasonOf, VipError, defined } from "../errors.js";
+import {
+  type MinedReceipt,
+  type Outcome,
+  ReceiptWatcher,
+  type WatchedBlock,
+} from "./receipts.js";
+import type { ScoreTable } from "./table.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import type { BatchRecord, Journal } from "../journal/journal.js";
 import { batchesOf, type JournalledBatch } from "../journal/state.js";
@@ -23,13 +30,6 @@ import { type EntryKind, NEW } from "./gas-model.js";
 import { InFlightWindow, isPoolFull } from "./in-flight.js";
 import type { Progress } from "./progress.js";
 import { type PushMarker, withMarker } from "../contract/push-marker.js";
-import {
-  type MinedReceipt,
-  type Outcome,
-  ReceiptWatcher,
-  type WatchedBlock,
-} from "./receipts.js";
-import type { ScoreTable } from "./table.js";
 
 export interface PushOptions {
   stage: bigint;

@@ -1,7 +1,7 @@
-import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { READER_BATCH, readEntries } from "./entry-reader.js";
-import { forEachStageScore } from "../contract/stage-pages.js";
 import type { ScoreTable } from "./table.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { forEachStageScore } from "../contract/stage-pages.js";
 
 export interface Difference {
   address: string;

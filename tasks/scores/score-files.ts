@@ -3,9 +3,10 @@ import path from "node:path";
 
 import { ensureNodeErrnoExceptionError } from "@nomicfoundation/hardhat-utils/error";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
-import type { PushIntent } from "../contract/push-marker.js";
+
 import { readScoreFile, type ScoreFile } from "./read.js";
 import { refuseTrialScores } from "./trial-guard.js";
+import type { PushIntent } from "../contract/push-marker.js";
 
 /**
  * `stage-<N>.csv`: the stage's scores so far, rewritten by the operator's

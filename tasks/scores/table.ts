@@ -1,4 +1,5 @@
 import { getAddress } from "ethers";
+
 import { defined } from "../errors.js";
 
 /** One entry of a score table, materialized on demand. */

@@ -1,15 +1,10 @@
-import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 import type { HardhatEthersProvider } from "@nomicfoundation/hardhat-ethers/types";
+import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 import { formatEther, type Provider, type Signer } from "ethers";
 
-import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { stageWriteCount } from "../contract/fence.js";
 import { preflight } from "../contract/preflight.js";
 import { ERRORS } from "../error-catalog.js";
-import { defined, VipError } from "../errors.js";
-import { stageWriteCount } from "../contract/fence.js";
-import { Journal, journalPath } from "../journal/journal.js";
-import { batchesOf } from "../journal/state.js";
-import { counted, field, formatNumber, type Output } from "../output.js";
 import {
   batchEstimator,
   BatchPlanner,
@@ -17,15 +12,20 @@ import {
   gasLimits,
   planBatches,
 } from "./batches.js";
+import { entryKinds } from "./entry-reader.js";
+import { EventProof } from "./event-proof.js";
 import { type EntryKind, NEW, SAME } from "./gas-model.js";
 import { createProgress } from "./progress.js";
 import type { PushIntent } from "../contract/push-marker.js";
+import { defined, VipError } from "../errors.js";
 import { type PushContext, pushScores, type PushReport } from "./push.js";
-import { entryKinds } from "./entry-reader.js";
-import { EventProof } from "./event-proof.js";
 import { ChainComparison, type Difference } from "./read-back.js";
 import type { ScoreFile } from "./read.js";
 import { announceVerified, verifyScores } from "./verify.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { Journal, journalPath } from "../journal/journal.js";
+import { batchesOf } from "../journal/state.js";
+import { counted, field, formatNumber, type Output } from "../output.js";
 
 export interface ScoresUpdateOptions {
   stage: bigint;

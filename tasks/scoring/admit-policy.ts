@@ -3,17 +3,17 @@ import { StatementType } from "@duckdb/node-api";
 import { ERRORS } from "../error-catalog.js";
 import { isVipError, VipError } from "../errors.js";
 import { safeText } from "../output.js";
+import type { Deadline, PolicySandbox } from "./sandbox.js";
 import { admit } from "../policy/admit.js";
 import { boundPlanRefusals, type TableScan } from "../policy/bound-plan.js";
-import { inexactExpressions } from "../policy/exactness.js";
 import type { EnginePolicy } from "../policy/engine-policy.js";
-import { reservedColumnHint } from "../policy/sql-names.js";
+import { inexactExpressions } from "../policy/exactness.js";
 import {
   listConstructs,
   type PolicyConstruct,
   textOf,
 } from "../policy/place.js";
-import type { Deadline, PolicySandbox } from "./sandbox.js";
+import { reservedColumnHint } from "../policy/sql-names.js";
 
 /** A policy admitted to run: its SQL, and what a second run must settle. */
 export interface AdmittedPolicy {

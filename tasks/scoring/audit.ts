@@ -1,8 +1,8 @@
-import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { field, formatNumber, type Output } from "../output.js";
-import { forEachStageScore } from "../contract/stage-pages.js";
 import type { StageScores } from "./score-stage.js";
 import { windowLabel } from "./target.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { forEachStageScore } from "../contract/stage-pages.js";
+import { field, formatNumber, type Output } from "../output.js";
 
 /**
  * What a challenger checks: the stage recomputed from its own index against

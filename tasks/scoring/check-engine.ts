@@ -1,3 +1,6 @@
+import { type ErrorParam, isVipError } from "../errors.js";
+import { admitPolicy } from "./admit-policy.js";
+import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
 import {
   type EnginePolicy,
   LOG_COLUMN_TYPES,
@@ -5,9 +8,6 @@ import {
 } from "../policy/engine-policy.js";
 import type { PolicyConstruct } from "../policy/place.js";
 import { textOf } from "../policy/place.js";
-import { type ErrorParam, isVipError } from "../errors.js";
-import { admitPolicy } from "./admit-policy.js";
-import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
 
 /** Policies to check alone, as plain data: what crosses into the engine's process. */
 export interface CheckJob {

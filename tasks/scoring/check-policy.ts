@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { isVipError, type VipError } from "../errors.js";
-import { enginePolicy, type Policy } from "../policy/parse.js";
 import type { PolicyCheck } from "./check-engine.js";
 import { EngineProcess, rebuiltRefusal } from "./engine-process.js";
 import { DEFAULT_POLICY_BOUNDS, type PolicyBounds } from "./sandbox.js";
+import { enginePolicy, type Policy } from "../policy/parse.js";
 
 export type { PolicyCheck } from "./check-engine.js";
 

@@ -1,6 +1,14 @@
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { indentedList, safeText } from "../output.js";
+import { type AdmittedPolicy, admitPolicy } from "./admit-policy.js";
+import { digestSources, type SourceDigest } from "./digest.js";
+import { checkedAnswer } from "./policy-answer.js";
+import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
+import { type PackedRows, type ScoreRow, unpackRows } from "./score-rows.js";
+import type { StageBlocks } from "./stage-blocks.js";
+import { type ScoredWindow, windowLabel } from "./target.js";
+import { logTable } from "../indexer/store.js";
 import type { TableScan } from "../policy/bound-plan.js";
 import {
   CHAIN_ORDER,
@@ -8,14 +16,6 @@ import {
   sourceColumns,
 } from "../policy/engine-policy.js";
 import { listConstructs, textOf } from "../policy/place.js";
-import { type AdmittedPolicy, admitPolicy } from "./admit-policy.js";
-import { digestSources, type SourceDigest } from "./digest.js";
-import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
-import { checkedAnswer } from "./policy-answer.js";
-import { type PackedRows, type ScoreRow, unpackRows } from "./score-rows.js";
-import type { StageBlocks } from "./stage-blocks.js";
-import { type ScoredWindow, windowLabel } from "./target.js";
-import { logTable } from "../indexer/store.js";
 
 /** One stage to compute, as plain data: what crosses into the engine's process. */
 export interface StageJob {

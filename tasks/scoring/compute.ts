@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 
-import { enginePolicy, type Policy } from "../policy/parse.js";
 import type { StageComputation } from "./compute-engine.js";
 import { EngineProcess } from "./engine-process.js";
 import { DEFAULT_POLICY_BOUNDS, type PolicyBounds } from "./sandbox.js";
 import type { StageBlocks } from "./stage-blocks.js";
 import type { ScoredWindow } from "./target.js";
+import { enginePolicy, type Policy } from "../policy/parse.js";
 
 export type { StageComputation } from "./compute-engine.js";
 export type { ScoreRow } from "./score-rows.js";

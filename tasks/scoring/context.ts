@@ -1,12 +1,12 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
-import { baseChain, taskFolder } from "../config/settings.js";
-import { connectReadOnly, type Connection } from "../network/connect.js";
-import { consoleOutput } from "../output.js";
-import { batchTransport } from "../indexer/batch.js";
-import type { IndexContext } from "../indexer/index-policies.js";
 import { type PolicyBoundOptions, policyBounds } from "./policy-bounds.js";
 import type { PolicyBounds } from "./sandbox.js";
+import { baseChain, taskFolder } from "../config/settings.js";
+import { batchTransport } from "../indexer/batch.js";
+import type { IndexContext } from "../indexer/index-policies.js";
+import { connectReadOnly, type Connection } from "../network/connect.js";
+import { consoleOutput } from "../output.js";
 
 /**
  * What computing a stage reads besides the index: the base chain's REST API

@@ -1,9 +1,9 @@
 import { field, safeText } from "../output.js";
+import type { PolicyCheck } from "./check-engine.js";
 import { LOG_COLUMN_TYPES, LOG_COLUMNS } from "../policy/engine-policy.js";
 import type { Policy } from "../policy/parse.js";
 import { listConstructs } from "../policy/place.js";
 import { sqlName } from "../policy/sql-names.js";
-import type { PolicyCheck } from "./check-engine.js";
 
 /**
  * What `scores:check` says of an admitted policy: its name, the stages it is

@@ -2,14 +2,14 @@ import { createHash } from "node:crypto";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import { PolicySandbox } from "./sandbox.js";
+import { logTable } from "../indexer/store.js";
 import {
   CHAIN_ORDER,
   type EngineSource,
   sourceColumns,
 } from "../policy/engine-policy.js";
-import { logTable } from "../indexer/store.js";
 import { textOf } from "../policy/place.js";
-import { PolicySandbox } from "./sandbox.js";
 
 export interface SourceDigest {
   table: string;

@@ -1,7 +1,6 @@
 import { JsonDuckDBValueConverter } from "@duckdb/node-api";
 
 import { isVipError } from "../errors.js";
-import type { EnginePolicy } from "../policy/engine-policy.js";
 import { placingErrors } from "./admit-policy.js";
 import type { Deadline, PolicySandbox } from "./sandbox.js";
 import {
@@ -11,6 +10,7 @@ import {
   type PackedRows,
   type RawAnswer,
 } from "./score-rows.js";
+import type { EnginePolicy } from "../policy/engine-policy.js";
 
 /** A row packed by the engine: the address, then the score's 8 bytes. */
 const ROW_BYTES = ADDRESS_BYTES + 8;

@@ -1,7 +1,7 @@
 import { field, type Output, safeText } from "../output.js";
+import type { ScoreTarget } from "./target.js";
 import { policyForStage } from "../policy/load.js";
 import type { Policy } from "../policy/parse.js";
-import type { ScoreTarget } from "./target.js";
 
 /**
  * The policy of `policyPath` that a target runs: a stage's, the one in force

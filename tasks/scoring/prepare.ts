@@ -2,17 +2,17 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { selectedNetwork } from "../network/connect.js";
 import { field, type Output } from "../output.js";
-import { loadPolicies } from "../policy/load.js";
-import type { Policy } from "../policy/parse.js";
 import { checkPolicies } from "./check-policy.js";
 import type { ActivityContext } from "./context.js";
 import { EngineProcess } from "./engine-process.js";
 import { type PolicyBoundOptions, policyBounds } from "./policy-bounds.js";
-import type { PolicyBounds } from "./sandbox.js";
 import { policyForTarget, sayPolicy } from "./policy-choice.js";
+import type { PolicyBounds } from "./sandbox.js";
 import { scorePolicies, type StageScores } from "./score-stage.js";
-import type { ScoreTarget } from "./target.js";
 import { scoreTargetOf, type ScoreTargetOptions } from "./target-option.js";
+import type { ScoreTarget } from "./target.js";
+import { loadPolicies } from "../policy/load.js";
+import type { Policy } from "../policy/parse.js";
 
 /** What a scoring command knows before it reads anything but its files. */
 export interface PreparedScoring {

@@ -2,14 +2,14 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
-import { finalScoreFile, liveScoreFile } from "../scores/score-files.js";
-import { writeFileAtomically, writeJsonFileAtomically } from "../files/json.js";
-import type { Policy } from "../policy/parse.js";
 import type { ScoreRow, StageComputation } from "./compute.js";
 import type { StageBlocks } from "./stage-blocks.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import { type ScoredWindow, trialBaseName, windowLabel } from "./target.js";
+import { writeFileAtomically, writeJsonFileAtomically } from "../files/json.js";
+import type { Policy } from "../policy/parse.js";
+import { finalScoreFile, liveScoreFile } from "../scores/score-files.js";
 
 const CSV_HEADER = "address,score\n";
 

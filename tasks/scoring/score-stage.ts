@@ -1,16 +1,16 @@
-import { indexFile } from "../indexer/index-policies.js";
 import type { IndexReport } from "../indexer/index-sources.js";
 import { counted, field, formatNumber, safeText } from "../output.js";
-import { loadPolicies, policyForStage } from "../policy/load.js";
-import type { Policy } from "../policy/parse.js";
-import type { ActivityContext } from "./context.js";
 import { computeStage, type StageComputation } from "./compute.js";
+import type { ActivityContext } from "./context.js";
 import { EngineProcess } from "./engine-process.js";
 import { sayPolicy } from "./policy-choice.js";
 import { scoreCsv, stageManifest, type StageManifest } from "./publish.js";
 import type { StageBlocks } from "./stage-blocks.js";
 import type { ScoredWindow, ScoreTarget } from "./target.js";
 import { type WindowInputs, windowInputs } from "./window-inputs.js";
+import { indexFile } from "../indexer/index-policies.js";
+import { loadPolicies, policyForStage } from "../policy/load.js";
+import type { Policy } from "../policy/parse.js";
 
 export interface StageScores {
   policy: Policy;

@@ -1,9 +1,3 @@
-import { fetchChainTime } from "../clients/l1-rest.js";
-import { fetchStageWindow } from "../clients/stage-window.js";
-import { indexPolicies, rollupReader } from "../indexer/index-policies.js";
-import type { IndexReport } from "../indexer/index-sources.js";
-import { field, formatUnixTime } from "../output.js";
-import type { Policy } from "../policy/parse.js";
 import type { ActivityContext } from "./context.js";
 import { stageBlocks, type StageBlocks } from "./stage-blocks.js";
 import {
@@ -12,6 +6,12 @@ import {
   trialWindow,
   windowLabel,
 } from "./target.js";
+import { fetchChainTime } from "../clients/l1-rest.js";
+import { fetchStageWindow } from "../clients/stage-window.js";
+import { indexPolicies, rollupReader } from "../indexer/index-policies.js";
+import type { IndexReport } from "../indexer/index-sources.js";
+import { field, formatUnixTime } from "../output.js";
+import type { Policy } from "../policy/parse.js";
 
 /** What a window's computation reads besides the policy. */
 export interface WindowInputs {

@@ -1,7 +1,6 @@
+import { HardhatError } from "@nomicfoundation/hardhat-errors";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/types";
 import type { ResolvedConfigurationVariable } from "hardhat/types/config";
-
-import { HardhatError } from "@nomicfoundation/hardhat-errors";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";

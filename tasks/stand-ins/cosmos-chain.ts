@@ -1,9 +1,9 @@
+import { json } from "./server.js";
 import type { AccountState, GasPrice } from "../clients/cosmos-tx.js";
 import type { CheckedMsg } from "../cosmos/amino.js";
 import { feeFor } from "../cosmos/fees.js";
 import { txHash } from "../cosmos/sign.js";
 import { TxRejection, type VerifiedTx, verifyTx } from "../cosmos/verify.js";
-import { json } from "./server.js";
 import { defined } from "../errors.js";
 
 /** A transaction the stand-in took into a block. */

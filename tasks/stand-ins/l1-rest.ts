@@ -1,4 +1,3 @@
-import { MAINNET_VIP_MODULE_ADDRESS } from "../config/constants.js";
 import { answerBankQuery, type Balances } from "./bank.js";
 import {
   answerCosmosChain,
@@ -6,6 +5,7 @@ import {
   type CosmosChainState,
 } from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
+import { MAINNET_VIP_MODULE_ADDRESS } from "../config/constants.js";
 
 type L1RestMode =
   "ok" | "not-found" | "not-json" | "missing-field" | "bad-move-resource";

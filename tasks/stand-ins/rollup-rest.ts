@@ -1,4 +1,3 @@
-import { deriveBridgeAddress } from "../proposal/bridge-address.js";
 import { answerBankQuery, type Balances } from "./bank.js";
 import {
   answerCosmosChain,
@@ -6,6 +5,7 @@ import {
   type CosmosChainState,
 } from "./cosmos-chain.js";
 import { json, startServer, type StandInServer } from "./server.js";
+import { deriveBridgeAddress } from "../proposal/bridge-address.js";
 
 type RollupRestMode = "ok" | "http-error" | "missing-field";
 

@@ -2,7 +2,6 @@ import type { IncomingMessage } from "node:http";
 
 import { Interface } from "ethers";
 
-import { TxRejection, verifySignedOpHook } from "../cosmos/verify.js";
 import type { CosmosChainState } from "./cosmos-chain.js";
 import {
   type Handler,
@@ -10,6 +9,7 @@ import {
   startServer,
   type StandInServer,
 } from "./server.js";
+import { TxRejection, verifySignedOpHook } from "../cosmos/verify.js";
 import { defined } from "../errors.js";
 
 /** A route the stand-in knows, keyed by its source and destination assets. */

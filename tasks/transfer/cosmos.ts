@@ -1,4 +1,5 @@
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
+
 import {
   accountInfo,
   broadcastTx,

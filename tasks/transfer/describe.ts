@@ -1,6 +1,6 @@
-import { safeText, formatDuration } from "../output.js";
 import { formatEther } from "ethers";
 
+import { operationKindOf } from "./hops.js";
 import type {
   EstimatedFee,
   FeeAsset,
@@ -8,8 +8,8 @@ import type {
   Route,
 } from "../clients/router.js";
 import { checkMsg } from "../cosmos/amino.js";
-import { operationKindOf } from "./hops.js";
 import { defined } from "../errors.js";
+import { safeText, formatDuration } from "../output.js";
 
 /**
  * A fee as a hop or the route states it: an amount of an asset, its USD value

@@ -9,12 +9,12 @@ import {
 } from "../contract/confirm.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError, reasonOf } from "../errors.js";
+import { recordsOf, type TransferRecord } from "./records.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import type { Journal } from "../journal/journal.js";
 import { isTransient } from "../network/retry.js";
 import { field, type Output } from "../output.js";
 import { ensureFunds } from "../signer/funds.js";
-import { recordsOf, type TransferRecord } from "./records.js";
 
 const ERC20 = [
   "function allowance(address owner, address spender) view returns (uint256)",

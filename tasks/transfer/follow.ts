@@ -1,11 +1,12 @@
-import { safeText } from "../output.js";
 import { sleep } from "@nomicfoundation/hardhat-utils/lang";
+
 import { RouterError, type RouterClient } from "../clients/router.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError, defined, reasonOf } from "../errors.js";
+import { recordsOf, type TransferRecord } from "./records.js";
 import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
-import { recordsOf, type TransferRecord } from "./records.js";
+import { safeText } from "../output.js";
 import { outcomeOf, type StatusView, viewStatus } from "./status.js";
 
 export interface FollowOptions {

@@ -2,12 +2,12 @@ import type { RouterClient } from "../clients/router.js";
 import { checkHookSequence, signOpHook } from "../cosmos/op-hook.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import type { HookSigner } from "./plan.js";
 import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
+import { recordsOf, type TransferRecord } from "./records.js";
 import { accountAddresses } from "../signer/addresses.js";
 import type { OperatorSigner } from "../signer/signer.js";
-import type { HookSigner } from "./plan.js";
-import { recordsOf, type TransferRecord } from "./records.js";
 
 export interface HookContext {
   router: RouterClient;

@@ -6,9 +6,9 @@ import type {
   Route,
   SignedOpHook,
 } from "../clients/router.js";
+import { checkMsg } from "../cosmos/amino.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
-import { checkMsg } from "../cosmos/amino.js";
 import { accountAddresses } from "../signer/addresses.js";
 
 /**

@@ -1,9 +1,9 @@
+import { operationKindOf } from "./hops.js";
 import {
   type AssetRelease,
   type StatusResponse,
   SUCCESS_STATE,
 } from "../clients/router.js";
-import { operationKindOf } from "./hops.js";
 
 /** What a state means for the follower (Skip's docs, "Transaction states"). */
 export type Outcome =

@@ -5,13 +5,14 @@ import {
   fetchCosmosChainId,
 } from "../../tasks/clients/cometbft.js";
 import { describeEndpoint } from "../../tasks/clients/http.js";
-import { fetchStageWindow } from "../../tasks/clients/stage-window.js";
 import {
   fetchChainTime,
   fetchVipProgram,
   fetchVipStage,
 } from "../../tasks/clients/l1-rest.js";
+import { fetchStageWindow } from "../../tasks/clients/stage-window.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../tasks/config/constants.js";
+import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
 import {
   startCometBftStandIn,
   type CometBftStandIn,
@@ -21,7 +22,6 @@ import {
   type L1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
 import { startServer } from "../../tasks/stand-ins/server.js";
-import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
 import { refusal } from "../helpers/failure.js";
 
 /**

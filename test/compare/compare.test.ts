@@ -1,12 +1,12 @@
 import { expect } from "chai";
 
+import { addr, randomAnswer, rows } from "./fixture.js";
 import { compareScores } from "../../tasks/compare/compare.js";
 import type { PairedScore } from "../../tasks/compare/paired-scores.js";
 import { sharePointsChange } from "../../tasks/compare/shares.js";
 import { fallsBelowVestingMinimum } from "../../tasks/compare/vesting.js";
 import { ERRORS } from "../../tasks/error-catalog.js";
 import { thrownParams } from "../helpers/failure.js";
-import { addr, randomAnswer, rows } from "./fixture.js";
 
 const [a1, a2, a3, a4, a5, a6, a7, a8] = [1, 2, 3, 4, 5, 6, 7, 8].map(addr) as [
   string,

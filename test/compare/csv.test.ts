@@ -1,10 +1,10 @@
 import { expect } from "chai";
 
+import { addr, rows } from "./fixture.js";
 import {
   COMPARE_CSV_HEADER,
   compareCsvChunks,
 } from "../../tasks/compare/csv.js";
-import { addr, rows } from "./fixture.js";
 
 const [a1, a2, a3, a4] = [1, 2, 3, 4].map(addr) as [
   string,

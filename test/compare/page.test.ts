@@ -1,15 +1,15 @@
 import { expect } from "chai";
 
+import { addr } from "./fixture.js";
 import { compareScores } from "../../tasks/compare/compare.js";
-import { comparePage } from "../../tasks/compare/page.js";
 import {
   type CompareView,
   PAGE_EVERY_LIMIT,
   PAGE_SHOWN,
 } from "../../tasks/compare/page-view.js";
+import { comparePage } from "../../tasks/compare/page.js";
 import { pairScores } from "../../tasks/compare/paired-scores.js";
 import type { ScoreRow } from "../../tasks/scoring/score-rows.js";
-import { addr } from "./fixture.js";
 
 function view(
   current: ScoreRow[],

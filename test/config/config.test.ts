@@ -3,12 +3,12 @@ import { expect } from "chai";
 import { configVariable } from "hardhat/config";
 import { createHardhatRuntimeEnvironment } from "hardhat/hre";
 
-import { policyBounds } from "../../tasks/scoring/policy-bounds.js";
-import vipScorePlugin from "../../tasks/index.js";
-import { json, startServer } from "../../tasks/stand-ins/server.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../tasks/config/constants.js";
-import { defined, isVipError } from "../../tasks/errors.js";
 import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined, isVipError } from "../../tasks/errors.js";
+import vipScorePlugin from "../../tasks/index.js";
+import { policyBounds } from "../../tasks/scoring/policy-bounds.js";
+import { json, startServer } from "../../tasks/stand-ins/server.js";
 
 /**
  * The config errors Hardhat reports when the config loads (its own

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 
 import { expect } from "chai";
 import { artifacts } from "hardhat";
+
 import { defined } from "../../tasks/errors.js";
 
 /**

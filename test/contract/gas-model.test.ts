@@ -6,6 +6,8 @@ import {
   sampleAddresses,
   sampleScores,
 } from "../../scripts/gas/scenarios.js";
+import { defined } from "../../tasks/errors.js";
+import { EntryCollector } from "../../tasks/scores/entry.js";
 import {
   CHANGED,
   type EntryKind,
@@ -13,9 +15,7 @@ import {
   predictGas,
   SAME,
 } from "../../tasks/scores/gas-model.js";
-import { EntryCollector } from "../../tasks/scores/entry.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { defined } from "../../tasks/errors.js";
 
 const { ethers } = await network.create();
 

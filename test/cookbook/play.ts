@@ -2,17 +2,17 @@ import { expect } from "chai";
 import { type Interface, type JsonRpcProvider, Wallet } from "ethers";
 
 import {
-  CookbookEvents__factory,
-  CookbookNft__factory,
-} from "../../types/ethers-contracts/index.js";
-import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
-import {
   type Block,
   DEPLOY_TIME,
   type Nft,
   type Tx,
   type Venue,
 } from "./activity.js";
+import {
+  CookbookEvents__factory,
+  CookbookNft__factory,
+} from "../../types/ethers-contracts/index.js";
+import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 
 /** Each venue's and each ERC-721's address, lowercase. */
 export type Deployed = Record<Venue | Nft, string>;

@@ -6,14 +6,6 @@ import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 
 import {
-  startL1RestStandIn,
-  type L1RestStandIn,
-} from "../../tasks/stand-ins/l1-rest.js";
-import { runHardhat } from "../helpers/hardhat-cli.js";
-import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
-import { directProvider } from "../helpers/rig.js";
-import { parseScoreCsv } from "../helpers/score-csv.js";
-import {
   BLOCKS,
   COLLECTORS,
   E18,
@@ -39,6 +31,14 @@ import {
 } from "./models.js";
 import { type Deployed, deployVenues, playBlocks } from "./play.js";
 import { pointSources } from "./sources.js";
+import {
+  startL1RestStandIn,
+  type L1RestStandIn,
+} from "../../tasks/stand-ins/l1-rest.js";
+import { runHardhat } from "../helpers/hardhat-cli.js";
+import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
+import { directProvider } from "../helpers/rig.js";
+import { parseScoreCsv } from "../helpers/score-csv.js";
 
 /** Scores as an object of strings: a difference reads as one. */
 const readable = (scores: Scores) =>

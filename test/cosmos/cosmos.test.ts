@@ -1,4 +1,3 @@
-import { AuthInfo, TxRaw } from "@initia/initia.proto/cosmos/tx/v1beta1/tx.js";
 import {
   Coins,
   Fee,
@@ -11,6 +10,7 @@ import {
   AuthInfo as InitiaAuthInfo,
   Msg,
 } from "@initia/initia.js";
+import { AuthInfo, TxRaw } from "@initia/initia.proto/cosmos/tx/v1beta1/tx.js";
 import { expect } from "chai";
 import { hashMessage, hexlify, recoverAddress, Wallet } from "ethers";
 
@@ -24,15 +24,15 @@ import { checkHookSequence, signOpHook } from "../../tasks/cosmos/op-hook.js";
 import { stdSignDocJson } from "../../tasks/cosmos/sign-doc.js";
 import { signCosmosTx, txHash } from "../../tasks/cosmos/sign.js";
 import { TxRejection, verifySignedOpHook } from "../../tasks/cosmos/verify.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined, isVipError, type VipError } from "../../tasks/errors.js";
 import { accountAddresses } from "../../tasks/signer/addresses.js";
 import {
   type L1RestStandIn,
   startL1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
-import { DEPLOYER, DEPLOYER_KEY, OUTSIDER_KEY } from "../helpers/keys.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { defined, isVipError, type VipError } from "../../tasks/errors.js";
 import { caught, refusal } from "../helpers/failure.js";
+import { DEPLOYER, DEPLOYER_KEY, OUTSIDER_KEY } from "../helpers/keys.js";
 
 const SIGNER = accountAddresses(DEPLOYER, "test");
 const account = { ...SIGNER, signer: new Wallet(DEPLOYER_KEY) };

@@ -4,8 +4,8 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { PROJECT_ROOT } from "../helpers/hardhat-cli.js";
 import { anchorsOf, brokenLinks, githubSlug } from "./markdown-links.js";
+import { PROJECT_ROOT } from "../helpers/hardhat-cli.js";
 
 function markdownUnder(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {

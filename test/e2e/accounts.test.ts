@@ -4,6 +4,8 @@ import path from "node:path";
 
 import { expect } from "chai";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined } from "../../tasks/errors.js";
 import {
   startL1RestStandIn,
   type L1RestStandIn,
@@ -12,16 +14,14 @@ import {
   startRollupRestStandIn,
   type RollupRestStandIn,
 } from "../../tasks/stand-ins/rollup-rest.js";
+import { failure } from "../helpers/failure.js";
 import {
   runHardhat,
   spawnHardhat,
   type CliResult,
 } from "../helpers/hardhat-cli.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { failure } from "../helpers/failure.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
-import { defined } from "../../tasks/errors.js";
 
 const TEST_MNEMONIC =
   "test test test test test test test test test test test junk";

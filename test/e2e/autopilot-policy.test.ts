@@ -6,26 +6,26 @@ import path from "node:path";
 import { expect } from "chai";
 import { type JsonRpcProvider, Wallet } from "ethers";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined, errorCode } from "../../tasks/errors.js";
+import { formatUnixTime } from "../../tasks/output.js";
 import {
   startL1RestStandIn,
   type L1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
+import type { StandInServer } from "../../tasks/stand-ins/server.js";
 import {
   type TradeLog,
   TradeLog__factory,
   type VipScore,
 } from "../../types/ethers-contracts/index.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { defined, errorCode } from "../../tasks/errors.js";
-import { formatUnixTime } from "../../tasks/output.js";
 import { failure } from "../helpers/failure.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";
-import { parseScoreCsv } from "../helpers/score-csv.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 import { deployVipScore, directProvider } from "../helpers/rig.js";
+import { parseScoreCsv } from "../helpers/score-csv.js";
 import { startWebhook, type Alert } from "../helpers/webhook.js";
-import type { StandInServer } from "../../tasks/stand-ins/server.js";
 
 const E18 = 10n ** 18n;
 const INTERVAL = 1_000n;

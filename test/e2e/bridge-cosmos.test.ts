@@ -6,6 +6,7 @@ import path from "node:path";
 import { expect } from "chai";
 
 import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined } from "../../tasks/errors.js";
 import { accountAddresses } from "../../tasks/signer/addresses.js";
 import {
   type L1RestStandIn,
@@ -36,7 +37,6 @@ import {
   LEDGER_KEY,
 } from "../helpers/keys.js";
 import { waitFor } from "../helpers/wait.js";
-import { defined } from "../../tasks/errors.js";
 
 const BASE = "interwoven-1";
 const ROLLUP = "rehearsal-1";

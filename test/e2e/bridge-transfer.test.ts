@@ -6,6 +6,8 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 
 import { RouterClient } from "../../tasks/clients/router.js";
+import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { defined, isVipError } from "../../tasks/errors.js";
 import { Journal } from "../../tasks/journal/journal.js";
 import {
   opinitRoute,
@@ -20,14 +22,12 @@ import {
   TestToken__factory,
   type TestToken,
 } from "../../types/ethers-contracts/index.js";
+import { failure } from "../helpers/failure.js";
 import { runHardhat, spawnHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import { directProvider } from "../helpers/rig.js";
 import { waitFor } from "../helpers/wait.js";
-import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
-import { defined, isVipError } from "../../tasks/errors.js";
-import { failure } from "../helpers/failure.js";
 
 const L2_DENOM =
   "l2/2588fd87a8e081f6a557f43ff14f05dddf5e34cb27afcefd6eaf81f1daea30d0";

@@ -6,6 +6,8 @@ import { HardhatError } from "@nomicfoundation/hardhat-errors";
 import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined } from "../../tasks/errors.js";
 import {
   startCometBftStandIn,
   type CometBftStandIn,
@@ -15,17 +17,15 @@ import {
   type L1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
 import { startServer } from "../../tasks/stand-ins/server.js";
+import { failure } from "../helpers/failure.js";
 import {
   type CliResult,
   PROJECT_ROOT,
   runHardhat,
 } from "../helpers/hardhat-cli.js";
-import { failure } from "../helpers/failure.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
-import { directProvider } from "../helpers/rig.js";
 import { DEPLOYER_KEY, OUTSIDER, OUTSIDER_KEY } from "../helpers/keys.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { defined } from "../../tasks/errors.js";
+import { directProvider } from "../helpers/rig.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 

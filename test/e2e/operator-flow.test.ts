@@ -4,6 +4,8 @@ import path from "node:path";
 
 import { expect } from "chai";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined } from "../../tasks/errors.js";
 import { readScoreFile } from "../../tasks/scores/read.js";
 import {
   startCometBftStandIn,
@@ -14,13 +16,11 @@ import {
   type L1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
 import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
-import { directProvider } from "../helpers/rig.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
-import { defined } from "../../tasks/errors.js";
+import { directProvider } from "../helpers/rig.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 

@@ -3,11 +3,12 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import { bcs } from "@initia/initia.js";
 import { expect } from "chai";
 import { getAddress } from "ethers";
 
-import { bcs } from "@initia/initia.js";
-
+import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
 import { deriveBridgeAddress } from "../../tasks/proposal/bridge-address.js";
 import { parseRate } from "../../tasks/proposal/rates.js";
 import { encodeRegisterArgs } from "../../tasks/proposal/whitelist.js";
@@ -19,10 +20,8 @@ import {
   startRollupRestStandIn,
   type RollupRestStandIn,
 } from "../../tasks/stand-ins/rollup-rest.js";
-import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
-import { isVipError } from "../../tasks/errors.js";
-import { runHardhat } from "../helpers/hardhat-cli.js";
 import { failure } from "../helpers/failure.js";
+import { runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 import { deployVipScore, directProvider } from "../helpers/rig.js";

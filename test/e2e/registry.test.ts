@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { expect } from "chai";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
 import { registryEvmChainId } from "../../tasks/registry/evm-chain-id.js";
 import { l2Denom } from "../../tasks/registry/op-denom.js";
 import {
@@ -14,7 +15,6 @@ import {
   startRollupRestStandIn,
   type RollupRestStandIn,
 } from "../../tasks/stand-ins/rollup-rest.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
 import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";

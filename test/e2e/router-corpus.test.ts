@@ -11,19 +11,19 @@ import {
   routeSchema,
 } from "../../tasks/clients/router.js";
 import { checkMsg } from "../../tasks/cosmos/amino.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined, isVipError } from "../../tasks/errors.js";
+import { Journal } from "../../tasks/journal/journal.js";
 import {
   startRouterStandIn,
   type RouterStandIn,
 } from "../../tasks/stand-ins/router.js";
-import { Journal } from "../../tasks/journal/journal.js";
 import { describeRoute } from "../../tasks/transfer/describe.js";
 import { trackOnce } from "../../tasks/transfer/follow.js";
 import type { TransferRecord } from "../../tasks/transfer/records.js";
 import { viewStatus } from "../../tasks/transfer/status.js";
 import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { defined, isVipError } from "../../tasks/errors.js";
 
 const CORPUS = path.join(PROJECT_ROOT, "test", "corpus", "router");
 

@@ -1,13 +1,13 @@
 import { expect } from "chai";
 
 import { RouterClient, RouterError } from "../../tasks/clients/router.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
 import {
   opinitRoute,
   startRouterStandIn,
   swapAndTransferRoute,
   type RouterStandIn,
 } from "../../tasks/stand-ins/router.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
 import { failure, refusal } from "../helpers/failure.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";
 

@@ -5,13 +5,13 @@ import path from "node:path";
 import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 
-import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { errorCode } from "../../tasks/errors.js";
 import {
   startL1RestStandIn,
   type L1RestStandIn,
 } from "../../tasks/stand-ins/l1-rest.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { errorCode } from "../../tasks/errors.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { failure } from "../helpers/failure.js";
 import {
   HARDHAT_CLI,

@@ -7,6 +7,8 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { expect } from "chai";
 import { type JsonRpcProvider, Wallet } from "ethers";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { errorCode } from "../../tasks/errors.js";
 import {
   startCometBftStandIn,
   type CometBftStandIn,
@@ -19,8 +21,6 @@ import {
   TestToken__factory,
   TradeLog__factory,
 } from "../../types/ethers-contracts/index.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { errorCode } from "../../tasks/errors.js";
 import { failure } from "../helpers/failure.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";
 import {
@@ -34,8 +34,8 @@ import {
   startMinievmProxy,
   type MinievmProxy,
 } from "../helpers/minievm-proxy.js";
-import { parseScoreCsv } from "../helpers/score-csv.js";
 import { directProvider } from "../helpers/rig.js";
+import { parseScoreCsv } from "../helpers/score-csv.js";
 
 const T0 = 1_900_000_000n;
 /** Stage 1 on the base chain; stage 2 is open. */

@@ -6,6 +6,8 @@ import path from "node:path";
 import { expect } from "chai";
 import { type JsonRpcProvider, Wallet } from "ethers";
 
+import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { errorCode } from "../../tasks/errors.js";
 import {
   startL1RestStandIn,
   type L1RestStandIn,
@@ -14,15 +16,12 @@ import {
   TestToken__factory,
   TradeLog__factory,
 } from "../../types/ethers-contracts/index.js";
+import { catalogEntry, failure, failureCode } from "../helpers/failure.js";
 import {
   PROJECT_ROOT,
   runHardhat,
   spawnHardhat,
 } from "../helpers/hardhat-cli.js";
-import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
-import { errorCode } from "../../tasks/errors.js";
-import { catalogEntry, failure, failureCode } from "../helpers/failure.js";
-import { parseScoreCsv } from "../helpers/score-csv.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { onlySourceId, queryIndex } from "../helpers/index-query.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
@@ -31,6 +30,7 @@ import {
   type MinievmProxy,
 } from "../helpers/minievm-proxy.js";
 import { deployVipScore, directProvider } from "../helpers/rig.js";
+import { parseScoreCsv } from "../helpers/score-csv.js";
 
 // The base chain's windows. Stage 1 is longer than today's interval: a window
 // derived from the interval would miss its first trade.

@@ -4,9 +4,9 @@ import path from "node:path";
 import { expect } from "chai";
 import { Wallet } from "ethers";
 
-import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
-import { failure } from "../helpers/failure.js";
 import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { failure } from "../helpers/failure.js";
+import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
 import { deployVipScore, directProvider } from "../helpers/rig.js";

@@ -5,14 +5,14 @@ import path from "node:path";
 import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 
-import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined } from "../../tasks/errors.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import { deployVipScore, directProvider } from "../helpers/rig.js";
-import { defined } from "../../tasks/errors.js";
 
 const SAMPLE = path.join(PROJECT_ROOT, "scripts", "sample-scores.csv");
 

@@ -5,6 +5,8 @@ import path from "node:path";
 import { expect } from "chai";
 import { type JsonRpcProvider, Wallet } from "ethers";
 
+import { type ErrorDescriptor, ERRORS } from "../../tasks/error-catalog.js";
+import { errorCode } from "../../tasks/errors.js";
 import {
   startL1RestStandIn,
   type L1RestStandIn,
@@ -14,8 +16,6 @@ import {
   TradeLog__factory,
   type VipScore,
 } from "../../types/ethers-contracts/index.js";
-import { type ErrorDescriptor, ERRORS } from "../../tasks/error-catalog.js";
-import { errorCode } from "../../tasks/errors.js";
 import { type AutopilotHost, startHost } from "../helpers/autopilot-host.js";
 import { failure } from "../helpers/failure.js";
 import { runHardhat } from "../helpers/hardhat-cli.js";

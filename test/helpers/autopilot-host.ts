@@ -1,15 +1,14 @@
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 
-import type { ChildProcess } from "node:child_process";
-
-import type { AutopilotStatus } from "../../tasks/autopilot/status.js";
-import { defined } from "../../tasks/errors.js";
-import type { StandInServer } from "../../tasks/stand-ins/server.js";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy.js";
 import { type CliResult, spawnHardhat } from "./hardhat-cli.js";
 import { startWebhook, type Alert } from "./webhook.js";
+import type { AutopilotStatus } from "../../tasks/autopilot/status.js";
+import { defined } from "../../tasks/errors.js";
+import type { StandInServer } from "../../tasks/stand-ins/server.js";
 
 /**
  * One operator host running `stage:autopilot` as a service would: its own key,

@@ -13,6 +13,10 @@ import path from "node:path";
 import { expect } from "chai";
 import { type JsonRpcProvider, Wallet } from "ethers";
 
+import { type CliResult, PROJECT_ROOT, runHardhat } from "./hardhat-cli.js";
+import { startHardhatNode, type HardhatNode } from "./hardhat-node.js";
+import { DEPLOYER_KEY } from "./keys.js";
+import { directProvider } from "./rig.js";
 import { contractsFile } from "../../tasks/contract/succession.js";
 import { defined } from "../../tasks/errors.js";
 import {
@@ -27,10 +31,6 @@ import {
   type VipScore,
   VipScore__factory,
 } from "../../types/ethers-contracts/index.js";
-import { type CliResult, PROJECT_ROOT, runHardhat } from "./hardhat-cli.js";
-import { startHardhatNode, type HardhatNode } from "./hardhat-node.js";
-import { DEPLOYER_KEY } from "./keys.js";
-import { directProvider } from "./rig.js";
 
 export const BRIDGE = 29n;
 /** The base chain's time in the stand-in (Unix seconds). */

@@ -4,11 +4,11 @@ import path from "node:path";
 
 import { JsonRpcProvider, Wallet } from "ethers";
 
-import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { VipScore__factory } from "../../types/ethers-contracts/index.js";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy.js";
 import { startHardhatNode, type HardhatNode } from "./hardhat-node.js";
 import { DEPLOYER_KEY } from "./keys.js";
+import { VipScore__factory } from "../../types/ethers-contracts/index.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
 
 /**
  * A provider that reads the node directly, without ethers' 250 ms call cache

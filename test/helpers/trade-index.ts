@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { LogColumns } from "../../tasks/indexer/decode.js";
-import type { StageBlocks } from "../../tasks/scoring/stage-blocks.js";
 import { ActivityStore } from "../../tasks/indexer/store.js";
 import { parsePolicy, type Policy } from "../../tasks/policy/parse.js";
+import type { StageBlocks } from "../../tasks/scoring/stage-blocks.js";
 
 /** The source every hand-built index here holds: TradeLog's `Trade`. */
 const TRADE_CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";

@@ -1,14 +1,14 @@
 import { expect } from "chai";
 import { AbiCoder, EventFragment, zeroPadValue } from "ethers";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { isVipError } from "../../tasks/errors.js";
 import {
   LogColumns,
   LogDecoder,
   type RpcLog,
 } from "../../tasks/indexer/decode.js";
 import { parsePolicy } from "../../tasks/policy/parse.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { isVipError } from "../../tasks/errors.js";
 import { thrownParams } from "../helpers/failure.js";
 
 const CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";

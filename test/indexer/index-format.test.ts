@@ -10,7 +10,6 @@ import { ERRORS } from "../../tasks/error-catalog.js";
 import { isVipError } from "../../tasks/errors.js";
 import { setAside } from "../../tasks/indexer/index-format.js";
 import { ActivityStore } from "../../tasks/indexer/store.js";
-
 import { queryIndex } from "../helpers/index-query.js";
 
 /**

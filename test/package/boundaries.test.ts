@@ -4,8 +4,8 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { PROJECT_ROOT } from "../helpers/hardhat-cli.js";
 import { defined } from "../../tasks/errors.js";
+import { PROJECT_ROOT } from "../helpers/hardhat-cli.js";
 
 /** Every file under `dir` whose name ends with `extension`. */
 function sources(dir: string, extension: string): string[] {

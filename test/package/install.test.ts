@@ -16,6 +16,8 @@ import { promisify } from "node:util";
 import { expect } from "chai";
 import { JsonRpcProvider } from "ethers";
 
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined } from "../../tasks/errors.js";
 import {
   startL1RestStandIn,
   type L1RestStandIn,
@@ -24,8 +26,6 @@ import { failure } from "../helpers/failure.js";
 import { PROJECT_ROOT, runHardhat } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
 import { DEPLOYER_KEY } from "../helpers/keys.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { defined } from "../../tasks/errors.js";
 
 const run = promisify(execFile);
 

@@ -1,11 +1,11 @@
 import { expect } from "chai";
 
 import { nextPollSeconds } from "../../tasks/autopilot/schedule.js";
+import type { VipProgram } from "../../tasks/clients/l1-rest.js";
 import {
   describeTiming,
   openStageTiming,
 } from "../../tasks/program/stage-timing.js";
-import type { VipProgram } from "../../tasks/clients/l1-rest.js";
 
 // Stage 10 runs [1,000,000, 1,086,400): one testnet day.
 const program: VipProgram = {

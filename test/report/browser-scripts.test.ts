@@ -2,13 +2,13 @@ import { runInNewContext } from "node:vm";
 
 import { expect } from "chai";
 
+import { address } from "./fixture.js";
 import { NUMBERS_JS } from "../../tasks/report/browser/numbers.js";
 import { SHARDS_JS } from "../../tasks/report/browser/shards.js";
 import { VESTING_JS } from "../../tasks/report/browser/vesting.js";
 import { groupThousands, shareOfTotal } from "../../tasks/report/numbers.js";
 import { shardFile, shardOf } from "../../tasks/report/shards.js";
 import { fallsBelowVestingMinimum } from "../../tasks/scores/vesting.js";
-import { address } from "./fixture.js";
 
 /** A browser script's functions, run in a context of their own. */
 function browserFunctions(source: string): Record<string, unknown> {

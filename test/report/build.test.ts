@@ -9,10 +9,6 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { reportAction } from "../../tasks/commands/scores-report/action.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { buildReport } from "../../tasks/report/build.js";
-import { refusal } from "../helpers/failure.js";
 import {
   address,
   BIG_SCORE,
@@ -21,6 +17,10 @@ import {
   writePolicy,
   writeStage,
 } from "./fixture.js";
+import { reportAction } from "../../tasks/commands/scores-report/action.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { buildReport } from "../../tasks/report/build.js";
+import { refusal } from "../helpers/failure.js";
 
 /** Two stages: the first final, the second live, with changes between them. */
 async function scoresDir(): Promise<string> {

@@ -4,14 +4,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import type { Policy } from "../../tasks/policy/parse.js";
+import type { ScoreRow } from "../../tasks/scoring/compute.js";
+import type { SourceDigest } from "../../tasks/scoring/digest.js";
 import {
   type StageManifest,
   scoreCsv,
   stageManifest,
   writeStageFiles,
 } from "../../tasks/scoring/publish.js";
-import type { ScoreRow } from "../../tasks/scoring/compute.js";
-import type { SourceDigest } from "../../tasks/scoring/digest.js";
 
 /** A folder of its own under the system's temporary folder. */
 export function tempDir(prefix = "vip-report-"): Promise<string> {

@@ -3,8 +3,8 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { ReportKeeper } from "../../tasks/report/keeper.js";
 import { address, tempDir, writePolicy, writeStage } from "./fixture.js";
+import { ReportKeeper } from "../../tasks/report/keeper.js";
 
 describe("a report kept current by the autopilot (--report-dir)", () => {
   let dir: string;

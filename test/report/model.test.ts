@@ -1,5 +1,6 @@
 import { expect } from "chai";
 
+import { address, BIG_SCORE } from "./fixture.js";
 import { stageChanges } from "../../tasks/report/changes.js";
 import { mergeBuckets, scoreHistogram } from "../../tasks/report/histogram.js";
 import { rankOf, sharePercent } from "../../tasks/report/model.js";
@@ -7,7 +8,6 @@ import { StageRanks } from "../../tasks/report/ranks.js";
 import { topEntries } from "../../tasks/report/top.js";
 import { eip55 } from "../../tasks/scores/checksum.js";
 import { ScoreTable } from "../../tasks/scores/table.js";
-import { address, BIG_SCORE } from "./fixture.js";
 
 function table(scores: [string, bigint][]): ScoreTable {
   const result = new ScoreTable();

@@ -1,11 +1,11 @@
 import { expect } from "chai";
 
+import { BIG_SCORE } from "./fixture.js";
 import { escapeHtml, jsonForScript } from "../../tasks/report/escape.js";
 import { REPORT_CONTENT_SECURITY_POLICY } from "../../tasks/report/layout.js";
 import { shardScript } from "../../tasks/report/shards.js";
 import { stagePage } from "../../tasks/report/stage-page.js";
 import type { StageView } from "../../tasks/report/view.js";
-import { BIG_SCORE } from "./fixture.js";
 
 const HOSTILE = `</script><script>alert("x")</script><img src=x onerror=alert(1)>&amp;'`;
 

@@ -6,15 +6,15 @@ import {
   sampleAddresses,
   sampleScores,
 } from "../../scripts/gas/scenarios.js";
+import { defined } from "../../tasks/errors.js";
+import { entryKinds, READER_BATCH } from "../../tasks/scores/entry-reader.js";
 import { EntryCollector } from "../../tasks/scores/entry.js";
 import { CHANGED, NEW, SAME } from "../../tasks/scores/gas-model.js";
-import { entryKinds, READER_BATCH } from "../../tasks/scores/entry-reader.js";
 import {
   ChainComparison,
   compareWithChain,
 } from "../../tasks/scores/read-back.js";
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
-import { defined } from "../../tasks/errors.js";
 
 const { ethers } = await network.create();
 

@@ -1,9 +1,9 @@
-import { expect } from "chai";
-import { network } from "hardhat";
-
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+
+import { expect } from "chai";
+import { network } from "hardhat";
 
 import {
   deployVipScore,
@@ -13,19 +13,19 @@ import {
   estimateSendAndConfirm,
   sendAndConfirm,
 } from "../../tasks/contract/confirm.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
+import { defined, isVipError } from "../../tasks/errors.js";
 import {
   type ConfirmedRecord,
   Journal,
   journalPath,
 } from "../../tasks/journal/journal.js";
 import { gasLimits } from "../../tasks/scores/batches.js";
-import { pushScores } from "../../tasks/scores/push.js";
 import { SAME } from "../../tasks/scores/gas-model.js";
-import { readScoreFile } from "../../tasks/scores/read.js";
+import { pushScores } from "../../tasks/scores/push.js";
 import { compareWithChain } from "../../tasks/scores/read-back.js";
+import { readScoreFile } from "../../tasks/scores/read.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { ERRORS } from "../../tasks/error-catalog.js";
-import { defined, isVipError } from "../../tasks/errors.js";
 
 // A node that mines failing transactions instead of refusing them, as a rollup
 // node does.

@@ -10,11 +10,11 @@ import {
   type ErrorParams,
   type VipError,
 } from "../../tasks/errors.js";
-import { computeStage } from "../../tasks/scoring/compute.js";
 import { LogColumns } from "../../tasks/indexer/decode.js";
-import type { StageBlocks } from "../../tasks/scoring/stage-blocks.js";
 import { ActivityStore } from "../../tasks/indexer/store.js";
 import { parsePolicy, type Policy } from "../../tasks/policy/parse.js";
+import { computeStage } from "../../tasks/scoring/compute.js";
+import type { StageBlocks } from "../../tasks/scoring/stage-blocks.js";
 
 // Computing a stage is a pure function of (index, policy, window): these tests
 // build an index by hand and run the real engine on it, no chain involved.

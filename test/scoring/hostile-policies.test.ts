@@ -4,15 +4,15 @@ import path from "node:path";
 
 import { expect } from "chai";
 
+import type { ErrorDescriptor } from "../../tasks/error-catalog.js";
+import { VipError, errorCode, isVipError } from "../../tasks/errors.js";
+import { parsePolicy } from "../../tasks/policy/parse.js";
 import { computeStage } from "../../tasks/scoring/compute.js";
 import {
   DEFAULT_POLICY_BOUNDS,
   type PolicyBounds,
 } from "../../tasks/scoring/sandbox.js";
-import type { ErrorDescriptor } from "../../tasks/error-catalog.js";
-import { VipError, errorCode, isVipError } from "../../tasks/errors.js";
 import { catalogEntry } from "../helpers/failure.js";
-import { parsePolicy } from "../../tasks/policy/parse.js";
 import {
   STAGE_BLOCKS,
   STAGE_WINDOW,

@@ -4,10 +4,10 @@ import path from "node:path";
 
 import { expect } from "chai";
 
-import { Deadline, PolicySandbox } from "../../tasks/scoring/sandbox.js";
-import { ActivityStore } from "../../tasks/indexer/store.js";
 import { ERRORS } from "../../tasks/error-catalog.js";
 import { VipError, isVipError } from "../../tasks/errors.js";
+import { ActivityStore } from "../../tasks/indexer/store.js";
+import { Deadline, PolicySandbox } from "../../tasks/scoring/sandbox.js";
 
 // The engine under the admission: even SQL that admission would refuse
 // cannot reach a file, the network or the engine's settings from here.

@@ -1,5 +1,6 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { showAccounts } from "./run.js";
 import { storeInKeystore } from "../../accounts/keystore.js";
 import {
   accountFromMnemonic,
@@ -13,7 +14,6 @@ import { connectAnyNetwork } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
 import { accountAddresses } from "../../signer/addresses.js";
 import { operatorSigner } from "../../signer/signer.js";
-import { showAccounts } from "./run.js";
 
 interface AccountsArgs {
   create: boolean;

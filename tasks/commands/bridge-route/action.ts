@@ -1,12 +1,12 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { describeRoute } from "../../transfer/describe.js";
-import { selectedNetwork } from "../../network/connect.js";
-import { routerFor } from "../../transfer/router.js";
 import { routeRequestSchema } from "../../clients/router.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError, defined } from "../../errors.js";
+import { selectedNetwork } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
+import { describeRoute } from "../../transfer/describe.js";
+import { routerFor } from "../../transfer/router.js";
 
 interface BridgeRouteArgs {
   fromChain?: string;

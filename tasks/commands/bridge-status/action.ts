@@ -4,13 +4,13 @@ import path from "node:path";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { taskFolder } from "../../config/settings.js";
-
+import { optionalSeconds } from "../../cli/values.js";
 import { SUCCESS_STATE } from "../../clients/router.js";
+import { taskFolder } from "../../config/settings.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
-import { optionalSeconds } from "../../cli/values.js";
+import { selectedNetwork } from "../../network/connect.js";
 import { consoleOutput, safeText } from "../../output.js";
 import {
   describeEnd,
@@ -19,7 +19,6 @@ import {
   trackOnce,
 } from "../../transfer/follow.js";
 import { recordsOf, type TransferRecord } from "../../transfer/records.js";
-import { selectedNetwork } from "../../network/connect.js";
 import { routerFor } from "../../transfer/router.js";
 
 interface BridgeStatusArgs {

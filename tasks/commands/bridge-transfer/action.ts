@@ -1,15 +1,16 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { runTransfer } from "./run.js";
+import { optionalSeconds } from "../../cli/values.js";
 import { taskFolder } from "../../config/settings.js";
-
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { Journal } from "../../journal/journal.js";
 import { connect } from "../../network/connect.js";
-import { optionalSeconds } from "../../cli/values.js";
 import { consoleOutput, field } from "../../output.js";
 import { accountAddresses } from "../../signer/addresses.js";
 import { announceSigner, operatorSigner } from "../../signer/signer.js";
+import { cosmosEndpoints } from "../../transfer/chains.js";
 import {
   recordsOf,
   transferJournalPath,
@@ -17,9 +18,7 @@ import {
   type TransferIntent,
   type TransferRecord,
 } from "../../transfer/records.js";
-import { cosmosEndpoints } from "../../transfer/chains.js";
 import { routerFor } from "../../transfer/router.js";
-import { runTransfer } from "./run.js";
 
 interface BridgeTransferArgs {
   fromChain: string;

@@ -24,7 +24,6 @@ import {
   recordedEnd,
   trackOnce,
 } from "../../transfer/follow.js";
-import type { StatusView } from "../../transfer/status.js";
 import {
   hookSequenceGuard,
   journalledHookSigner,
@@ -41,6 +40,7 @@ import {
   type TransferRecord,
   underWay,
 } from "../../transfer/records.js";
+import type { StatusView } from "../../transfer/status.js";
 
 export interface TransferContext {
   router: RouterClient;

@@ -1,9 +1,9 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { runChainId } from "./run.js";
 import { optionalVipUrl } from "../../config/settings.js";
 import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
-import { runChainId } from "./run.js";
 
 const action: NewTaskActionFunction = async (_args, hre) => {
   const connection = await connectReadOnly(hre, { anyNetwork: true });

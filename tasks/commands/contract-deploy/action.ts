@@ -1,8 +1,9 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { ignitionPath } from "../../config/package-files.js";
 import { fetchVipStage } from "../../clients/l1-rest.js";
+import { ignitionPath } from "../../config/package-files.js";
 import { baseChain } from "../../config/settings.js";
+import { journalledStartStage, runDeploy } from "../../contract/deploy.js";
 import { deploymentDir } from "../../contract/deployment.js";
 import { currentDeploymentId } from "../../contract/succession.js";
 import { ERRORS } from "../../error-catalog.js";
@@ -10,7 +11,6 @@ import { VipError } from "../../errors.js";
 import { connect } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
 import { announceSigner, operatorSigner } from "../../signer/signer.js";
-import { journalledStartStage, runDeploy } from "../../contract/deploy.js";
 
 interface DeployArgs {
   startStage?: string;

@@ -4,26 +4,30 @@ import path from "node:path";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { rehearseAutopilot } from "./autopilot.js";
+import { rehearseFunding, rehearseTransfer } from "./bridge.js";
+import { rehearseCorrection } from "./correction.js";
+import { freshRehearsalFolders, type RehearsalFolders } from "./folder.js";
+import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
+import { rehearsePolicy } from "./policy.js";
+import { deploySamplePolicy, type PolicyRehearsal } from "./sample-policy.js";
 import {
   type VipScore,
   VipScore__factory,
 } from "../../../types/ethers-contracts/index.js";
+import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
 import { packageFile } from "../../config/package-files.js";
+import { runDeploy } from "../../contract/deploy.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { type Connection, selectedNetwork } from "../../network/connect.js";
-import { registryEvmChainId } from "../../registry/evm-chain-id.js";
-import { runChainId } from "../chain-id/run.js";
-import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
-import { runDeploy } from "../../contract/deploy.js";
-import { type OperatorSigner, operatorSigner } from "../../signer/signer.js";
 import { consoleOutput, field, type Output } from "../../output.js";
+import { registryEvmChainId } from "../../registry/evm-chain-id.js";
 import { buildReport } from "../../report/build.js";
-import { runScoresUpdate } from "../../scores/update.js";
 import { readScoreFile } from "../../scores/read.js";
 import { finalScoreFile } from "../../scores/score-files.js";
-import { runStage } from "../stage/run.js";
-import { runFinalize } from "../stage-finalize/run.js";
+import { runScoresUpdate } from "../../scores/update.js";
+import { type OperatorSigner, operatorSigner } from "../../signer/signer.js";
 import {
   type CometBftStandIn,
   startCometBftStandIn,
@@ -32,19 +36,15 @@ import {
   type L1RestStandIn,
   startL1RestStandIn,
 } from "../../stand-ins/l1-rest.js";
-import { runVersion } from "../version/run.js";
-import { showAccounts } from "../accounts/run.js";
 import {
   type RollupRestStandIn,
   startRollupRestStandIn,
 } from "../../stand-ins/rollup-rest.js";
-import { rehearseAutopilot } from "./autopilot.js";
-import { rehearseCorrection } from "./correction.js";
-import { rehearseFunding, rehearseTransfer } from "./bridge.js";
-import { freshRehearsalFolders, type RehearsalFolders } from "./folder.js";
-import { rehearseProposal, rehearseRegistryEntry } from "./onboarding.js";
-import { rehearsePolicy } from "./policy.js";
-import { deploySamplePolicy, type PolicyRehearsal } from "./sample-policy.js";
+import { showAccounts } from "../accounts/run.js";
+import { runChainId } from "../chain-id/run.js";
+import { runStage } from "../stage/run.js";
+import { runFinalize } from "../stage-finalize/run.js";
+import { runVersion } from "../version/run.js";
 
 interface RehearseArgs {
   file?: string;

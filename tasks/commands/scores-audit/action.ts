@@ -2,16 +2,16 @@ import { readFile } from "node:fs/promises";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { activityContext } from "../../scoring/context.js";
-import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
-import { auditStage } from "../../scoring/audit.js";
-import { prepareScoring, scorePrepared } from "../../scoring/prepare.js";
-import { windowLabel } from "../../scoring/target.js";
-import type { ScoreTargetOptions } from "../../scoring/target-option.js";
 import { readOnlyContract } from "../../contract/context.js";
+import { stageAddresses } from "../../contract/stage-pages.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
-import { stageAddresses } from "../../contract/stage-pages.js";
+import { auditStage } from "../../scoring/audit.js";
+import { activityContext } from "../../scoring/context.js";
+import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
+import { prepareScoring, scorePrepared } from "../../scoring/prepare.js";
+import type { ScoreTargetOptions } from "../../scoring/target-option.js";
+import { windowLabel } from "../../scoring/target.js";
 
 interface ScoresAuditArgs extends PolicyBoundOptions, ScoreTargetOptions {
   dataDir?: string;

@@ -14,8 +14,8 @@ import {
 } from "../../compare/write-files.js";
 import { warnIfOldMinievm } from "../../indexer/node-version.js";
 import { field } from "../../output.js";
-import { sayPolicy } from "../../scoring/policy-choice.js";
 import { activityContext } from "../../scoring/context.js";
+import { sayPolicy } from "../../scoring/policy-choice.js";
 import { scorePolicies, type StageScores } from "../../scoring/score-stage.js";
 
 interface ScoresCompareArgs extends CompareOptions {

@@ -1,5 +1,7 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { warnIfOldMinievm } from "../../indexer/node-version.js";
+import { field } from "../../output.js";
 import { activityContext } from "../../scoring/context.js";
 import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
 import {
@@ -9,8 +11,6 @@ import {
 } from "../../scoring/prepare.js";
 import { writeStageFiles } from "../../scoring/publish.js";
 import type { ScoreTargetOptions } from "../../scoring/target-option.js";
-import { warnIfOldMinievm } from "../../indexer/node-version.js";
-import { field } from "../../output.js";
 
 interface ScoresComputeArgs extends PolicyBoundOptions, ScoreTargetOptions {
   dataDir?: string;

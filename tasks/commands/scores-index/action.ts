@@ -1,11 +1,11 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { activityContext } from "../../scoring/context.js";
 import { setAside } from "../../indexer/index-format.js";
 import { indexFile, indexPolicies } from "../../indexer/index-policies.js";
 import { warnIfOldMinievm } from "../../indexer/node-version.js";
 import { field, formatNumber } from "../../output.js";
 import { loadPolicies } from "../../policy/load.js";
+import { activityContext } from "../../scoring/context.js";
 
 interface ScoresIndexArgs {
   dataDir?: string;

@@ -1,7 +1,7 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { consoleOutput } from "../../output.js";
 import { writeNewPolicy } from "./run.js";
+import { consoleOutput } from "../../output.js";
 
 interface ScoresNewPolicyArgs {
   template: string;

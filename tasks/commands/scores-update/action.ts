@@ -1,17 +1,16 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { taskFolder } from "../../config/settings.js";
-
 import { contractContext } from "../../contract/context.js";
 import { parseStage } from "../../contract/preflight.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
-import { announceSigner } from "../../signer/signer.js";
 import { readScoreFile } from "../../scores/read.js";
 import { pushIntentOf } from "../../scores/score-files.js";
 import { refuseTrialScores } from "../../scores/trial-guard.js";
 import { runScoresUpdate } from "../../scores/update.js";
+import { announceSigner } from "../../signer/signer.js";
 
 interface ScoresUpdateArgs {
   stage: string;

@@ -2,9 +2,9 @@ import path from "node:path";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { correctionSettings } from "../../correction/settings.js";
 import { planCorrection, runCorrection } from "../../correction/correct.js";
 import { describePlan } from "../../correction/describe.js";
+import { correctionSettings } from "../../correction/settings.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput, field } from "../../output.js";

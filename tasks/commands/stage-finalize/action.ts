@@ -1,7 +1,7 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { runFinalize } from "./run.js";
 import { taskFolder } from "../../config/settings.js";
-
 import { contractContext } from "../../contract/context.js";
 import { parseStage, preflight } from "../../contract/preflight.js";
 import { requireStageEnded } from "../../contract/stage-ended.js";
@@ -9,7 +9,6 @@ import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { consoleOutput } from "../../output.js";
 import { announceSigner } from "../../signer/signer.js";
-import { runFinalize } from "./run.js";
 
 interface FinalizeArgs {
   stage: string;

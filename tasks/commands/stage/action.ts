@@ -2,12 +2,12 @@ import path from "node:path";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { runStage } from "./run.js";
 import { ignitionPath } from "../../config/package-files.js";
 import { baseChain, taskFolder } from "../../config/settings.js";
 import { findScoreContract } from "../../contract/locate.js";
 import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
-import { runStage } from "./run.js";
 
 interface StageArgs {
   contract?: string;

@@ -1,17 +1,17 @@
 import type { VipScore } from "../../../types/ethers-contracts/index.js";
 import {
-  DEFAULT_GRACE_SECONDS,
-  describeTiming,
-  openStageTiming,
-} from "../../program/stage-timing.js";
-import { fetchChainTime, fetchVipStage } from "../../clients/l1-rest.js";
-import {
   describeCloses,
   describeThisHost,
   recentStageCloses,
 } from "../../autopilot/recent-stages.js";
+import { fetchChainTime, fetchVipStage } from "../../clients/l1-rest.js";
 import { defined, reasonOf } from "../../errors.js";
 import { field, type Output } from "../../output.js";
+import {
+  DEFAULT_GRACE_SECONDS,
+  describeTiming,
+  openStageTiming,
+} from "../../program/stage-timing.js";
 
 export interface StageReport {
   programStage: bigint;

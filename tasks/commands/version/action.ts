@@ -1,9 +1,9 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { runVersion } from "./run.js";
 import { vipUrl } from "../../config/settings.js";
 import { selectedNetwork } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
-import { runVersion } from "./run.js";
 
 const action: NewTaskActionFunction = async (_args, hre) => {
   // Only the rollup's CometBFT RPC is asked: no EVM connection, no key.
