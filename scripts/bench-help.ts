@@ -3,8 +3,8 @@
  * `npx hardhat --help` in Hardhat's own sample project (the mocha-ethers
  * template `hardhat --init` writes), as it is and with this package
  * installed from its tarball and added to its plugins. Each run in its own
- * process; median and worst. Run with `npm run bench:help` (BENCH_RUNS,
- * default 9).
+ * process, the two alternating; median and worst. Run with `npm run
+ * bench:help` (BENCH_RUNS, default 15).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TEMPLATE = path.join(
   ROOT,
   "node_modules",
@@ -105,11 +105,8 @@ async function sampleProject(tarball: string): Promise<string> {
   return project;
 }
 
-/** Median and worst wall seconds of `hardhat --help` under `config`. */
-function helpSeconds(
-  project: string,
-  config: string,
-): { median: number; worst: number } {
+/** Wall seconds of one `hardhat --help` under `config`. */
+function helpSeconds(project: string, config: string): number {
   const cli = path.join(
     project,
     "node_modules",
@@ -118,35 +115,43 @@ function helpSeconds(
     "src",
     "cli.js",
   );
-  const seconds: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const started = performance.now();
-    const result = spawnSync(
-      process.execPath,
-      [cli, "--config", config, "--help"],
-      {
-        cwd: project,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME },
-        encoding: "utf8",
-      },
-    );
-    if (result.status !== 0)
-      throw new Error(`--help exited ${result.status}: ${result.stderr}`);
-    seconds.push((performance.now() - started) / 1000);
-  }
-  seconds.sort((a, b) => a - b);
+  const started = performance.now();
+  const result = spawnSync(
+    process.execPath,
+    [cli, "--config", config, "--help"],
+    {
+      cwd: project,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      encoding: "utf8",
+    },
+  );
+  if (result.status !== 0)
+    throw new Error(`--help exited ${result.status}: ${result.stderr}`);
+  return (performance.now() - started) / 1000;
+}
+
+/** Median and worst of a run's seconds. */
+function figures(seconds: number[]): { median: number; worst: number } {
+  const sorted = [...seconds].sort((a, b) => a - b);
   return {
-    median: seconds[Math.floor(RUNS / 2)] ?? 0,
-    worst: seconds.at(-1) ?? 0,
+    median: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    worst: sorted.at(-1) ?? 0,
   };
 }
 
 const project = await sampleProject(packedTarball());
 try {
-  // One unmeasured run each: the first compiles the config and warms the disk cache.
+  // One unmeasured run each: the first compiles the config and warms the
+  // disk cache. Then the two alternate, so a busy moment costs both alike.
   helpSeconds(project, "hardhat.config.ts");
-  const without = helpSeconds(project, "hardhat.config.ts");
-  const withPlugin = helpSeconds(project, "with-plugin.config.ts");
+  helpSeconds(project, "with-plugin.config.ts");
+  const seconds = { without: [] as number[], with: [] as number[] };
+  for (let run = 0; run < RUNS; run++) {
+    seconds.without.push(helpSeconds(project, "hardhat.config.ts"));
+    seconds.with.push(helpSeconds(project, "with-plugin.config.ts"));
+  }
+  const without = figures(seconds.without);
+  const withPlugin = figures(seconds.with);
   const line = (label: string, f: { median: number; worst: number }) =>
     console.log(
       `${label.padEnd(44)}median ${f.median.toFixed(3)} s, worst ${f.worst.toFixed(3)} s`,
