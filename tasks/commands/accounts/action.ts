@@ -1,12 +1,12 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { showAccounts } from "./run.js";
 import { storeInKeystore } from "../../accounts/keystore.js";
 import {
   accountFromMnemonic,
   newAccount,
   readStdin,
 } from "../../accounts/mnemonic.js";
+import { showAccounts } from "../../accounts/show-accounts.js";
 import { optionalVipUrl } from "../../config/settings.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";

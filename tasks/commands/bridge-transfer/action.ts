@@ -1,6 +1,5 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { runTransfer } from "./run.js";
 import { optionalSeconds } from "../../cli/values.js";
 import { taskFolder } from "../../config/settings.js";
 import { ERRORS } from "../../error-catalog.js";
@@ -18,6 +17,7 @@ import {
   type TransferIntent,
   type TransferRecord,
 } from "../../transfer/records.js";
+import { runTransfer } from "../../transfer/resumable-transfer.js";
 import { routerFor } from "../../transfer/router.js";
 
 interface BridgeTransferArgs {

@@ -1,11 +1,14 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { runWhitelistProposal, type WhitelistOptions } from "./run.js";
 import { ignitionPath } from "../../config/package-files.js";
 import { baseChain, vipUrl } from "../../config/settings.js";
 import { locateScoreContract } from "../../contract/locate.js";
 import { connect } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
+import {
+  runWhitelistProposal,
+  type WhitelistOptions,
+} from "../../proposal/write-whitelist-proposal.js";
 
 interface ProposalArgs extends Omit<WhitelistOptions, "force"> {
   force: boolean;

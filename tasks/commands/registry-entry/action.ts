@@ -1,11 +1,14 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { readRegistryInput, runRegistryEntry } from "./run.js";
 import { fetchAbciInfo, fetchCosmosChainId } from "../../clients/cometbft.js";
 import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
 import { vipUrl } from "../../config/settings.js";
 import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
+import {
+  readRegistryInput,
+  runRegistryEntry,
+} from "../../registry/make-entry.js";
 
 interface RegistryEntryArgs {
   registry: string;

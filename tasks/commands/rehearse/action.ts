@@ -15,9 +15,11 @@ import {
   type VipScore,
   VipScore__factory,
 } from "../../../types/ethers-contracts/index.js";
+import { showAccounts } from "../../accounts/show-accounts.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
 import { packageFile } from "../../config/package-files.js";
 import { runDeploy } from "../../contract/deploy.js";
+import { runFinalize } from "../../contract/finalize-open-stage.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { type Connection, selectedNetwork } from "../../network/connect.js";
@@ -40,10 +42,8 @@ import {
   type RollupRestStandIn,
   startRollupRestStandIn,
 } from "../../stand-ins/rollup-rest.js";
-import { showAccounts } from "../accounts/run.js";
 import { runChainId } from "../chain-id/run.js";
 import { runStage } from "../stage/run.js";
-import { runFinalize } from "../stage-finalize/run.js";
 import { runVersion } from "../version/run.js";
 
 interface RehearseArgs {

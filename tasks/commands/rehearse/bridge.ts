@@ -20,7 +20,7 @@ import {
   type TransferIntent,
   type TransferRecord,
 } from "../../transfer/records.js";
-import { runTransfer } from "../bridge-transfer/run.js";
+import { runTransfer } from "../../transfer/resumable-transfer.js";
 
 /** Chain id → REST URL of the stand-in chains. */
 type RestUrls = Record<string, string>;

@@ -3,6 +3,7 @@ import path from "node:path";
 
 import { type PolicyRehearsal, trade } from "./sample-policy.js";
 import { fetchChainTime } from "../../clients/l1-rest.js";
+import { runFinalize } from "../../contract/finalize-open-stage.js";
 import { planCorrection, runCorrection } from "../../correction/correct.js";
 import { describePlan } from "../../correction/describe.js";
 import { defined } from "../../errors.js";
@@ -12,7 +13,6 @@ import { runScoresUpdate } from "../../scores/update.js";
 import { auditStage } from "../../scoring/audit.js";
 import type { ActivityContext } from "../../scoring/context.js";
 import { scoreStage } from "../../scoring/score-stage.js";
-import { runFinalize } from "../stage-finalize/run.js";
 
 const E18 = 10n ** 18n;
 const C1 = "0x00000000000000000000000000000000000000c1";

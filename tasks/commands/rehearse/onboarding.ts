@@ -5,8 +5,11 @@ import { fetchAbciInfo, fetchCosmosChainId } from "../../clients/cometbft.js";
 import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
 import { packageFile } from "../../config/package-files.js";
 import type { Output } from "../../output.js";
-import { runWhitelistProposal } from "../proposal-whitelist/run.js";
-import { readRegistryInput, runRegistryEntry } from "../registry-entry/run.js";
+import { runWhitelistProposal } from "../../proposal/write-whitelist-proposal.js";
+import {
+  readRegistryInput,
+  runRegistryEntry,
+} from "../../registry/make-entry.js";
 
 export interface OnboardingStandIns {
   cometBftUrl: string;

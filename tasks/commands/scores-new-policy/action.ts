@@ -1,7 +1,7 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { writeNewPolicy } from "./run.js";
 import { consoleOutput } from "../../output.js";
+import { writeNewPolicy } from "../../policy/new-policy.js";
 
 interface ScoresNewPolicyArgs {
   template: string;

@@ -1,8 +1,8 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { runFinalize } from "./run.js";
 import { taskFolder } from "../../config/settings.js";
 import { contractContext } from "../../contract/context.js";
+import { runFinalize } from "../../contract/finalize-open-stage.js";
 import { parseStage, preflight } from "../../contract/preflight.js";
 import { requireStageEnded } from "../../contract/stage-ended.js";
 import { ERRORS } from "../../error-catalog.js";

@@ -2,29 +2,26 @@ import path from "node:path";
 
 import { exists } from "@nomicfoundation/hardhat-utils/fs";
 
-import type { VipScore } from "../../../types/ethers-contracts/index.js";
+import { describeRegisterArgs, whitelistProposal } from "./whitelist.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
 import {
   checkVipModule,
   fetchMinDeposit,
   fetchRegisteredBridgeIds,
   fetchVipStage,
-} from "../../clients/l1-rest.js";
-import { type BridgeInfo, fetchBridgeInfo } from "../../clients/rollup-rest.js";
-import { ERRORS } from "../../error-catalog.js";
-import { reasonOf, VipError, defined } from "../../errors.js";
-import { writeJsonFileAtomically } from "../../files/json.js";
-import { field, type Output } from "../../output.js";
-import { loadPolicies } from "../../policy/load.js";
-import { deriveBridgeAddress } from "../../proposal/bridge-address.js";
-import { checkRates, parseRate, type Rate } from "../../proposal/rates.js";
-import {
-  describeRegisterArgs,
-  whitelistProposal,
-} from "../../proposal/whitelist.js";
+} from "../clients/l1-rest.js";
+import { type BridgeInfo, fetchBridgeInfo } from "../clients/rollup-rest.js";
+import { ERRORS } from "../error-catalog.js";
+import { reasonOf, VipError, defined } from "../errors.js";
+import { writeJsonFileAtomically } from "../files/json.js";
+import { field, type Output } from "../output.js";
+import { deriveBridgeAddress } from "./bridge-address.js";
+import { checkRates, parseRate, type Rate } from "./rates.js";
+import { loadPolicies } from "../policy/load.js";
 import {
   type AccountAddresses,
   accountAddresses,
-} from "../../signer/addresses.js";
+} from "../signer/addresses.js";
 
 const MAINNET_CHAIN_ID = "interwoven-1";
 /**

@@ -1,10 +1,10 @@
 import type { Signer } from "ethers";
 
-import type { VipScore } from "../../../types/ethers-contracts/index.js";
-import { finalizeOnce } from "../../contract/finalize.js";
-import { defined } from "../../errors.js";
-import { finalizeJournalPath } from "../../journal/journal.js";
-import { field, formatNumber, type Output } from "../../output.js";
+import { finalizeOnce } from "./finalize.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { defined } from "../errors.js";
+import { finalizeJournalPath } from "../journal/journal.js";
+import { field, formatNumber, type Output } from "../output.js";
 
 /**
  * Finalizes the open stage after the same preflight as `scores:update`,

@@ -5,20 +5,13 @@ import {
   ensureNodeErrnoExceptionError,
 } from "@nomicfoundation/hardhat-utils/error";
 
-import { ERRORS } from "../../error-catalog.js";
-import { VipError } from "../../errors.js";
-import { field, type Output } from "../../output.js";
-import {
-  buildEntry,
-  type RegistryEntry,
-  type RollupFacts,
-} from "../../registry/entry.js";
-import { writeEntry } from "../../registry/files.js";
-import {
-  type RegistryInput,
-  registryInputSchema,
-} from "../../registry/input.js";
-import { checkAgainstNode, checkEntry } from "../../registry/validate.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
+import { field, type Output } from "../output.js";
+import { buildEntry, type RegistryEntry, type RollupFacts } from "./entry.js";
+import { writeEntry } from "./files.js";
+import { type RegistryInput, registryInputSchema } from "./input.js";
+import { checkAgainstNode, checkEntry } from "./validate.js";
 
 /**
  * The operator's input file, checked; each problem names the file and the

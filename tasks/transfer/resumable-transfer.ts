@@ -5,42 +5,36 @@ import type {
   MsgsTx,
   Route,
   RouterClient,
-} from "../../clients/router.js";
-import { SUCCESS_STATE } from "../../clients/router.js";
-import { ERRORS } from "../../error-catalog.js";
-import { VipError } from "../../errors.js";
-import type { Journal } from "../../journal/journal.js";
-import { field, type Output } from "../../output.js";
-import type { OperatorSigner } from "../../signer/signer.js";
-import { runCosmosTx } from "../../transfer/cosmos.js";
-import {
-  describeRoute,
-  describeTransactions,
-} from "../../transfer/describe.js";
-import { runEvmTx } from "../../transfer/evm.js";
+} from "../clients/router.js";
+import { SUCCESS_STATE } from "../clients/router.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
+import { field, type Output } from "../output.js";
+import { runCosmosTx } from "./cosmos.js";
+import { describeRoute, describeTransactions } from "./describe.js";
+import { runEvmTx } from "./evm.js";
 import {
   describeEnd,
   followToTheEnd,
   recordedEnd,
   trackOnce,
-} from "../../transfer/follow.js";
-import {
-  hookSequenceGuard,
-  journalledHookSigner,
-} from "../../transfer/hook.js";
+} from "./follow.js";
+import { hookSequenceGuard, journalledHookSigner } from "./hook.js";
 import {
   addressList,
   checkTransactions,
   msgsRequest,
   withHook,
-} from "../../transfer/plan.js";
+} from "./plan.js";
 import {
   recordsOf,
   type TransferIntent,
   type TransferRecord,
   underWay,
-} from "../../transfer/records.js";
-import type { StatusView } from "../../transfer/status.js";
+} from "./records.js";
+import type { StatusView } from "./status.js";
+import type { Journal } from "../journal/journal.js";
+import type { OperatorSigner } from "../signer/signer.js";
 
 export interface TransferContext {
   router: RouterClient;

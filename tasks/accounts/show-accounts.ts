@@ -1,10 +1,10 @@
 import { formatEther, type Provider } from "ethers";
 
-import { fetchBalances } from "../../clients/bank.js";
-import { reasonOf } from "../../errors.js";
-import { field, type Output } from "../../output.js";
-import type { AccountAddresses } from "../../signer/addresses.js";
-import type { OperatorSigner } from "../../signer/signer.js";
+import { fetchBalances } from "../clients/bank.js";
+import { reasonOf } from "../errors.js";
+import { field, type Output } from "../output.js";
+import type { AccountAddresses } from "../signer/addresses.js";
+import type { OperatorSigner } from "../signer/signer.js";
 
 export interface AccountsContext {
   signer: OperatorSigner;

@@ -4,11 +4,11 @@ import path from "node:path";
 import { ensureNodeErrnoExceptionError } from "@nomicfoundation/hardhat-utils/error";
 import { exists } from "@nomicfoundation/hardhat-utils/fs";
 
-import { packageFile } from "../../config/package-files.js";
-import { ERRORS } from "../../error-catalog.js";
-import { VipError } from "../../errors.js";
-import { field, type Output } from "../../output.js";
-import { parsePolicy } from "../../policy/parse.js";
+import { packageFile } from "../config/package-files.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
+import { field, type Output } from "../output.js";
+import { parsePolicy } from "./parse.js";
 
 /** What scores:new-policy is asked for. */
 export interface NewPolicyRequest {
