@@ -11,7 +11,7 @@ export default task(
   "scores:check",
   "Check policies without a node, a base chain or an index: the header, the admission " +
     "and the exactness checks a stage's run does; prints each policy's stages, sources " +
-    "and the columns it reads (for a policy repository's CI)",
+    "and each source's columns with their SQL types (for a policy repository's CI)",
 )
   .addOption(policy.option)
   .addOption(policyTimeoutOption)
