@@ -1,8 +1,8 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { runChainId } from "./run.js";
 import { optionalVipUrl } from "../../config/settings.js";
 import { connectReadOnly } from "../../network/connect.js";
+import { runChainId } from "../../node/chain-id.js";
 import { consoleOutput } from "../../output.js";
 
 const action: NewTaskActionFunction = async (_args, hre) => {

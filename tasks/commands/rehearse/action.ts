@@ -23,6 +23,8 @@ import { runFinalize } from "../../contract/finalize-open-stage.js";
 import { ERRORS } from "../../error-catalog.js";
 import { VipError } from "../../errors.js";
 import { type Connection, selectedNetwork } from "../../network/connect.js";
+import { runChainId } from "../../node/chain-id.js";
+import { runVersion } from "../../node/version-check.js";
 import { consoleOutput, field, type Output } from "../../output.js";
 import { registryEvmChainId } from "../../registry/evm-chain-id.js";
 import { buildReport } from "../../report/build.js";
@@ -42,9 +44,7 @@ import {
   type RollupRestStandIn,
   startRollupRestStandIn,
 } from "../../stand-ins/rollup-rest.js";
-import { runChainId } from "../chain-id/run.js";
 import { runStage } from "../stage/run.js";
-import { runVersion } from "../version/run.js";
 
 interface RehearseArgs {
   file?: string;

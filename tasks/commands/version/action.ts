@@ -1,8 +1,8 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { runVersion } from "./run.js";
 import { vipUrl } from "../../config/settings.js";
 import { selectedNetwork } from "../../network/connect.js";
+import { runVersion } from "../../node/version-check.js";
 import { consoleOutput } from "../../output.js";
 
 const action: NewTaskActionFunction = async (_args, hre) => {

@@ -4,8 +4,8 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 
-import { ERRORS } from "../../error-catalog.js";
-import { VipError } from "../../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
 
 const run = promisify(execFile);
 

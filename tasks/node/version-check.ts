@@ -1,8 +1,8 @@
 import { cliVersion, findOnPath, sameVersion } from "./node-cli.js";
-import { type AbciInfo, fetchAbciInfo } from "../../clients/cometbft.js";
-import { ERRORS } from "../../error-catalog.js";
-import { VipError } from "../../errors.js";
-import { field, type Output } from "../../output.js";
+import { type AbciInfo, fetchAbciInfo } from "../clients/cometbft.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
+import { field, type Output } from "../output.js";
 
 const NODE_CLI = "minitiad";
 

@@ -1,10 +1,10 @@
-import { fetchCosmosChainId } from "../../clients/cometbft.js";
-import type { Connection } from "../../network/connect.js";
-import { field, type Output } from "../../output.js";
+import { fetchCosmosChainId } from "../clients/cometbft.js";
+import type { Connection } from "../network/connect.js";
+import { field, type Output } from "../output.js";
 import {
   REGISTRY_MODULUS,
   registryEvmChainId,
-} from "../../registry/evm-chain-id.js";
+} from "../registry/evm-chain-id.js";
 
 export interface ChainIdReport {
   chainId: bigint;
