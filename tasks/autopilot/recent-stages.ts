@@ -4,6 +4,7 @@ import type { Provider } from "ethers";
 
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { readStageClose, type StageClose } from "../contract/contract-watch.js";
+import { defined, reasonOf } from "../errors.js";
 import { field, type Output } from "../output.js";
 import { blockNearStageEnd } from "./runtime.js";
 import type { AutopilotStatus } from "./status.js";
@@ -17,7 +18,7 @@ const LOOK_BACK = 3n;
  * rollup's logs from each stage's end on (its window as the program recorded
  * it).
  */
-export async function recentStageCloses(
+async function recentStageCloses(
   score: VipScore,
   provider: Provider,
   base: { restUrl: string; moduleAddress: string },
@@ -39,7 +40,7 @@ export async function recentStageCloses(
 }
 
 /** One line a stage: its final pushes' signers, its finalization. */
-export function describeCloses(out: Output, closes: StageClose[]): void {
+function describeCloses(out: Output, closes: StageClose[]): void {
   for (const close of closes) {
     const pushed =
       close.finalPushers.length === 0
@@ -58,7 +59,7 @@ export function describeCloses(out: Output, closes: StageClose[]): void {
  * This host's autopilot as its status file says (its role, its signer, the
  * other signer's last write it saw); nothing when there is no status file.
  */
-export async function describeThisHost(
+async function describeThisHost(
   out: Output,
   statusFile: string,
 ): Promise<void> {
@@ -91,4 +92,27 @@ export async function describeThisHost(
             `${other.intent === undefined ? "" : ` (${other.intent})`} in tx ${other.tx}, block ${other.block}`,
     ),
   );
+}
+
+/**
+ * Who did the last stages (final pushes, finalizations), and this host's
+ * autopilot (its role, the other signer's last write); a failure to read them
+ * is a warning: the stages above are what the command is for.
+ */
+export async function describeHosts(
+  score: VipScore,
+  open: bigint,
+  base: { restUrl: string; moduleAddress: string },
+  statusFile: string | undefined,
+  out: Output,
+): Promise<void> {
+  try {
+    const provider = defined(score.runner?.provider, "the contract's provider");
+    describeCloses(out, await recentStageCloses(score, provider, base, open));
+  } catch (error) {
+    out.warn(
+      `who pushed and finalized the last stages could not be read: ${reasonOf(error, "with code")}`,
+    );
+  }
+  if (statusFile !== undefined) await describeThisHost(out, statusFile);
 }

@@ -16,6 +16,7 @@ import {
   VipScore__factory,
 } from "../../../types/ethers-contracts/index.js";
 import { showAccounts } from "../../accounts/show-accounts.js";
+import { describeHosts } from "../../autopilot/recent-stages.js";
 import { MAINNET_VIP_MODULE_ADDRESS } from "../../config/constants.js";
 import { packageFile } from "../../config/package-files.js";
 import { runDeploy } from "../../contract/deploy.js";
@@ -26,6 +27,7 @@ import { type Connection, selectedNetwork } from "../../network/connect.js";
 import { runChainId } from "../../node/chain-id.js";
 import { runVersion } from "../../node/version-check.js";
 import { consoleOutput, field, type Output } from "../../output.js";
+import { runStage } from "../../program/stage-report.js";
 import { registryEvmChainId } from "../../registry/evm-chain-id.js";
 import { buildReport } from "../../report/build.js";
 import { readScoreFile } from "../../scores/read.js";
@@ -44,7 +46,6 @@ import {
   type RollupRestStandIn,
   startRollupRestStandIn,
 } from "../../stand-ins/rollup-rest.js";
-import { runStage } from "../stage/run.js";
 
 interface RehearseArgs {
   file?: string;
@@ -308,6 +309,14 @@ async function rehearseScores(
     score,
     undefined,
     out,
+    (open) =>
+      describeHosts(
+        score,
+        open,
+        { restUrl: baseChain.url, moduleAddress: MAINNET_VIP_MODULE_ADDRESS },
+        undefined,
+        out,
+      ),
   );
 }
 

@@ -2,12 +2,13 @@ import path from "node:path";
 
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
-import { runStage } from "./run.js";
+import { describeHosts } from "../../autopilot/recent-stages.js";
 import { ignitionPath } from "../../config/package-files.js";
 import { baseChain, taskFolder } from "../../config/settings.js";
 import { findScoreContract } from "../../contract/locate.js";
 import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput } from "../../output.js";
+import { runStage } from "../../program/stage-report.js";
 
 interface StageArgs {
   contract?: string;
@@ -43,7 +44,16 @@ const action: NewTaskActionFunction<StageArgs> = async (args, hre) => {
     score,
     connection.networkName,
     consoleOutput,
-    statusFile,
+    score === undefined
+      ? undefined
+      : (open) =>
+          describeHosts(
+            score,
+            open,
+            { restUrl, moduleAddress },
+            statusFile,
+            consoleOutput,
+          ),
   );
 };
 

@@ -1,17 +1,12 @@
-import type { VipScore } from "../../../types/ethers-contracts/index.js";
-import {
-  describeCloses,
-  describeThisHost,
-  recentStageCloses,
-} from "../../autopilot/recent-stages.js";
-import { fetchChainTime, fetchVipStage } from "../../clients/l1-rest.js";
-import { defined, reasonOf } from "../../errors.js";
-import { field, type Output } from "../../output.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { fetchChainTime, fetchVipStage } from "../clients/l1-rest.js";
+import { reasonOf } from "../errors.js";
+import { field, type Output } from "../output.js";
 import {
   DEFAULT_GRACE_SECONDS,
   describeTiming,
   openStageTiming,
-} from "../../program/stage-timing.js";
+} from "./stage-timing.js";
 
 export interface StageReport {
   programStage: bigint;
@@ -24,6 +19,8 @@ export interface StageReport {
  * give to --network; undefined on Hardhat's in-process network (the
  * rehearsal's), which contract:deploy and stage:finalize refuse (VIP-E7701),
  * so no such command is suggested there: the rehearsal runs them itself.
+ * `describeHosts`, given the contract's open stage, says who did the last
+ * stages (the autopilot's recent-stages.ts), before the lag's warning.
  */
 export async function runStage(
   l1RestUrl: string,
@@ -31,7 +28,7 @@ export async function runStage(
   score: VipScore | undefined,
   network: string | undefined,
   out: Output,
-  statusFile?: string,
+  describeHosts?: (open: bigint) => Promise<void>,
 ): Promise<StageReport> {
   const program = await fetchVipStage(l1RestUrl, moduleAddress);
   out.line(
@@ -92,13 +89,7 @@ export async function runStage(
       );
     }
   }
-  await describeHosts(
-    score,
-    open,
-    { restUrl: l1RestUrl, moduleAddress },
-    statusFile,
-    out,
-  );
+  await describeHosts?.(open);
   if (open < program.stage) {
     const through =
       program.stage - open > 1n
@@ -120,29 +111,6 @@ export async function runStage(
     );
   }
   return { programStage: program.stage, contractOpenStage: open };
-}
-
-/**
- * Who did the last stages (final pushes, finalizations), and this host's
- * autopilot (its role, the other signer's last write); a failure to read them
- * is a warning: the stages above are what the command is for.
- */
-async function describeHosts(
-  score: VipScore,
-  open: bigint,
-  base: { restUrl: string; moduleAddress: string },
-  statusFile: string | undefined,
-  out: Output,
-): Promise<void> {
-  try {
-    const provider = defined(score.runner?.provider, "the contract's provider");
-    describeCloses(out, await recentStageCloses(score, provider, base, open));
-  } catch (error) {
-    out.warn(
-      `who pushed and finalized the last stages could not be read: ${reasonOf(error, "with code")}`,
-    );
-  }
-  if (statusFile !== undefined) await describeThisHost(out, statusFile);
 }
 
 function shortAddress(address: string): string {
