@@ -21,7 +21,7 @@ export interface StageSource {
   final: boolean;
   scoresPath: string;
   /** Absent when no `stage-N.manifest.json` lies beside the file. */
-  manifest?: { path: string; value: ReportManifest };
+  manifest?: { path: string; value: ReportManifest; bytes: Buffer };
   /** The policy the manifest names; present whenever the manifest is. */
   policy?: PolicyText;
 }
@@ -64,12 +64,12 @@ async function stageSource(
   const manifestPath = manifestFile(scoresDir, stage);
   const manifest = await readManifest(manifestPath);
   if (manifest === undefined) return { stage, final, scoresPath };
-  const policy = await readPolicyText(policyPath, manifest, manifestPath);
+  const policy = await readPolicyText(policyPath, manifest.value, manifestPath);
   return {
     stage,
     final,
     scoresPath,
-    manifest: { path: manifestPath, value: manifest },
+    manifest: { path: manifestPath, ...manifest },
     policy,
   };
 }

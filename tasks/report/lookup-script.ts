@@ -65,12 +65,17 @@ Hardhat configuration. It lists every event of the policy's sources that names t
 
 /**
  * The lookup's form and its result, filled by the script: on a stage's
- * page, the address's score there, every stage's and the command that
- * explains it; on the index, every stage's. The result stays hidden until
- * a lookup, so no empty label shows.
+ * page, the address's score there, every stage's and, where the stage's
+ * policy is published, the command that explains it; on the index, every
+ * stage's. The result stays hidden until a lookup, so no empty label shows.
  */
-export function lookupForm(explain?: ExplainCommand): string {
-  const stage = explain === undefined ? "" : ` data-stage="${explain.stage}"`;
+export function lookupForm(onStagePage?: {
+  stage: bigint;
+  explain: ExplainCommand | undefined;
+}): string {
+  const stage =
+    onStagePage === undefined ? "" : ` data-stage="${onStagePage.stage}"`;
+  const explain = onStagePage?.explain;
   return `<form class="lookup" id="lookup-form" autocomplete="off"${stage}>
 <label for="lookup-address" class="muted">Address</label>
 <input id="lookup-address" name="address" placeholder="0x…" spellcheck="false">
@@ -79,7 +84,7 @@ export function lookupForm(explain?: ExplainCommand): string {
 <div id="lookup-result" hidden>
 <p id="lookup-status"></p>
 <div id="lookup-details" hidden>
-${explain === undefined ? "" : stageResult()}${historyTable()}${explain === undefined ? "" : explainBlock(explain)}</div>
+${onStagePage === undefined ? "" : stageResult()}${historyTable()}${explain === undefined ? "" : explainBlock(explain)}</div>
 </div>
 <noscript><p class="muted">The lookup needs JavaScript;
 the CSV beside this page has every score.</p></noscript>

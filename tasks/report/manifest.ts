@@ -54,16 +54,23 @@ const MANIFEST = z.object({
 /** The part of a stage's manifest the report shows and checks. */
 export type ReportManifest = z.infer<typeof MANIFEST>;
 
+/** A manifest as read: what it says, and its bytes, which the site publishes. */
+export interface ReadManifest {
+  value: ReportManifest;
+  bytes: Buffer;
+}
+
 /**
  * The manifest at `file`, or undefined when there is none; refused, naming
  * the file and the field, when it is not JSON or lacks what the report shows.
+ * Its bytes are kept, so the site publishes the very file it checked.
  */
 export async function readManifest(
   file: string,
-): Promise<ReportManifest | undefined> {
-  let text: string;
+): Promise<ReadManifest | undefined> {
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     ensureError(error);
     if ("code" in error && error.code === "ENOENT") return undefined;
@@ -74,7 +81,7 @@ export async function readManifest(
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
     ensureError(error);
     throw new VipError(ERRORS.REPORT.SITE.MANIFEST_UNREADABLE, {
@@ -91,5 +98,5 @@ export async function readManifest(
       problem: `${where === "" ? "the document" : where}: ${issue?.message ?? "invalid"}`,
     });
   }
-  return parsed.data;
+  return { value: parsed.data, bytes };
 }

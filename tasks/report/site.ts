@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 import { stageChanges } from "./changes.js";
@@ -123,7 +122,7 @@ export async function writeStages(
     await site.write(stagePageName(source.stage), stagePage(view));
     await site.copyChecked(view.files.csv, scores.path, scores.sha256);
     if (manifest !== undefined && view.files.manifest !== undefined)
-      await site.write(view.files.manifest, await readFile(manifest.path));
+      await site.write(view.files.manifest, manifest.bytes);
     if (source.policy !== undefined && policyFile !== undefined) {
       if (!written.has(policyFile))
         await site.write(policyFile, source.policy.bytes);

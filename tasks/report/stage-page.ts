@@ -80,7 +80,7 @@ export function stagePage(view: StageView): string {
   const body = `${navigation(view)}
 <h1>Stage ${view.stage} ${stateBadge(view)}</h1>
 ${stageFacts(view)}<h2>Look up an address</h2>
-${lookupForm(explainCommand(view))}<h2>Distribution of scores</h2>
+${lookupForm({ stage: view.stage, explain: explainCommand(view) })}<h2>Distribution of scores</h2>
 ${histogramSvg(view.histogram)}
 <h2>Top ${SHOWN}</h2>
 ${topTable}${changes(view)}

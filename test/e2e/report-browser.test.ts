@@ -1,5 +1,12 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import {
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -227,7 +234,8 @@ describe("scores:report in a browser (Debian's headless Chromium)", function () 
     // The index links to it; nothing left the site's folder.
     await page.goto(pathToFileURL(path.join(out, "index.html")).href);
     await page.click('a[href="stage-2.html"]');
-    await page.locator("#lookup-form").waitFor();
+    await page.waitForURL(/\/stage-2\.html$/);
+    await page.locator("#lookup-form[data-stage='2']").waitFor();
     onlyTheSite(requests, out);
     expect(problems).to.deep.equal([]);
     await context.close();
@@ -286,6 +294,48 @@ describe("scores:report in a browser (Debian's headless Chromium)", function () 
     expect(fonts[0]).to.equal(fonts[1]);
     onlyTheSite(requests, out);
     expect(problems).to.deep.equal([]);
+    await context.close();
+  });
+
+  it("a stage without a manifest still answers its own score; a shard cut short says files are missing, never waits for ever", async () => {
+    const dir = await tempDir();
+    const policy = await writePolicy(dir);
+    await writeStage(dir, policy, 1n, { [address(1)]: 10n, [address(2)]: 30n });
+    await writeStage(dir, policy, 2n, { [address(1)]: 1_500n });
+    // Stage 2 as a file alone, the way the rehearsal's sample stage is.
+    await rm(path.join(dir, "stage-2.manifest.json"));
+    const out = path.join(await tempDir(), "site");
+    await buildReport({ scoresDir: dir, out });
+    const context = await phone();
+    const { page, requests, problems } = await watchedPage(context);
+    await page.goto(pathToFileURL(path.join(out, "stage-2.html")).href);
+    expect(
+      await page.locator("#lookup-form").getAttribute("data-stage"),
+    ).to.equal("2");
+    await lookUp(page, address(1));
+    expect(
+      await page.locator("#lookup-result").getAttribute("data-state"),
+    ).to.equal("found");
+    expect(await text(page, "#lookup-score")).to.equal("1,500");
+    expect(await text(page, "#lookup-share")).to.equal("100.0000\u00a0%");
+    // No policy is published for stage 2: no command to explain it.
+    expect(await page.locator("#explain-command").count()).to.equal(0);
+    onlyTheSite(requests, out);
+    expect(problems).to.deep.equal([]);
+
+    // Every shard of stage 1 cut to nothing: the script runs, hands over
+    // no rows, and the lookup fails saying so.
+    const shards = path.join(out, "data", "stage-1");
+    for (const name of await readdir(shards))
+      await writeFile(path.join(shards, name), "");
+    await page.goto(pathToFileURL(path.join(out, "stage-2.html")).href);
+    await lookUp(page, address(2));
+    expect(
+      await page.locator("#lookup-result").getAttribute("data-state"),
+    ).to.equal("failed");
+    expect(await text(page, "#lookup-status")).to.match(
+      /holds no shard.*the site is missing files/,
+    );
     await context.close();
   });
 

@@ -40,12 +40,21 @@ function loadShard(stage, bits, shard) {
   var file = shardFile(stage, bits, shard);
   if (!loadedShards[file])
     loadedShards[file] = new Promise(function (resolve, reject) {
-      waitingShards[stage + "/" + shard] = resolve;
+      var key = stage + "/" + shard;
+      waitingShards[key] = resolve;
       var script = document.createElement("script");
       script.src = file;
       script.onerror = function () {
         delete loadedShards[file];
         reject(new Error("could not load " + file));
+      };
+      // A script runs before its load event: one that did not hand over
+      // its rows (a cut file) would leave the lookup waiting for ever.
+      script.onload = function () {
+        if (!waitingShards[key]) return;
+        delete waitingShards[key];
+        delete loadedShards[file];
+        reject(new Error(file + " holds no shard"));
       };
       document.head.appendChild(script);
     });
