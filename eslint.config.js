@@ -2,6 +2,9 @@
 // type information, eslint-plugin-import for what a user's project will really have installed, and
 // Prettier (run separately by `npm run lint`) for layout. Each rule below is here because it catches
 // a real defect; the README ("Code style") says which and why.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+
 import js from "@eslint/js";
 import importPlugin from "eslint-plugin-import";
 import { config, configs } from "typescript-eslint";
@@ -15,6 +18,16 @@ const projectCode = [
   "hardhat.config.ts",
   "eslint.config.js",
 ];
+
+// The command folders (tasks/commands/<task>/), each closed to every other file.
+const commandFolders = readdirSync(
+  path.join(import.meta.dirname, "tasks", "commands"),
+  { withFileTypes: true },
+)
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const commandFolderMessage =
+  "shared logic belongs in a concern folder under tasks/, not in a command's folder";
 
 // Private members are ECMAScript's `#` fields, as in Hardhat's own packages: TypeScript's `private` is
 // a compile-time promise that bracket access and plain JavaScript ignore. A private constructor (a
@@ -36,6 +49,8 @@ export default config(
       "dist/",
       "coverage/",
       "ignition/deployments/",
+      // What `npx hardhat rehearse` (and its test) writes into the project; ignored by git too.
+      "vip-rehearsal/",
     ],
   },
   js.configs.recommended,
@@ -78,9 +93,11 @@ export default config(
         "error",
         { considerDefaultExhaustiveForUnions: true },
       ],
-      // A command folder holds one task's action: shared logic lives in a folder per concern, so that
-      // the autopilot, a benchmark or a second task never depend on a command's internals. rehearse
-      // runs the commands in order as a user would, so it alone may reach them.
+      // A command folder holds its task's declaration and its action, which turns the task's arguments
+      // into a call of a subsystem: the work lives in a folder per concern, so that the autopilot, the
+      // rehearsal, a benchmark or a second task never depend on a command's internals. Nothing outside
+      // a command's folder imports from tasks/commands/ (another command's folder included), except
+      // the plugin object (tasks/index.ts), which assembles each folder's task.ts.
       "import/no-restricted-paths": [
         "error",
         {
@@ -92,9 +109,21 @@ export default config(
                 "./ignition/**/*",
               ],
               from: "./tasks/commands",
-              message:
-                "shared logic belongs in a concern folder under tasks/, not in a command's folder",
+              message: commandFolderMessage,
             },
+            {
+              target: "./tasks/*",
+              from: "./tasks/commands/**/*",
+              except: ["**/tasks/commands/*/task.ts"],
+              message:
+                "the plugin object imports a command's task.ts only; its work belongs in a concern folder",
+            },
+            ...commandFolders.map((name) => ({
+              target: `./tasks/commands/${name}/**/*`,
+              from: "./tasks/commands",
+              except: [`./${name}`],
+              message: commandFolderMessage,
+            })),
           ],
         },
       ],

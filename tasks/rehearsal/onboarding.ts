@@ -1,15 +1,12 @@
 import path from "node:path";
 
-import type { VipScore } from "../../../types/ethers-contracts/index.js";
-import { fetchAbciInfo, fetchCosmosChainId } from "../../clients/cometbft.js";
-import { fetchBridgeInfo } from "../../clients/rollup-rest.js";
-import { packageFile } from "../../config/package-files.js";
-import type { Output } from "../../output.js";
-import { runWhitelistProposal } from "../../proposal/write-whitelist-proposal.js";
-import {
-  readRegistryInput,
-  runRegistryEntry,
-} from "../../registry/make-entry.js";
+import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { fetchAbciInfo, fetchCosmosChainId } from "../clients/cometbft.js";
+import { fetchBridgeInfo } from "../clients/rollup-rest.js";
+import { packageFile } from "../config/package-files.js";
+import type { Output } from "../output.js";
+import { runWhitelistProposal } from "../proposal/write-whitelist-proposal.js";
+import { readRegistryInput, runRegistryEntry } from "../registry/make-entry.js";
 
 export interface OnboardingStandIns {
   cometBftUrl: string;

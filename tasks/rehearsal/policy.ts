@@ -1,14 +1,14 @@
 import path from "node:path";
 
 import { type PolicyRehearsal, trade } from "./sample-policy.js";
-import { runFinalize } from "../../contract/finalize-open-stage.js";
-import { ERRORS } from "../../error-catalog.js";
-import { defined, VipError } from "../../errors.js";
-import { field } from "../../output.js";
-import { readScoreFile } from "../../scores/read.js";
-import { runScoresUpdate } from "../../scores/update.js";
-import { writeStageFiles } from "../../scoring/publish.js";
-import { scoreStage } from "../../scoring/score-stage.js";
+import { runFinalize } from "../contract/finalize-open-stage.js";
+import { ERRORS } from "../error-catalog.js";
+import { defined, VipError } from "../errors.js";
+import { field } from "../output.js";
+import { readScoreFile } from "../scores/read.js";
+import { runScoresUpdate } from "../scores/update.js";
+import { writeStageFiles } from "../scoring/publish.js";
+import { scoreStage } from "../scoring/score-stage.js";
 
 const E18 = 10n ** 18n;
 const B1 = "0x00000000000000000000000000000000000000b1";

@@ -2,17 +2,17 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { type PolicyRehearsal, trade } from "./sample-policy.js";
-import { fetchChainTime } from "../../clients/l1-rest.js";
-import { runFinalize } from "../../contract/finalize-open-stage.js";
-import { planCorrection, runCorrection } from "../../correction/correct.js";
-import { describePlan } from "../../correction/describe.js";
-import { defined } from "../../errors.js";
-import { counted, field } from "../../output.js";
-import { readScoreFile } from "../../scores/read.js";
-import { runScoresUpdate } from "../../scores/update.js";
-import { auditStage } from "../../scoring/audit.js";
-import type { ActivityContext } from "../../scoring/context.js";
-import { scoreStage } from "../../scoring/score-stage.js";
+import { fetchChainTime } from "../clients/l1-rest.js";
+import { runFinalize } from "../contract/finalize-open-stage.js";
+import { planCorrection, runCorrection } from "../correction/correct.js";
+import { describePlan } from "../correction/describe.js";
+import { defined } from "../errors.js";
+import { counted, field } from "../output.js";
+import { readScoreFile } from "../scores/read.js";
+import { runScoresUpdate } from "../scores/update.js";
+import { auditStage } from "../scoring/audit.js";
+import type { ActivityContext } from "../scoring/context.js";
+import { scoreStage } from "../scoring/score-stage.js";
 
 const E18 = 10n ** 18n;
 const C1 = "0x00000000000000000000000000000000000000c1";

@@ -7,11 +7,11 @@ import {
   type TradeLog,
   TradeLog__factory,
   type VipScore,
-} from "../../../types/ethers-contracts/index.js";
-import { packageFile } from "../../config/package-files.js";
-import type { Connection } from "../../network/connect.js";
-import type { Output } from "../../output.js";
-import type { L1RestState } from "../../stand-ins/l1-rest.js";
+} from "../../types/ethers-contracts/index.js";
+import { packageFile } from "../config/package-files.js";
+import type { Connection } from "../network/connect.js";
+import type { Output } from "../output.js";
+import type { L1RestState } from "../stand-ins/l1-rest.js";
 
 /** The sample venue of the rehearsal: its contract and the policy that scores it. */
 export interface SamplePolicy {

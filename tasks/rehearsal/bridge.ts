@@ -1,26 +1,26 @@
 import {
   BridgeStandIn__factory,
   TestToken__factory,
-} from "../../../types/ethers-contracts/index.js";
-import { RouterClient } from "../../clients/router.js";
-import { ERRORS } from "../../error-catalog.js";
-import { VipError, defined } from "../../errors.js";
-import { Journal } from "../../journal/journal.js";
-import type { Connection } from "../../network/connect.js";
-import { field, type Output } from "../../output.js";
-import type { OperatorSigner } from "../../signer/signer.js";
-import type { CosmosChainState } from "../../stand-ins/cosmos-chain.js";
+} from "../../types/ethers-contracts/index.js";
+import { RouterClient } from "../clients/router.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError, defined } from "../errors.js";
+import { Journal } from "../journal/journal.js";
+import type { Connection } from "../network/connect.js";
+import { field, type Output } from "../output.js";
+import type { OperatorSigner } from "../signer/signer.js";
+import type { CosmosChainState } from "../stand-ins/cosmos-chain.js";
 import {
   opinitRoute,
   type RouterState,
   startRouterStandIn,
-} from "../../stand-ins/router.js";
+} from "../stand-ins/router.js";
 import {
   transferJournalPath,
   type TransferIntent,
   type TransferRecord,
-} from "../../transfer/records.js";
-import { runTransfer } from "../../transfer/resumable-transfer.js";
+} from "../transfer/records.js";
+import { runTransfer } from "../transfer/resumable-transfer.js";
 
 /** Chain id → REST URL of the stand-in chains. */
 type RestUrls = Record<string, string>;
