@@ -6,7 +6,7 @@ import {
   isFloatingFunction,
   refusalHint,
   typeHint,
-} from "./allow-list.js";
+} from "./admitted-sql.js";
 import { CHAIN_ORDER, type EnginePolicy } from "./engine-policy.js";
 import {
   isType,

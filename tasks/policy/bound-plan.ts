@@ -1,4 +1,4 @@
-import { admittedAs, refusalHint, typeHint } from "./allow-list.js";
+import { admittedAs, refusalHint, typeHint } from "./admitted-sql.js";
 import type { EnginePolicy } from "./engine-policy.js";
 import {
   constructAt,

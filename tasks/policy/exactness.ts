@@ -1,4 +1,4 @@
-import { isFloatingFunction, refusalHint } from "./allow-list.js";
+import { isFloatingFunction, refusalHint } from "./admitted-sql.js";
 import type { EnginePolicy } from "./engine-policy.js";
 import {
   byteOffset,

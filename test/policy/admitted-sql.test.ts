@@ -8,7 +8,7 @@ import {
   ADMITTED,
   admittedAs,
   refusedNames,
-} from "../../tasks/policy/allow-list.js";
+} from "../../tasks/policy/admitted-sql.js";
 
 /** The README's row for an admitted group, as the README writes it. */
 function readmeRow(group: (typeof ADMITTED)[number]): string {
