@@ -1,6 +1,7 @@
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import type { Watchers } from "./context.js";
+import { runAutopilot } from "./pass-loop.js";
 import { prepareContext } from "./prepare.js";
 import { describeEndpoint } from "../clients/http.js";
 import { ignitionPath } from "../config/package-files.js";
@@ -13,7 +14,6 @@ import type { Role } from "./decide.js";
 import { batchTransport } from "../indexer/batch.js";
 import { field, formatDuration, type Output } from "../output.js";
 import type { PolicyScoring } from "./policy-scores.js";
-import { runAutopilot } from "./run.js";
 import type { AutopilotArgs, AutopilotSettings } from "./settings.js";
 import { ReportKeeper } from "../report/keeper.js";
 import { policyBounds } from "../scoring/policy-bounds.js";

@@ -2,8 +2,8 @@ import path from "node:path";
 
 import { type PolicyRehearsal, trade } from "./sample-policy.js";
 import { alertSink } from "../autopilot/alerts.js";
+import { runAutopilot } from "../autopilot/pass-loop.js";
 import { prepareContext } from "../autopilot/prepare.js";
-import { runAutopilot } from "../autopilot/run.js";
 import { defined } from "../errors.js";
 import { field } from "../output.js";
 import { DEFAULT_GRACE_SECONDS } from "../program/stage-timing.js";

@@ -2,9 +2,12 @@ import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
 import { ignitionPath } from "../../config/package-files.js";
 import { findScoreContract } from "../../contract/locate.js";
+import {
+  explainAddress,
+  parseExplainAddress,
+} from "../../explain/explain-address.js";
 import { explanationJson } from "../../explain/explain.js";
 import { explanationLines } from "../../explain/render.js";
-import { explainAddress, parseExplainAddress } from "../../explain/run.js";
 import { consoleOutput, type Output } from "../../output.js";
 import { activityContext } from "../../scoring/context.js";
 import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";

@@ -9,8 +9,8 @@ import { network } from "hardhat";
 import { deployVipScore } from "../../scripts/gas/scenarios.js";
 import { alertSink } from "../../tasks/autopilot/alerts.js";
 import type { AutopilotOptions } from "../../tasks/autopilot/context.js";
+import { runAutopilot } from "../../tasks/autopilot/pass-loop.js";
 import { prepareContext } from "../../tasks/autopilot/prepare.js";
-import { runAutopilot } from "../../tasks/autopilot/run.js";
 import type { AutopilotStatus } from "../../tasks/autopilot/status.js";
 import { defined } from "../../tasks/errors.js";
 import {
