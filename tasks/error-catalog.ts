@@ -3031,6 +3031,17 @@ export const ERRORS = {
           "base chain's clock and the in-process rollup's passed its end, yet not as final.",
         fix: "Report it: the rehearsal's clocks and the scoring of a closed window disagree.",
       },
+      FOLDER_NOT_REHEARSALS: {
+        number: 9003,
+        message: joined(
+          "{folder} holds files the rehearsal did not write (it has no {marker}): ",
+          "refused, so none of them is deleted; nothing was run",
+        ),
+        cause:
+          "The rehearsal empties its folder in the project before each run, and only a folder " +
+          "an earlier rehearsal made (it holds the marker file) or an empty one.",
+        fix: "Move those files elsewhere, or delete the folder if they are not needed, then run again.",
+      },
     },
   },
   REPORT: {

@@ -15,6 +15,9 @@ describe("rehearse", () => {
     const stale = path.join(folder, "journal", "stale.jsonl");
     await mkdir(path.dirname(stale), { recursive: true });
     await writeFile(stale, "{}\n");
+    // As an earlier run leaves it: the marker that says the folder is the
+    // rehearsal's to empty.
+    await writeFile(path.join(folder, ".vip-rehearsal"), "");
     const result = await runHardhat(["rehearse"]);
     expect(result.code, result.output).to.equal(0);
     expect(result.stdout).to.include(
