@@ -1,3 +1,5 @@
+import { groupThousands } from "./numbers.js";
+
 /** The latest time a JavaScript Date holds, in seconds. */
 const MAX_DATE_SECONDS = 8_640_000_000_000n;
 
@@ -14,9 +16,12 @@ export function formatWindow(window: { start: string; end: string }): string {
   return `${formatUtc(window.start)} – ${formatUtc(window.end)}`;
 }
 
-/** A count with thousands separators (never a score: those print as the file has them). */
+/**
+ * A count with thousands separators, the same on every machine (Node's
+ * `toLocaleString` groups only where it was built with ICU's data).
+ */
 export function formatCount(value: number): string {
-  return value.toLocaleString("en-US");
+  return groupThousands(String(value));
 }
 
 /** Where a stage stands: its files, and the contract when it was asked. */

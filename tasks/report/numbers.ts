@@ -17,8 +17,8 @@ export function groupThousands(decimal: string): string {
 /**
  * `score`'s share of `total` in percent, in integer arithmetic: four
  * decimals, or as many more as it takes to show two significant digits, so
- * a score above 0 never reads as 0; the last digit rounded half up. "0" for
- * a score of 0.
+ * a score above 0 never reads as 0, and a score below the total never as
+ * 100 %; the last digit rounded half up. "0" for a score of 0.
  */
 export function shareOfTotal(score: bigint, total: bigint): string {
   if (score <= 0n || total <= 0n) return "0";
@@ -31,7 +31,13 @@ export function shareOfTotal(score: bigint, total: bigint): string {
     decimals += 1;
     scale *= 10n;
   }
-  const units = (score * scale * 2n + total) / (2n * total);
+  let units = (score * scale * 2n + total) / (2n * total);
+  // Rounded up to the whole (scale is 100 %) while something is missing.
+  while (score < total && units >= scale) {
+    decimals += 1;
+    scale *= 10n;
+    units = (score * scale * 2n + total) / (2n * total);
+  }
   const unit = 10n ** BigInt(decimals);
   const fraction = (units % unit).toString().padStart(decimals, "0");
   return `${units / unit}.${fraction}`;

@@ -97,11 +97,21 @@ describe("scores:report's browser scripts agree with the TypeScript", () => {
     expect(shareOfTotal(1n, 1n)).to.equal("100.0000");
     expect(shareOfTotal(0n, 5n)).to.equal("0");
     expect(shareOfTotal(1n, 2n ** 64n)).to.equal("0.0000000000000000054");
+    // Below the total, never read as the whole: 99.99999… keeps its digits.
+    expect(shareOfTotal(2n ** 64n - 1n, 2n ** 64n)).to.equal(
+      "99.99999999999999999",
+    );
+    expect(shareOfTotal(9_999_999n, 10_000_000n)).to.equal("99.99999");
+    expect(call(numbers, "shareOfTotal", 2n ** 64n - 1n, 2n ** 64n)).to.equal(
+      "99.99999999999999999",
+    );
     const values = [...uint64s(300)];
     values.forEach((score, i) => {
       const total = score + (values[(i * 13 + 5) % values.length] ?? 0n);
       const share = shareOfTotal(score, total);
       expect(call(numbers, "shareOfTotal", score, total)).to.equal(share);
+      // Never 100 for a score below the total.
+      if (score < total) expect(share).to.not.match(/^100\.0+$/);
       // Never 0 for a score above 0; at least two significant digits.
       if (score > 0n)
         expect(

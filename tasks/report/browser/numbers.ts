@@ -16,6 +16,11 @@ function shareOfTotal(score, total) {
     scale *= 10n;
   }
   var units = (score * scale * 2n + total) / (2n * total);
+  while (score < total && units >= scale) {
+    decimals += 1;
+    scale *= 10n;
+    units = (score * scale * 2n + total) / (2n * total);
+  }
   var unit = 10n ** BigInt(decimals);
   return (units / unit).toString() + "." + (units % unit).toString().padStart(decimals, "0");
 }
