@@ -2,6 +2,11 @@ import { existsSync } from "node:fs";
 import { mkdir, open, readFile, rename } from "node:fs/promises";
 import path from "node:path";
 
+import type {
+  ConfirmedRecord as TransactionConfirmed,
+  TransactionRecord,
+} from "./transaction-records.js";
+
 /** The first record: what this journal is the journal of. */
 interface StartRecord {
   type: "start";
@@ -30,41 +35,10 @@ export interface BatchRecord {
   gasLimit: string;
 }
 
-/**
- * Written before the transaction is broadcast: if the process dies now, the
- * nonce finds it again.
- */
-interface SendingRecord {
-  type: "sending";
-  batch: number;
-  nonce: number;
-}
+/** A record of a batch's transaction: the batch it is about, by number. */
+type BatchTransactionRecord = TransactionRecord & { batch: number };
 
-interface SentRecord {
-  type: "sent";
-  batch: number;
-  nonce: number;
-  hash: string;
-}
-
-export interface ConfirmedRecord {
-  type: "confirmed";
-  batch: number;
-  hash: string;
-  blockNumber: number;
-  gasUsed: string;
-  status: number;
-}
-
-/**
- * The batch's transaction will not be mined (never broadcast, or replaced): it
- * is sent again.
- */
-interface DroppedRecord {
-  type: "dropped";
-  batch: number;
-  reason: string;
-}
+export type ConfirmedRecord = TransactionConfirmed & { batch: number };
 
 /**
  * The push's proof: how many scores differ from the file (-1: the proof
@@ -80,13 +54,7 @@ interface VerifiedRecord {
 }
 
 export type JournalRecord =
-  | StartRecord
-  | BatchRecord
-  | SendingRecord
-  | SentRecord
-  | ConfirmedRecord
-  | DroppedRecord
-  | VerifiedRecord;
+  StartRecord | BatchRecord | BatchTransactionRecord | VerifiedRecord;
 
 /**
  * Where the journal of one contract's stage lives:
@@ -142,19 +110,29 @@ export class Journal<R extends { type: string } = JournalRecord> {
     return this.#file;
   }
 
+  /**
+   * Opens (or starts) the journal in `file`; `read` turns each stored line's
+   * record into this version's (`currentRecord` for the journals of
+   * transactions), by default taken as written.
+   */
   static async open<R extends { type: string } = JournalRecord>(
     file: string,
+    read: (stored: { type: string } & Record<string, unknown>) => R = (
+      stored,
+    ) => stored as unknown as R,
   ): Promise<Journal<R>> {
     await mkdir(path.dirname(file), { recursive: true });
     const records: R[] = [];
     if (existsSync(file)) {
       for (const line of (await readFile(file, "utf8")).split("\n")) {
         if (line.trim() === "") continue;
+        let stored: { type: string } & Record<string, unknown>;
         try {
-          records.push(JSON.parse(line) as R);
+          stored = JSON.parse(line) as typeof stored;
         } catch {
           break; // a record torn by a kill: everything before it is whole
         }
+        records.push(read(stored));
       }
     }
     return new Journal<R>(file, records);

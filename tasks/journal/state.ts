@@ -1,24 +1,14 @@
+import type { Journalled } from "./apply-record.js";
 import type { JournalRecord } from "./journal.js";
+import { isTransactionRecord } from "./transaction-records.js";
+import { PLANNED, reduceTransaction } from "./transaction-state.js";
 import { defined } from "../errors.js";
 
-type BatchState =
-  | { status: "planned" }
-  | { status: "sending"; nonce: number }
-  | { status: "sent"; nonce: number; hash: string }
-  | {
-      status: "confirmed";
-      hash: string;
-      blockNumber: number;
-      gasUsed: bigint;
-      success: boolean;
-    }
-  | { status: "dropped" };
-
-export interface JournalledBatch {
+/** A batch of a push: file entries [start, end), and its transaction's state. */
+export interface JournalledBatch extends Journalled {
   batch: number;
   start: number;
   end: number;
-  state: BatchState;
 }
 
 /**
@@ -32,48 +22,23 @@ function recorded(batches: JournalledBatch[], batch: number): JournalledBatch {
   );
 }
 
-/** The batches a journal describes, each in the last state recorded for it. */
+/**
+ * The batches a push's journal describes, each in the state its transaction's
+ * records leave it (the transactions' reducer, as when they were written).
+ */
 export function batchesOf(records: JournalRecord[]): JournalledBatch[] {
   const batches: JournalledBatch[] = [];
   for (const record of records) {
-    switch (record.type) {
-      case "batch":
-        batches[record.batch] = {
-          batch: record.batch,
-          start: record.start,
-          end: record.end,
-          state: { status: "planned" },
-        };
-        break;
-      case "sending":
-        recorded(batches, record.batch).state = {
-          status: "sending",
-          nonce: record.nonce,
-        };
-        break;
-      case "sent":
-        recorded(batches, record.batch).state = {
-          status: "sent",
-          nonce: record.nonce,
-          hash: record.hash,
-        };
-        break;
-      case "confirmed":
-        recorded(batches, record.batch).state = {
-          status: "confirmed",
-          hash: record.hash,
-          blockNumber: record.blockNumber,
-          gasUsed: BigInt(record.gasUsed),
-          success: record.status === 1,
-        };
-        break;
-      case "dropped":
-        recorded(batches, record.batch).state = {
-          status: "dropped",
-        };
-        break;
-      default:
-        break;
+    if (record.type === "batch") {
+      batches[record.batch] = {
+        batch: record.batch,
+        start: record.start,
+        end: record.end,
+        state: PLANNED,
+      };
+    } else if (isTransactionRecord(record)) {
+      const batch = recorded(batches, record.batch);
+      batch.state = reduceTransaction(batch.state, record);
     }
   }
   return batches;
