@@ -12,53 +12,21 @@ import {
 } from "./confirm.js";
 import { preflight } from "./preflight.js";
 import { decodeRevert } from "./revert.js";
+import { applyRecords, type Journalled } from "../journal/apply-record.js";
+import { currentRecord } from "../journal/earlier-records.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import { Journal } from "../journal/journal.js";
+import { nextAction } from "../journal/next-action.js";
+import type { TransactionRecord } from "../journal/transaction-records.js";
+import {
+  type Sending,
+  transactionStateOf,
+} from "../journal/transaction-state.js";
 import { isTransient } from "../network/retry.js";
 import { ensureFunds } from "../signer/funds.js";
 
-/**
- * Written before the broadcast: a run killed after it finds the transaction
- * again by this nonce.
- */
-interface SendingRecord {
-  type: "sending";
-  nonce: number;
-  /**
-   * The chain's height before the send: the nonce is looked for from here on.
-   */
-  block: number;
-  at: string;
-  /**
-   * The call's calldata (absent in journals of earlier versions: then
-   * `finalizeStage(stage)`'s): a fenced finalization's token may differ
-   * between runs, and the transaction is found again by what it was.
-   */
-  data?: string;
-}
-interface SentRecord {
-  type: "sent";
-  nonce: number;
-  hash: string;
-}
-interface ConfirmedRecord {
-  type: "confirmed";
-  hash: string;
-  blockNumber: number;
-  gasUsed: string;
-  status: number;
-}
-/**
- * The journalled nonce was never broadcast, or went to another transaction: the
- * next run may send.
- */
-interface UnsentRecord {
-  type: "unsent";
-  nonce: number;
-  reason: string;
-}
-type FinalizeRecord =
-  SendingRecord | SentRecord | ConfirmedRecord | UnsentRecord;
+/** A finalization journals one transaction, in the shared records. */
+type FinalizeRecord = TransactionRecord;
 
 export interface FinalizeResult {
   /**
@@ -124,6 +92,21 @@ function finalizeCall(
   };
 }
 
+/** One call of `finalizeOnce`: what it sends, and where it journals it. */
+interface FinalizeRun {
+  score: VipScore;
+  provider: Provider;
+  from: string;
+  stage: bigint;
+  options: FinalizeOptions;
+  call: FinalizeCall;
+  journal: Journal<FinalizeRecord>;
+  /** The finalization's transaction, in the state its journal leaves it. */
+  transaction: Journalled;
+  /** Whether a transaction found by nonce is a call of `calldata` to the contract. */
+  sentAs: (calldata: string) => (to: string | null, data: string) => boolean;
+}
+
 /**
  * Finalizes `stage` at most once, journalled: the nonce is recorded before the
  * broadcast and the hash after, so a run killed between the send and its
@@ -138,52 +121,72 @@ export async function finalizeOnce(
   journalFile: string,
   options: FinalizeOptions,
 ): Promise<FinalizeResult> {
-  const provider = defined(
-    signer.provider,
-    "the signer comes from a network connection, with its provider",
+  const journal = await Journal.open<FinalizeRecord>(
+    journalFile,
+    currentRecord,
   );
-  const from = await signer.getAddress();
-  const journal = await Journal.open<FinalizeRecord>(journalFile);
-  const call = finalizeCall(score, stage, options.writeCount);
   const contract = (await score.getAddress()).toLowerCase();
-  const sentAs = (calldata: string) => (to: string | null, data: string) =>
-    to?.toLowerCase() === contract &&
-    data.toLowerCase() === calldata.toLowerCase();
+  const run: FinalizeRun = {
+    score,
+    provider: defined(
+      signer.provider,
+      "the signer comes from a network connection, with its provider",
+    ),
+    from: await signer.getAddress(),
+    stage,
+    options,
+    call: finalizeCall(score, stage, options.writeCount),
+    journal,
+    transaction: { state: transactionStateOf(journal.records) },
+    sentAs: (calldata) => (to, data) =>
+      to?.toLowerCase() === contract &&
+      data.toLowerCase() === calldata.toLowerCase(),
+  };
+  const resumed = await resumeEarlier(run);
+  if (resumed !== undefined) return resumed;
+  // Send, unless the stage is already finalized (by another run or by hand).
+  if ((await score.stages(stage)).isFinalized) return { resumed: false };
+  return sendFinalization(run);
+}
 
-  // 1. What an earlier run left: a confirmed finalization, or one in flight
-  // that must not be sent again.
-  const last = journal.records.at(-1);
-  if (last?.type === "confirmed" && last.status === 1) {
+/**
+ * What an earlier run left, by the journal's next action: a confirmed
+ * finalization (returned), or one in flight that must not be sent again
+ * (followed to its receipt). Undefined when this run is to send: nothing went
+ * out, it was dropped, or it reverted.
+ */
+async function resumeEarlier(
+  run: FinalizeRun,
+): Promise<FinalizeResult | undefined> {
+  const first = nextAction(run.transaction.state);
+  if (first.action === "done") {
+    const { hash } = first.confirmed;
     return {
-      receipt: (await provider.getTransactionReceipt(last.hash)) ?? undefined,
+      receipt: (await run.provider.getTransactionReceipt(hash)) ?? undefined,
       resumed: true,
     };
   }
-  const inFlight =
-    last?.type === "sent"
-      ? last
-      : last?.type === "sending"
-        ? await findSending(
-            last,
-            provider,
-            from,
-            sentAs(last.data ?? finalizeCall(score, stage, undefined).data),
-            journal,
-          )
-        : undefined;
-  if (inFlight !== undefined) {
-    const receipt = await awaitReceipt(provider, inFlight.hash, options);
-    if (receipt !== undefined) return confirm(journal, receipt, stage, true);
-    await journal.append({
-      type: "unsent",
-      nonce: inFlight.nonce,
-      reason: `${inFlight.hash} is no longer known to the node`,
-    });
-  }
+  if (first.action === "check-nonce") await checkNonce(run, first.sending);
+  const next = nextAction(run.transaction.state);
+  if (next.action !== "wait-for-receipt") return undefined;
+  const { hash, nonce } = next.sent;
+  const receipt = await awaitReceipt(run.provider, hash, run.options);
+  if (receipt !== undefined) return confirm(run, receipt, true);
+  await applyRecords(run.journal, run.transaction, {
+    type: "dropped",
+    nonce,
+    reason: `${hash} is no longer known to the node`,
+  });
+  return undefined;
+}
 
-  // 2. Send, unless the stage is already finalized (by another run or by hand).
-  if ((await score.stages(stage)).isFinalized) return { resumed: false };
-  await preflight(score, from, stage, options.network);
+/**
+ * Sends the finalization after the preflight, journalled: `sending` before the
+ * broadcast, `sent` after it, then its receipt (`confirmed`) or `dropped`.
+ */
+async function sendFinalization(run: FinalizeRun): Promise<FinalizeResult> {
+  const { score, provider, from, stage, call, journal, transaction } = run;
+  await preflight(score, from, stage, run.options.network);
   let gas: bigint;
   try {
     gas = await call.estimate();
@@ -194,7 +197,7 @@ export async function finalizeOnce(
   await ensureFunds(provider, from, maxCost(overrides), call.name);
   const nonce = await provider.getTransactionCount(from, "pending");
   const block = await provider.getBlockNumber();
-  await journal.append({
+  await applyRecords(journal, transaction, {
     type: "sending",
     nonce,
     block,
@@ -212,15 +215,15 @@ export async function finalizeOnce(
       : undefined;
     const tx =
       found === undefined || found.state === "unused" ? undefined : found.tx;
-    if (tx === undefined || !sentAs(call.data)(tx.to, tx.data))
+    if (tx === undefined || !run.sentAs(call.data)(tx.to, tx.data))
       throw sendFailed(stage, journal.path, error);
     hash = tx.hash;
   }
-  await journal.append({ type: "sent", nonce, hash });
-  const receipt = await awaitReceipt(provider, hash, options);
+  await applyRecords(journal, transaction, { type: "sent", nonce, hash });
+  const receipt = await awaitReceipt(provider, hash, run.options);
   if (receipt === undefined) {
-    await journal.append({
-      type: "unsent",
+    await applyRecords(journal, transaction, {
+      type: "dropped",
       nonce,
       reason: `${hash} is no longer known to the node`,
     });
@@ -229,27 +232,34 @@ export async function finalizeOnce(
       hash,
     });
   }
-  return confirm(journal, receipt, stage, false);
+  return confirm(run, receipt, false);
 }
 
 /**
- * The transaction of a send an earlier run journalled but did not see answered,
- * found by its nonce (and journalled as sent); undefined, journalled as unsent,
- * when the nonce was never broadcast or went to another transaction.
+ * Brings a send an earlier run journalled but did not see answered to sent
+ * (its transaction found by nonce) or dropped (the nonce was never broadcast,
+ * or went to another transaction); a nonce still pending is refused.
  */
-async function findSending(
-  sending: SendingRecord,
-  provider: Provider,
-  from: string,
-  ours: (to: string | null, data: string) => boolean,
-  journal: Journal<FinalizeRecord>,
-): Promise<{ nonce: number; hash: string } | undefined> {
-  const found = await findByNonce(provider, from, sending.nonce, sending.block);
+async function checkNonce(run: FinalizeRun, sending: Sending): Promise<void> {
+  const { provider, from, journal, transaction } = run;
+  const found = await findByNonce(
+    provider,
+    from,
+    sending.nonce,
+    defined(sending.block, "a finalization journals its height with its nonce"),
+  );
   const tx = found.state === "unused" ? undefined : found.tx;
-  if (tx !== undefined && ours(tx.to, tx.data)) {
-    const inFlight = { nonce: sending.nonce, hash: tx.hash };
-    await journal.append({ type: "sent", ...inFlight });
-    return inFlight;
+  // Journals of versions before the fence name no calldata: they sent
+  // finalizeStage(stage).
+  const calldata =
+    sending.data ?? finalizeCall(run.score, run.stage, undefined).data;
+  if (tx !== undefined && run.sentAs(calldata)(tx.to, tx.data)) {
+    await applyRecords(journal, transaction, {
+      type: "sent",
+      nonce: sending.nonce,
+      hash: tx.hash,
+    });
+    return;
   }
   if (found.state === "pending") {
     throw new VipError(ERRORS.CONTRACT.FINALIZE.NONCE_PENDING, {
@@ -258,15 +268,14 @@ async function findSending(
       journal: journal.path,
     });
   }
-  await journal.append({
-    type: "unsent",
+  await applyRecords(journal, transaction, {
+    type: "dropped",
     nonce: sending.nonce,
     reason:
       found.state === "unused"
         ? "never broadcast"
         : "used by another transaction",
   });
-  return undefined;
 }
 
 /**
@@ -289,12 +298,11 @@ function sendFailed(stage: bigint, journal: string, error: unknown): VipError {
 }
 
 async function confirm(
-  journal: Journal<FinalizeRecord>,
+  run: FinalizeRun,
   receipt: TransactionReceipt,
-  stage: bigint,
   resumed: boolean,
 ): Promise<FinalizeResult> {
-  await journal.append({
+  await applyRecords(run.journal, run.transaction, {
     type: "confirmed",
     hash: receipt.hash,
     blockNumber: receipt.blockNumber,
@@ -304,7 +312,7 @@ async function confirm(
   if (receipt.status !== 1)
     throw new VipError(ERRORS.CONTRACT.FINALIZE.FINALIZE_TX_FAILED, {
       hash: receipt.hash,
-      stage,
+      stage: run.stage,
     });
   return { receipt, resumed };
 }
