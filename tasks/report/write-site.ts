@@ -56,9 +56,11 @@ export interface SiteWriter {
  * Builds the site with `build` into a new folder beside `out`, then puts
  * it in `out`'s place: a reader (or a static host) sees the old report or
  * the new one, never half of one, and a failed run (a refused input, a
- * full disk) leaves the old one as it was and nothing beside it. `build`
- * streams: a stage's files are written as they are made, so no stage is
- * held whole.
+ * full disk) leaves the old one as it was and nothing beside it. What a
+ * killed run left beside `out` (its staging folder, an old site moved
+ * aside) is removed first, so a rerun ends as an uninterrupted run does.
+ * `build` streams: a stage's files are written as they are made, so no
+ * stage is held whole.
  */
 export async function writeSite(
   out: string,
@@ -69,6 +71,7 @@ export async function writeSite(
   const parent = path.dirname(target);
   const staging = await unwritable(out, async () => {
     await mkdir(parent, { recursive: true });
+    await removeLeftovers(parent, path.basename(target));
     return mkdtemp(path.join(parent, `.${path.basename(target)}.new-`));
   });
   let movedAside = false;
@@ -86,6 +89,20 @@ export async function writeSite(
     throw error;
   }
   if (movedAside) await rm(`${staging}.old`, { recursive: true, force: true });
+}
+
+/**
+ * The staging folders (`.<out>.new-XXXXXX`, mkdtemp's six characters) and
+ * old sites moved aside (`….old`) that a killed run left beside `out`.
+ */
+async function removeLeftovers(parent: string, base: string): Promise<void> {
+  const prefix = `.${base}.new-`;
+  for (const name of await readdir(parent))
+    if (
+      name.startsWith(prefix) &&
+      /^[A-Za-z0-9]{6}(\.old)?$/.test(name.slice(prefix.length))
+    )
+      await rm(path.join(parent, name), { recursive: true, force: true });
 }
 
 /** The writer of the folder being built; a failed write says where. */

@@ -164,6 +164,27 @@ describe("scores:report's site", () => {
     expect(await filesOf(a)).to.deep.equal(await filesOf(b));
   });
 
+  it("after a killed run, ends as an uninterrupted run: its staging folder and an old site moved aside are gone", async () => {
+    const dir = await scoresDir();
+    const parent = await tempDir();
+    const out = path.join(parent, "site");
+    const clean = path.join(await tempDir(), "clean");
+    await buildReport({ scoresDir: dir, out: clean });
+    // As a kill leaves it: half a staging folder, and the old site moved
+    // aside with none in its place; beside them a folder not of ours.
+    await mkdir(path.join(parent, ".site.new-Ab12Cd", "data"), {
+      recursive: true,
+    });
+    await mkdir(path.join(parent, ".site.new-Xy34Zw.old"));
+    await mkdir(path.join(parent, ".site.new-notours"));
+    await buildReport({ scoresDir: dir, out });
+    expect(await filesOf(out)).to.deep.equal(await filesOf(clean));
+    expect((await readdir(parent)).sort()).to.deep.equal([
+      ".site.new-notours",
+      "site",
+    ]);
+  });
+
   it("shows what the contract says of each stage when asked", async () => {
     const out = path.join(await tempDir(), "site");
     await buildReport({
