@@ -1,5 +1,5 @@
 import { escapeHtml } from "./escape.js";
-import { formatCount } from "./format.js";
+import { formatCount, shellWord } from "./format.js";
 import type { ReportManifest } from "./manifest.js";
 import { fileLink } from "./stage-facts.js";
 import type { StageView } from "./view.js";
@@ -9,7 +9,7 @@ function auditCommand(view: StageView): string | undefined {
   if (view.policy === undefined || view.files.manifest === undefined)
     return undefined;
   return (
-    `npx hardhat scores:audit --network ${view.network} --policy ${view.policy.file} ` +
+    `npx hardhat scores:audit --network ${shellWord(view.network)} --policy ${shellWord(view.policy.file)} ` +
     `--stage ${view.stage} --manifest ${view.files.manifest}`
   );
 }

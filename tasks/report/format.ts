@@ -41,3 +41,12 @@ export function stateLabel(state: StageState): string {
 export function formatDelta(delta: bigint): string {
   return delta > 0n ? `+${delta}` : delta.toString();
 }
+
+/**
+ * A word of a shell command as the pages print it to copy: as it is when
+ * it holds only characters no shell treats specially, else single-quoted.
+ */
+export function shellWord(word: string): string {
+  if (/^[A-Za-z0-9_./:@=+-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}

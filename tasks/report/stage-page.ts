@@ -1,7 +1,7 @@
 import { auditSection } from "./audit-section.js";
 import { histogramSvg } from "./chart.js";
 import { escapeHtml } from "./escape.js";
-import { stateLabel } from "./format.js";
+import { shellWord, stateLabel } from "./format.js";
 import { page, REPORT_CONTENT_SECURITY_POLICY } from "./layout.js";
 import {
   type ExplainCommand,
@@ -60,7 +60,7 @@ function explainCommand(view: StageView): ExplainCommand | undefined {
     stage: view.stage,
     network: view.network,
     prefix:
-      `npx hardhat scores:explain --network ${view.network} --policy ${view.policy.file} ` +
+      `npx hardhat scores:explain --network ${shellWord(view.network)} --policy ${shellWord(view.policy.file)} ` +
       `--stage ${view.stage} --address `,
   };
 }
