@@ -15,8 +15,10 @@ import {
   type WatchedBlock,
 } from "./receipts.js";
 import type { ScoreTable } from "./table.js";
+import { applyRecords } from "../journal/apply-record.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import type { BatchRecord, Journal } from "../journal/journal.js";
+import { nextAction } from "../journal/next-action.js";
 import { batchesOf, type JournalledBatch } from "../journal/state.js";
 import { isTransient } from "../network/retry.js";
 import type { Output } from "../output.js";
@@ -350,24 +352,31 @@ class ScorePush {
    */
   async #resume(): Promise<void> {
     for (const batch of this.#known) {
-      if (batch.state.status === "confirmed" && batch.state.success) {
-        this.#count(batch, batch.state.gasUsed);
+      const next = nextAction(batch.state);
+      if (next.action === "done") {
+        this.#count(batch, next.confirmed.gasUsed);
         this.#ctx.onConfirmed?.(batch.start, batch.end);
       }
     }
     // A failed receipt a killed run journalled but did not get to judge: one
     // that ran out of gas is sent again.
     for (const batch of this.#known) {
-      const { state } = batch;
-      if (state.status === "confirmed" && !state.success)
-        await this.#ranOutOfGas(batch, state.hash, state.gasUsed);
+      const next = nextAction(batch.state);
+      if (next.action === "reverted") {
+        const { hash, gasUsed } = next.confirmed;
+        await this.#ranOutOfGas(batch, hash, gasUsed);
+      }
     }
-    for (const batch of this.#known)
-      if (batch.state.status === "sending") await this.#reconcile(batch);
     for (const batch of this.#known) {
-      if (batch.state.status === "sent") {
+      const next = nextAction(batch.state);
+      if (next.action === "check-nonce")
+        await this.#reconcile(batch, next.sending.nonce);
+    }
+    for (const batch of this.#known) {
+      const next = nextAction(batch.state);
+      if (next.action === "wait-for-receipt") {
         this.report.resumed++;
-        this.#track(batch, batch.state.hash);
+        this.#track(batch, next.sent.hash);
       }
     }
     this.#showProgress();
@@ -375,8 +384,8 @@ class ScorePush {
     // Batches that were decided but not confirmed go first, then new ones to
     // the end of the file.
     this.#retryQueue.push(
-      ...this.#known.filter(
-        (b) => b.state.status === "planned" || b.state.status === "dropped",
+      ...this.#known.filter((b) =>
+        ["send", "resend"].includes(nextAction(b.state).action),
       ),
     );
     const last = this.#known[this.#known.length - 1];
@@ -388,12 +397,10 @@ class ScorePush {
   }
 
   /**
-   * Brings a batch that a killed run left sending to sent (or dropped), by its
-   * nonce.
+   * Brings a batch that a killed run left sending with `nonce` to sent (or
+   * dropped), by its nonce.
    */
-  async #reconcile(batch: JournalledBatch): Promise<void> {
-    if (batch.state.status !== "sending") return;
-    const { nonce } = batch.state;
+  async #reconcile(batch: JournalledBatch, nonce: number): Promise<void> {
     const found = await findByNonce(
       this.#ctx.provider,
       this.#setup.from,
@@ -412,13 +419,12 @@ class ScorePush {
         batch,
         `nonce ${nonce} was used by another transaction`,
       );
-    await this.#ctx.journal.append({
+    await applyRecords(this.#ctx.journal, batch, {
       type: "sent",
       batch: batch.batch,
       nonce,
       hash: found.tx.hash,
     });
-    batch.state = { status: "sent", nonce, hash: found.tx.hash };
   }
 
   // ---- Send: the next batch, broadcast, followed ----
@@ -516,7 +522,7 @@ class ScorePush {
     await this.#ctx.beforeBroadcast?.();
     const nonce = this.#nonce;
     const decided: BatchRecord | undefined =
-      batch.state.status === "planned" &&
+      nextAction(batch.state).action === "send" &&
       !journal.records.some(
         (r) => r.type === "batch" && r.batch === batch.batch,
       )
@@ -535,8 +541,12 @@ class ScorePush {
       gasLimit,
       decided,
     );
-    await journal.append({ type: "sent", batch: batch.batch, nonce, hash });
-    batch.state = { status: "sent", nonce, hash };
+    await applyRecords(journal, batch, {
+      type: "sent",
+      batch: batch.batch,
+      nonce,
+      hash,
+    });
     this.#nonce++;
     this.report.sent++;
     this.#track(batch, hash);
@@ -557,15 +567,12 @@ class ScorePush {
     gasLimit: bigint,
     decided?: BatchRecord,
   ): Promise<string> {
-    await this.#ctx.journal.append(
+    await applyRecords(
+      this.#ctx.journal,
+      batch,
       ...(decided === undefined ? [] : [decided]),
-      {
-        type: "sending",
-        batch: batch.batch,
-        nonce,
-      },
+      { type: "sending", batch: batch.batch, nonce },
     );
-    batch.state = { status: "sending", nonce };
     const request = await this.#request(indexes, nonce, gasLimit);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -679,7 +686,8 @@ class ScorePush {
       .wait(hash, this.#label(batch))
       .then((outcome) => this.#settle(batch, outcome))
       .then(() => {
-        if (batch.state.status === "dropped") this.#retryQueue.push(batch);
+        if (nextAction(batch.state).action === "resend")
+          this.#retryQueue.push(batch);
       })
       .catch((error: unknown) => {
         this.#failure ??= error;
@@ -694,7 +702,7 @@ class ScorePush {
   async #settle(batch: JournalledBatch, outcome: Outcome): Promise<void> {
     if ("dropped" in outcome) return this.#dropped(batch, outcome.dropped);
     const receipt = outcome.mined;
-    await this.#ctx.journal.append({
+    const state = await applyRecords(this.#ctx.journal, batch, {
       type: "confirmed",
       batch: batch.batch,
       hash: receipt.hash,
@@ -702,14 +710,8 @@ class ScorePush {
       gasUsed: receipt.gasUsed.toString(),
       status: receipt.status,
     });
-    batch.state = {
-      status: "confirmed",
-      hash: receipt.hash,
-      blockNumber: receipt.blockNumber,
-      gasUsed: receipt.gasUsed,
-      success: receipt.status === 1,
-    };
-    if (receipt.status !== 1) return this.#failed(batch, receipt);
+    if (nextAction(state).action === "reverted")
+      return this.#failed(batch, receipt);
     const expected = this.#predicted.get(batch.batch);
     if (expected !== undefined)
       this.#planner.observe(expected, receipt.gasUsed);
@@ -766,12 +768,11 @@ class ScorePush {
   }
 
   async #dropped(batch: JournalledBatch, reason: string): Promise<void> {
-    await this.#ctx.journal.append({
+    await applyRecords(this.#ctx.journal, batch, {
       type: "dropped",
       batch: batch.batch,
       reason,
     });
-    batch.state = { status: "dropped" };
   }
 
   /** Counts a confirmed batch in the report. */

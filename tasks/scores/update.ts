@@ -23,7 +23,12 @@ import { ChainComparison, type Difference } from "./read-back.js";
 import type { ScoreFile } from "./read.js";
 import { announceVerified, verifyScores } from "./verify.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
-import { Journal, journalPath } from "../journal/journal.js";
+import { currentRecord } from "../journal/earlier-records.js";
+import {
+  Journal,
+  journalPath,
+  type JournalRecord,
+} from "../journal/journal.js";
 import { batchesOf } from "../journal/state.js";
 import { counted, field, formatNumber, type Output } from "../output.js";
 
@@ -242,8 +247,9 @@ async function openJournal(
   out: Output,
 ): Promise<Journal> {
   const chainId = (await provider.getNetwork()).chainId;
-  const journal = await Journal.open(
+  const journal = await Journal.open<JournalRecord>(
     journalPath(options.journalDir, chainId, contract, options.stage),
+    currentRecord,
   );
   await checkEarlierInput(journal, signerAddress, contract, file, options, out);
   if (journal.start === undefined) {
