@@ -358,14 +358,17 @@ class ScorePush {
         this.#ctx.onConfirmed?.(batch.start, batch.end);
       }
     }
-    // A failed receipt a killed run journalled but did not get to judge: one
-    // that ran out of gas is sent again.
+    // A failed receipt an earlier run journalled: one that ran out of gas is
+    // sent again; one the contract refused stops this run as it stopped that
+    // one, before anything is sent (left as it was, the batch would be
+    // neither sent nor reported).
     for (const batch of this.#known) {
       const next = nextAction(batch.state);
-      if (next.action === "reverted") {
-        const { hash, gasUsed } = next.confirmed;
-        await this.#ranOutOfGas(batch, hash, gasUsed);
-      }
+      if (next.action === "reverted")
+        await this.#failed(batch, {
+          hash: next.confirmed.hash,
+          gasUsed: next.confirmed.gasUsed,
+        });
     }
     for (const batch of this.#known) {
       const next = nextAction(batch.state);
@@ -725,7 +728,10 @@ class ScorePush {
    * A receipt whose status is not success: sent again if it ran out of gas,
    * else the contract refused it and the run stops.
    */
-  async #failed(batch: JournalledBatch, receipt: MinedReceipt): Promise<void> {
+  async #failed(
+    batch: JournalledBatch,
+    receipt: Pick<MinedReceipt, "hash" | "gasUsed">,
+  ): Promise<void> {
     if (!(await this.#ranOutOfGas(batch, receipt.hash, receipt.gasUsed)))
       throw new VipError(ERRORS.SCORES.PUSH.BATCH_REVERTED, {
         hash: receipt.hash,

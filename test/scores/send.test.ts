@@ -150,6 +150,34 @@ describe("sending contract calls", () => {
         journal.records.find((r) => r.type === "confirmed"),
       ).to.deep.include({ hash: sent.hash, status: 0 });
       expect(await score.scoreCount(5n)).to.equal(0n);
+
+      // Run again on that journal: stopped the same way, before anything is
+      // sent, not left neither sent nor reported.
+      const nonce = await ethers.provider.getTransactionCount(
+        defined(operator, "operator").address,
+      );
+      const again = await pushScores(
+        {
+          score,
+          signer: defined(operator, "operator"),
+          provider: ethers.provider,
+          table: scores.table,
+          journal: await Journal.open(journal.path),
+          out: silent,
+        },
+        { stage: 5n, limits, maxInFlight: 1, pollMs: 20 },
+      ).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      if (!isVipError(again, ERRORS.SCORES.PUSH.BATCH_REVERTED))
+        expect.fail(`expected BATCH_REVERTED again, got: ${String(again)}`);
+      expect(again.params.hash).to.equal(sent.hash);
+      expect(
+        await ethers.provider.getTransactionCount(
+          defined(operator, "operator").address,
+        ),
+      ).to.equal(nonce);
     } finally {
       await ethers.provider.send("evm_setAutomine", [true]);
       await rm(dir, { recursive: true, force: true });
