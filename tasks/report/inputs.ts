@@ -26,7 +26,7 @@ export interface StageSource {
   policy?: PolicyText;
 }
 
-const SCORE_FILE = /^stage-(0|[1-9]\d*)(\.final)?\.csv$/;
+export const SCORE_FILE = /^stage-(0|[1-9]\d*)(\.final)?\.csv$/;
 
 /** The stages that have a score file in `dir`, in order. */
 async function stagesIn(dir: string): Promise<bigint[]> {

@@ -2,15 +2,27 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 
 import { buildReport, type ReportOptions } from "./build.js";
+import { SCORE_FILE } from "./inputs.js";
 
 /**
- * What the score files in `dir` are now: each CSV's and manifest's name,
- * size and time of change. A report built from the same signature is current.
+ * The files of `dir` a report is built from: stages' score files and
+ * manifests, and the policies beside them. Anything else there (a status
+ * file the autopilot rewrites each pass) changes no page.
+ */
+function isReportInput(name: string): boolean {
+  return (
+    SCORE_FILE.test(name) ||
+    /^stage-\d+\.manifest\.json$/.test(name) ||
+    name.endsWith(".sql")
+  );
+}
+
+/**
+ * What the score files in `dir` are now: each report input's name, size
+ * and time of change. A report built from the same signature is current.
  */
 async function scoresSignature(dir: string): Promise<string> {
-  const names = (await readdir(dir))
-    .filter((name) => name.endsWith(".csv") || name.endsWith(".json"))
-    .sort();
+  const names = (await readdir(dir)).filter(isReportInput).sort();
   const parts: string[] = [];
   for (const name of names) {
     const { size, mtimeMs } = await stat(path.join(dir, name));

@@ -1,4 +1,4 @@
-import { readFile, rm, stat } from "node:fs/promises";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { expect } from "chai";
@@ -27,6 +27,10 @@ describe("a report kept current by the autopilot (--report-dir)", () => {
     });
     expect(await keeper.refresh(false)).to.equal(true);
     const first = await stat(path.join(out, "stage-1.html"));
+    expect(await keeper.refresh(false)).to.equal(false);
+    // A file that is no report input (the autopilot's status file, put in
+    // the scores folder) changes no page: no rebuild.
+    await writeFile(path.join(scoresDir, "status.json"), '{"pass":2}\n');
     expect(await keeper.refresh(false)).to.equal(false);
 
     await writeStage(scoresDir, policy, 1n, { [address(1)]: 7n }, true);
