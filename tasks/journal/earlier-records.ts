@@ -2,7 +2,8 @@
  * Record names earlier versions wrote for what the transaction records now
  * call otherwise: a finalization journalled a transaction that would not be
  * mined as `unsent`, and transfers journal a receipt as `mined` (with its
- * height as `block`, and no gas). Journals of released versions are read
+ * height as `block`, and no gas) and the height a `sending` looks for its
+ * nonce from as `fromBlock`. Journals of released versions are read
  * through this, so a run of this version resumes them.
  */
 const RENAMED: Readonly<Record<string, string>> = {
@@ -21,7 +22,7 @@ export function currentRecord<R extends { type: string }>(
   stored: StoredRecord,
 ): R {
   const type = RENAMED[stored.type];
-  if (type === undefined) return stored as unknown as R;
+  if (type === undefined) return fromBlockAsBlock(stored) as unknown as R;
   if (stored.type !== "mined") return { ...stored, type } as unknown as R;
   // A `mined` record's height is `block`, and it never held the gas used.
   const { block, ...rest } = stored;
@@ -31,4 +32,11 @@ export function currentRecord<R extends { type: string }>(
     type,
     blockNumber: block,
   } as unknown as R;
+}
+
+/** A transfer's `sending` of an earlier version: its `fromBlock` is `block`. */
+function fromBlockAsBlock(stored: StoredRecord): StoredRecord {
+  if (stored.type !== "sending" || !("fromBlock" in stored)) return stored;
+  const { fromBlock, ...rest } = stored;
+  return { block: fromBlock, ...rest };
 }

@@ -8,10 +8,14 @@ import {
   withMargin,
 } from "../contract/confirm.js";
 import { ERRORS } from "../error-catalog.js";
-import { VipError, reasonOf } from "../errors.js";
-import { recordsOf, type TransferRecord } from "./records.js";
+import { VipError, defined, reasonOf } from "../errors.js";
+import type { TransferRecord } from "./records.js";
+import { stepState } from "./step-state.js";
+import { applyRecords, type Journalled } from "../journal/apply-record.js";
 import { findByNonce } from "../journal/find-by-nonce.js";
 import type { Journal } from "../journal/journal.js";
+import { nextAction } from "../journal/next-action.js";
+import type { Sending } from "../journal/transaction-state.js";
 import { isTransient } from "../network/retry.js";
 import { field, type Output } from "../output.js";
 import { ensureFunds } from "../signer/funds.js";
@@ -93,80 +97,133 @@ export async function runEvmTx(
   return hash;
 }
 
+/** Whether anything of `step` was journalled: its allowance was read then. */
 function journalled(context: EvmContext, step: string): boolean {
-  return recordsOf(context.journal.records, "sending").some(
-    (r) => r.step === step,
-  );
+  return stepState(context.journal.records, step).status !== "planned";
+}
+
+/** A call of the route: where it goes, its calldata, its value. */
+interface Call {
+  to: string;
+  data: string;
+  value: bigint;
+}
+
+/** One EVM step's transaction, in the state its journal leaves it. */
+interface StepTransaction extends Journalled {
+  step: string;
 }
 
 /**
  * Sends `call` as `step` exactly once, whatever restarts happen: the nonce is
- * journalled before the send, the hash after; a restart looks the step up (by
- * hash, or by its nonce when the hash never got written) and sends again only
- * what never reached the node, with the same nonce. Waits for the receipt.
+ * journalled before the send, the hash after, the receipt last; a restart
+ * branches on the step's next action (done, reverted, its nonce checked, its
+ * receipt waited for) and sends again only what never reached the node, with
+ * the same nonce. Waits for the receipt.
  */
 async function sendOnce(
   context: EvmContext,
   step: string,
-  call: { to: string; data: string; value: bigint },
+  call: Call,
   what: string,
 ): Promise<string> {
-  const { journal, provider } = context;
-  const mined = recordsOf(journal.records, "mined").find(
-    (r) => r.step === step,
-  );
-  if (mined !== undefined) {
-    if (mined.status !== 1)
+  const transaction: StepTransaction = {
+    step,
+    state: stepState(context.journal.records, step),
+  };
+  const next = nextAction(transaction.state);
+  let hash: string;
+  switch (next.action) {
+    case "done":
+      return next.confirmed.hash;
+    case "reverted":
       throw new VipError(ERRORS.NETWORK.EVM_TX.EVM_TX_FAILED, {
-        hash: mined.hash,
+        hash: next.confirmed.hash,
       });
-    return mined.hash;
+    case "wait-for-receipt":
+      hash = next.sent.hash;
+      break;
+    case "check-nonce":
+      hash =
+        (await foundByNonce(context, transaction, next.sending, call, what)) ??
+        (await broadcast(context, transaction, call, what, next.sending.nonce));
+      break;
+    case "send":
+    case "resend":
+      hash = await broadcast(context, transaction, call, what);
+      break;
   }
-  let hash = recordsOf(journal.records, "sent").find(
-    (r) => r.step === step,
-  )?.hash;
-  const sending = recordsOf(journal.records, "sending").find(
-    (r) => r.step === step,
+  return confirm(context, transaction, hash, what);
+}
+
+/**
+ * A step journalled as sending: its transaction found by nonce (journalled as
+ * sent), or undefined when the nonce was never used. A nonce used by another
+ * transaction, or still pending, stops the run.
+ */
+async function foundByNonce(
+  context: EvmContext,
+  transaction: StepTransaction,
+  sending: Sending,
+  call: Call,
+  what: string,
+): Promise<string | undefined> {
+  const { journal, provider, from } = context;
+  const { nonce } = sending;
+  const found = await findByNonce(
+    provider,
+    from,
+    nonce,
+    defined(sending.block, "a transfer's sending record names its block"),
   );
-  if (hash === undefined && sending !== undefined) {
-    const found = await findByNonce(
-      provider,
-      sending.from,
-      sending.nonce,
-      sending.fromBlock,
-    );
-    if (found.state !== "unused" && found.tx !== undefined) {
-      if (
-        found.tx.to?.toLowerCase() !== sending.to.toLowerCase() ||
-        found.tx.data.toLowerCase() !== sending.data.toLowerCase()
-      ) {
-        throw new VipError(ERRORS.NETWORK.EVM_TX.NONCE_USED_BY_OTHER, {
-          nonce: sending.nonce,
-          from: sending.from,
-          hash: found.tx.hash,
-          what,
-          journal: journal.path,
-        });
-      }
-      hash = found.tx.hash;
-      await journal.append({ type: "sent", step, hash });
-    } else if (found.state === "pending") {
-      throw new VipError(ERRORS.NETWORK.EVM_TX.NONCE_PENDING, {
-        nonce: sending.nonce,
-        from: sending.from,
+  if (found.state !== "unused" && found.tx !== undefined) {
+    const data = sending.data ?? call.data;
+    if (
+      found.tx.to?.toLowerCase() !== call.to.toLowerCase() ||
+      found.tx.data.toLowerCase() !== data.toLowerCase()
+    ) {
+      throw new VipError(ERRORS.NETWORK.EVM_TX.NONCE_USED_BY_OTHER, {
+        nonce,
+        from,
+        hash: found.tx.hash,
+        what,
+        journal: journal.path,
       });
     }
+    const { hash } = found.tx;
+    await applyRecords(journal, transaction, {
+      type: "sent",
+      step: transaction.step,
+      nonce,
+      hash,
+    });
+    return hash;
   }
-  if (hash === undefined)
-    hash = await broadcast(context, step, call, what, sending?.nonce);
-  const receipt = await provider.waitForTransaction(hash, 1, 10 * 60_000);
+  if (found.state === "pending")
+    throw new VipError(ERRORS.NETWORK.EVM_TX.NONCE_PENDING, { nonce, from });
+  return undefined;
+}
+
+/** Waits for `hash`'s receipt and journals it as confirmed. */
+async function confirm(
+  context: EvmContext,
+  transaction: StepTransaction,
+  hash: string,
+  what: string,
+): Promise<string> {
+  const receipt = await context.provider.waitForTransaction(
+    hash,
+    1,
+    10 * 60_000,
+  );
   if (receipt === null)
     throw new VipError(ERRORS.NETWORK.EVM_TX.EVM_TX_NOT_MINED, { what, hash });
-  await journal.append({
-    type: "mined",
-    step,
+  await applyRecords(context.journal, transaction, {
+    type: "confirmed",
+    step: transaction.step,
     hash,
-    block: receipt.blockNumber,
+    blockNumber: receipt.blockNumber,
+    gasUsed: receipt.gasUsed.toString(),
     status: receipt.status ?? 0,
   });
   if (receipt.status !== 1)
@@ -176,12 +233,13 @@ async function sendOnce(
 
 async function broadcast(
   context: EvmContext,
-  step: string,
-  call: { to: string; data: string; value: bigint },
+  transaction: StepTransaction,
+  call: Call,
   what: string,
   nonce?: number,
 ): Promise<string> {
   const { journal, provider, signer, from } = context;
+  const { step } = transaction;
   let gas: bigint;
   try {
     gas = await provider.estimateGas({ from, ...call });
@@ -192,7 +250,7 @@ async function broadcast(
   await ensureFunds(provider, from, maxCost(overrides) + call.value, what);
   const useNonce =
     nonce ?? (await provider.getTransactionCount(from, "pending"));
-  await journal.append({
+  await applyRecords(journal, transaction, {
     type: "sending",
     step,
     chainId: context.chainId.toString(),
@@ -201,7 +259,7 @@ async function broadcast(
     to: call.to,
     data: call.data,
     value: call.value.toString(),
-    fromBlock: await provider.getBlockNumber(),
+    block: await provider.getBlockNumber(),
   });
   try {
     const response = await signer.sendTransaction({
@@ -210,7 +268,12 @@ async function broadcast(
       nonce: useNonce,
       chainId: context.chainId,
     });
-    await journal.append({ type: "sent", step, hash: response.hash });
+    await applyRecords(journal, transaction, {
+      type: "sent",
+      step,
+      nonce: useNonce,
+      hash: response.hash,
+    });
     return response.hash;
   } catch (error) {
     // The send may have reached the node: the next run finds it by its nonce

@@ -7,6 +7,7 @@ import type {
   Route,
   SignedOpHook,
 } from "../clients/router.js";
+import type { TransactionRecord } from "../journal/transaction-records.js";
 
 /**
  * What the transfer moves, from whom to whom: the same command means the same
@@ -26,6 +27,26 @@ export interface TransferIntent {
    */
   opWithdraw?: true;
 }
+
+/**
+ * The fields an EVM step's `sending` record adds to the shared one: what the
+ * nonce, if found, must have been sent as.
+ */
+interface EvmSending {
+  chainId: string;
+  from: string;
+  to: string;
+  data: string;
+  value: string;
+  /** Earlier versions' name for `block` (read as it by `currentRecord`). */
+  fromBlock?: number;
+}
+
+/** A shared transaction record of one EVM step, named by `step`. */
+type EvmStepRecord = { step: string } & (
+  | (Extract<TransactionRecord, { type: "sending" }> & EvmSending)
+  | Exclude<TransactionRecord, { type: "sending" }>
+);
 
 export type TransferRecord =
   | ({ type: "start"; at: string } & TransferIntent)
@@ -60,21 +81,16 @@ export type TransferRecord =
   /** The chain refused the transaction before taking it (nothing moved). */
   | { type: "refused"; step: string; hash: string; code: number; log: string }
   /**
-   * Written before broadcast: the nonce the step goes out with, so a restart
-   * finds it by nonce.
+   * An EVM step's transaction, in the journal's shared records (sending,
+   * sent, confirmed; earlier versions' `mined` is read as confirmed).
    */
-  | {
-      type: "sending";
-      step: string;
-      chainId: string;
-      from: string;
-      nonce: number;
-      to: string;
-      data: string;
-      value: string;
-      fromBlock: number;
-    }
+  | EvmStepRecord
+  /** A Cosmos step's broadcast, taken by the chain (no nonce: a sequence). */
   | { type: "sent"; step: string; hash: string }
+  /**
+   * A step's transaction in a block: a Cosmos step's, with the chain's log;
+   * an EVM step's as earlier versions wrote it (now `confirmed`).
+   */
   | {
       type: "mined";
       step: string;

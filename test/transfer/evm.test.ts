@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -137,7 +137,7 @@ describe("runEvmTx: an evm_tx of a route sent once across kills, on the in-proce
   const bridged = async () => token.balanceOf(await bridge.getAddress());
   /** The journal's end state: each step's outcome. */
   const outcomes = (journal: Journal<TransferRecord>) =>
-    recordsOf(journal.records, "mined").map((r) => [r.step, r.status]);
+    recordsOf(journal.records, "confirmed").map((r) => [r.step, r.status]);
   /**
    * Makes `journal` stop the run (as a SIGKILL would) right after it writes
    * the record `type` of `step`, once.
@@ -172,10 +172,10 @@ describe("runEvmTx: an evm_tx of a route sent once across kills, on the in-proce
     ).to.deep.equal([
       ["sending", "tx0-approve0"],
       ["sent", "tx0-approve0"],
-      ["mined", "tx0-approve0"],
+      ["confirmed", "tx0-approve0"],
       ["sending", "tx0"],
       ["sent", "tx0"],
-      ["mined", "tx0"],
+      ["confirmed", "tx0"],
     ]);
     const sending = recordsOf(journal.records, "sending");
     expect(sending.map((r) => r.nonce)).to.deep.equal([
@@ -183,12 +183,12 @@ describe("runEvmTx: an evm_tx of a route sent once across kills, on the in-proce
       before.nonce + 1,
     ]);
     expect(sending[1]?.to).to.equal(tx.to);
-    const mined = recordsOf(journal.records, "mined");
+    const mined = recordsOf(journal.records, "confirmed");
     expect(mined.map((r) => r.status)).to.deep.equal([1, 1]);
     expect(mined[1]?.hash).to.equal(hash);
     const receipt = await ethers.provider.getTransactionReceipt(hash);
     expect(receipt?.status).to.equal(1);
-    expect(receipt?.blockNumber).to.equal(mined[1]?.block);
+    expect(receipt?.blockNumber).to.equal(mined[1]?.blockNumber);
     // What the file holds is what the run remembered.
     expect((await openJournal()).records).to.deep.equal(journal.records);
     expect(lines.some((l) => l.includes(hash))).to.equal(true);
@@ -206,10 +206,10 @@ describe("runEvmTx: an evm_tx of a route sent once across kills, on the in-proce
   const killPoints: [TransferRecord["type"], string][] = [
     ["sending", "tx0-approve0"],
     ["sent", "tx0-approve0"],
-    ["mined", "tx0-approve0"],
+    ["confirmed", "tx0-approve0"],
     ["sending", "tx0"],
     ["sent", "tx0"],
-    ["mined", "tx0"],
+    ["confirmed", "tx0"],
   ];
   for (const [type, step] of killPoints) {
     it(`resumes after a kill right after the ${type} record of ${step}: the same end, nothing sent twice`, async () => {
@@ -236,7 +236,7 @@ describe("runEvmTx: an evm_tx of a route sent once across kills, on the in-proce
         ["tx0-approve0", 1],
         ["tx0", 1],
       ]);
-      expect(recordsOf(resumed.records, "mined")[1]?.hash).to.equal(hash);
+      expect(recordsOf(resumed.records, "confirmed")[1]?.hash).to.equal(hash);
       // A step sent before the kill is never sent again; one journalled as
       // sending but never sent goes out with the nonce it was given.
       for (const s of ["tx0-approve0", "tx0"]) {
@@ -249,7 +249,7 @@ describe("runEvmTx: an evm_tx of a route sent once across kills, on the in-proce
           .map((r) => r.hash);
         expect(new Set(hashes).size, `${s}: one hash`).to.equal(1);
       }
-      if (type === "mined" && step === "tx0")
+      if (type === "confirmed" && step === "tx0")
         expect(sentBeforeResume, "all sent before the kill").to.equal(2);
       // And a third run, on the finished journal, sends nothing.
       const again = await runEvmTx(context(await openJournal()), 0, tx);
@@ -341,6 +341,89 @@ describe("runEvmTx: an evm_tx of a route sent once across kills, on the in-proce
     );
     expect(await nonce()).to.equal(before);
     expect(journal.records).to.deep.equal([]);
+  });
+
+  it("resumes a journal of the earlier shape (sending with fromBlock, sent without nonce, mined): nothing sent again", async () => {
+    // The lines the version before the shared records wrote: the approval
+    // mined, the deposit sent, then the run killed before its receipt.
+    const before = { nonce: await nonce(), bridged: await bridged() };
+    const data = tx.data.startsWith("0x") ? tx.data : `0x${tx.data}`;
+    const approve = token.interface.encodeFunctionData("approve", [
+      await bridge.getAddress(),
+      AMOUNT,
+    ]);
+    const fromBlock = await ethers.provider.getBlockNumber();
+    const approval = await signer.sendTransaction({
+      to: await token.getAddress(),
+      data: approve,
+      nonce: before.nonce,
+    });
+    const approved = defined(await approval.wait(), "the approval's receipt");
+    const deposit = await signer.sendTransaction({
+      to: tx.to,
+      data,
+      nonce: before.nonce + 1,
+    });
+    const sending = (step: string, to: string, calldata: string, n: number) =>
+      JSON.stringify({
+        type: "sending",
+        step,
+        chainId: chainId.toString(),
+        from,
+        nonce: n,
+        to,
+        data: calldata,
+        value: "0",
+        fromBlock,
+      });
+    await writeFile(
+      journalFile(),
+      [
+        sending(
+          "tx0-approve0",
+          await token.getAddress(),
+          approve,
+          before.nonce,
+        ),
+        JSON.stringify({
+          type: "sent",
+          step: "tx0-approve0",
+          hash: approval.hash,
+        }),
+        JSON.stringify({
+          type: "mined",
+          step: "tx0-approve0",
+          hash: approval.hash,
+          block: approved.blockNumber,
+          status: 1,
+        }),
+        sending("tx0", tx.to, data, before.nonce + 1),
+        JSON.stringify({ type: "sent", step: "tx0", hash: deposit.hash }),
+      ]
+        .map((line) => `${line}\n`)
+        .join(""),
+    );
+    const resumed = await openJournal();
+    const hash = await runEvmTx(context(resumed), 0, tx);
+    expect(hash).to.equal(deposit.hash);
+    expect(await nonce(), "nothing sent by the resumed run").to.equal(
+      before.nonce + 2,
+    );
+    expect(await bridged()).to.equal(before.bridged + AMOUNT);
+    // The earlier records are left as they were; the receipt is journalled in
+    // this version's words.
+    expect(resumed.records.map((r) => r.type)).to.deep.equal([
+      "sending",
+      "sent",
+      "mined",
+      "sending",
+      "sent",
+      "confirmed",
+    ]);
+    expect(outcomes(resumed)).to.deep.equal([["tx0", 1]]);
+    const again = await runEvmTx(context(await openJournal()), 0, tx);
+    expect(again).to.equal(deposit.hash);
+    expect(await nonce()).to.equal(before.nonce + 2);
   });
 
   it("reports a transaction mined reverted (EVM_TX_FAILED), journals it so, and never sends it again", async () => {
