@@ -130,13 +130,20 @@ function onlyTheSite(requests: string[], out: string): void {
     expect(request.startsWith(`${root}/`), request).to.equal(true);
 }
 
+/**
+ * Looks `typed` up and waits until the result is that lookup's, settled.
+ * The wait is a selector Playwright polls (a string predicate would be
+ * evaluated in the page, which the site's CSP forbids: no 'unsafe-eval').
+ */
 async function lookUp(page: Page, typed: string): Promise<void> {
   await page.fill("#lookup-address", typed);
   await page.click("form.lookup button");
-  await page.waitForFunction(
-    `document.getElementById("lookup-result").getAttribute("data-state") !== "loading" &&
-     document.getElementById("lookup-result").getAttribute("data-address") === ${JSON.stringify(typed)}`,
-  );
+  await page
+    .locator(
+      `#lookup-result[data-address=${JSON.stringify(typed)}]` +
+        `[data-state]:not([data-state="loading"])`,
+    )
+    .waitFor({ state: "attached" });
 }
 
 describe("scores:report in a browser (Debian's headless Chromium)", function () {
