@@ -11,6 +11,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import { median, worst } from "./bench/stats.js";
+
 const ROOT = path.resolve(import.meta.dirname, "..");
 const HARDHAT = path.join(
   ROOT,
@@ -45,13 +47,10 @@ function figures(label: string, args: string[], expectedCode: number): number {
       throw new Error(`${label}: exit ${run.code}, expected ${expectedCode}`);
     seconds.push(run.seconds);
   }
-  seconds.sort((a, b) => a - b);
-  const median = seconds[Math.floor(seconds.length / 2)] ?? 0;
-  const worst = seconds.at(-1) ?? 0;
   console.log(
-    `${label.padEnd(58)}${median.toFixed(2).padStart(8)} s${worst.toFixed(2).padStart(8)} s`,
+    `${label.padEnd(58)}${median(seconds).toFixed(2).padStart(8)} s${worst(seconds).toFixed(2).padStart(8)} s`,
   );
-  return median;
+  return median(seconds);
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), "vip-bench-check-"));

@@ -11,6 +11,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import { median, worst } from "./bench/stats.js";
+
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TEMPLATE = path.join(
@@ -132,11 +134,7 @@ function helpSeconds(project: string, config: string): number {
 
 /** Median and worst of a run's seconds. */
 function figures(seconds: number[]): { median: number; worst: number } {
-  const sorted = [...seconds].sort((a, b) => a - b);
-  return {
-    median: sorted[Math.floor(sorted.length / 2)] ?? 0,
-    worst: sorted.at(-1) ?? 0,
-  };
+  return { median: median(seconds), worst: worst(seconds) };
 }
 
 const project = await sampleProject(packedTarball());

@@ -24,6 +24,7 @@ import path from "node:path";
 import { JsonRpcProvider, NonceManager, Wallet } from "ethers";
 
 import { peakRss, RSS_REPORTER } from "./bench/rss.js";
+import { median } from "./bench/stats.js";
 import { watchTreeRss } from "./bench/tree-rss.js";
 import {
   FIRST_RANGE,
@@ -56,13 +57,6 @@ const baseChain = await startL1RestStandIn({
   now: 2_000_000_000n,
 });
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en-US", {
     minimumFractionDigits: digits,

@@ -36,6 +36,7 @@ import {
 } from "./bench/local-node.js";
 import { peakRss } from "./bench/rss.js";
 import { defined } from "../tasks/errors.js";
+import { median } from "./bench/stats.js";
 import { gasLimits } from "../tasks/scores/batches.js";
 import { readScoreFile } from "../tasks/scores/read.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
@@ -419,15 +420,6 @@ try {
       ].join(""),
     );
   }
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((x, y) => x - y);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1
-      ? defined(sorted[mid], "sorted[mid]")
-      : (defined(sorted[mid - 1], "sorted[mid - 1]") +
-          defined(sorted[mid], "sorted[mid]")) /
-          2;
-  };
   console.log(
     `\nchain-side throughput, command / perfect client: median ${median(ratios).toFixed(2)}, ` +
       `lowest ${Math.min(...ratios).toFixed(2)} (goal: median >= 0.95, lowest >= 0.85)`,

@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { peakRss, RSS_REPORTER } from "./bench/rss.js";
+import { median, worst } from "./bench/stats.js";
 import type { ScoreRow } from "../tasks/scoring/compute.js";
 import {
   scoreCsv,
@@ -37,9 +38,6 @@ const fmt = (n: number, digits = 0) =>
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   });
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const worst = (values: number[]) => Math.max(...values);
 
 /**
  * `count` distinct addresses and scores, the same in every run: addresses
