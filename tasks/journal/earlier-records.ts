@@ -2,9 +2,11 @@
  * Record names earlier versions wrote for what the transaction records now
  * call otherwise: a finalization journalled a transaction that would not be
  * mined as `unsent`, and transfers journal a receipt as `mined` (with its
- * height as `block`, and no gas) and the height a `sending` looks for its
- * nonce from as `fromBlock`. Journals of released versions are read
- * through this, so a run of this version resumes them.
+ * height as `block`, and no gas; a Cosmos step's with the chain's `log`, kept)
+ * and the height a `sending` looks for its nonce from as `fromBlock`. Journals
+ * of released versions are read through this, so a run of this version
+ * resumes them. (Their `sent` without a nonce is read by the transfer's
+ * `stepState`, which knows the `sending` before it.)
  */
 const RENAMED: Readonly<Record<string, string>> = {
   unsent: "dropped",

@@ -16,7 +16,14 @@ import { ERRORS } from "../error-catalog.js";
 import { VipError, reasonOf } from "../errors.js";
 import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
-import { recordsOf, type TransferRecord } from "./records.js";
+import {
+  applyCosmosRecords,
+  cosmosNextAction,
+  cosmosStepState,
+  type CosmosStepState,
+  type SignedCosmosTx,
+} from "./cosmos-step-state.js";
+import type { TransferRecord } from "./records.js";
 
 /**
  * Codes a chain answers a broadcast with that mean the transaction is (or
@@ -52,37 +59,62 @@ export interface CosmosContext {
 /**
  * Runs one `cosmos_tx` of a route exactly once across restarts: it is signed
  * (fee simulated, account number and sequence from the chain) and journalled
- * with its hash and bytes before the broadcast; a restart finds it by that
- * hash, or sends the very same bytes again (which the chain takes at most once:
- * the sequence is in them). Waits for the block and returns the hash; a
- * non-zero code is `Tx failed <hash>` with the log.
+ * with its hash and bytes before the broadcast (`cosmos-signed`, the step's
+ * `sending`), `sent` once the chain took it, `confirmed` with its block. A
+ * restart branches on the step's next action: done, failed or refused as the
+ * journal says; journalled as signed or sent, it is found by its hash, or
+ * the very same bytes are sent again (which the chain takes at most once: the
+ * sequence is in them). Waits for the block and returns the hash; a non-zero
+ * code is `Tx failed <hash>` with the log.
  */
 export async function runCosmosTx(
   context: CosmosContext,
   index: number,
   tx: CosmosTx,
 ): Promise<string> {
-  const at = { step: `tx${index}`, index, chainId: tx.chain_id };
-  const ended = journalledOutcome(context.journal, at);
-  if (ended !== undefined) return ended;
-  const step: TxStep = { ...at, restUrl: await context.restUrl(tx.chain_id) };
-  const journalled = recordsOf(context.journal.records, "cosmos-signed").find(
-    (r) => r.step === step.step,
-  );
-  if (journalled === undefined)
-    return broadcastAndWait(
-      context,
-      step,
-      await signAndJournal(context, step, tx),
-    );
-  const resumed = await resume(context, step, {
-    hash: journalled.hash,
-    txBytes: Buffer.from(journalled.txBytes, "base64"),
-    sequence: BigInt(journalled.sequence),
+  const name = `tx${index}`;
+  const transaction = cosmosStepState(context.journal.records, name);
+  const next = cosmosNextAction(transaction);
+  const at = async (): Promise<TxStep> => ({
+    step: name,
+    index,
+    chainId: tx.chain_id,
+    restUrl: await context.restUrl(tx.chain_id),
+    transaction,
   });
-  return "settled" in resumed
-    ? resumed.settled
-    : broadcastAndWait(context, step, resumed.resend);
+  switch (next.action) {
+    case "done":
+      return next.hash;
+    case "reverted":
+      throw new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_FAILED, {
+        hash: next.hash,
+        log: next.log,
+      });
+    case "refused":
+      throw new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_NOT_TAKEN, {
+        n: index + 1,
+        hash: next.hash,
+        chainId: tx.chain_id,
+        log: next.log,
+      });
+    case "send":
+    case "resend": {
+      const step = await at();
+      return broadcastAndWait(
+        context,
+        step,
+        await signAndJournal(context, step, tx),
+      );
+    }
+    case "check-nonce":
+    case "wait-for-receipt": {
+      const step = await at();
+      const resumed = await resume(context, step, next.signed);
+      return "settled" in resumed
+        ? resumed.settled
+        : broadcastAndWait(context, step, resumed.resend);
+    }
+  }
 }
 
 /** Where a transaction is in the transfer. */
@@ -93,46 +125,8 @@ interface TxStep {
   index: number;
   chainId: string;
   restUrl: string;
-}
-
-/** A signed transaction, as journalled before its broadcast. */
-interface SignedTx {
-  hash: string;
-  txBytes: Uint8Array;
-  sequence: bigint;
-}
-
-/**
- * The transaction's hash if the journal says it ended well; its failure or
- * refusal, as recorded, is thrown; undefined while it has not ended.
- */
-function journalledOutcome(
-  journal: Journal<TransferRecord>,
-  at: Omit<TxStep, "restUrl">,
-): string | undefined {
-  const mined = recordsOf(journal.records, "mined").find(
-    (r) => r.step === at.step,
-  );
-  if (mined !== undefined) {
-    if (mined.status !== 1)
-      throw new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_FAILED, {
-        hash: mined.hash,
-        log: mined.log ?? "",
-      });
-    return mined.hash;
-  }
-  const refused = recordsOf(journal.records, "refused").find(
-    (r) => r.step === at.step,
-  );
-  if (refused !== undefined) {
-    throw new VipError(ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_NOT_TAKEN, {
-      n: at.index + 1,
-      hash: refused.hash,
-      chainId: at.chainId,
-      log: refused.log,
-    });
-  }
-  return undefined;
+  /** Its state, as journalled: every append moves it on. */
+  transaction: CosmosStepState;
 }
 
 /**
@@ -143,11 +137,11 @@ async function signAndJournal(
   context: CosmosContext,
   step: TxStep,
   tx: CosmosTx,
-): Promise<SignedTx> {
+): Promise<SignedCosmosTx> {
   const { journal } = context;
   await context.beforeBroadcast();
   const signed = await sign(context, tx, step.restUrl, step.index);
-  await journal.append({
+  await applyCosmosRecords(journal, step.transaction, {
     type: "cosmos-signed",
     step: step.step,
     chainId: tx.chain_id,
@@ -163,7 +157,7 @@ async function signAndJournal(
     // --new may start over. Any other failure (the hook's chain unreachable,
     // say) leaves the transaction to the next run.
     if (error instanceof HookSequenceMoved)
-      await journal.append({
+      await applyCosmosRecords(journal, step.transaction, {
         type: "refused",
         step: step.step,
         hash: signed.hash,
@@ -183,12 +177,12 @@ async function signAndJournal(
 async function resume(
   context: CosmosContext,
   step: TxStep,
-  signed: SignedTx,
-): Promise<{ settled: Promise<string> | string } | { resend: SignedTx }> {
-  const { restUrl, index } = step;
+  signed: SignedCosmosTx,
+): Promise<{ settled: Promise<string> | string } | { resend: SignedCosmosTx }> {
+  const { restUrl } = step;
   const found = await getTx(restUrl, signed.hash);
   if (found !== undefined)
-    return { settled: recordInclusion(context, step.step, index, found) };
+    return { settled: recordInclusion(context, step, found) };
   const state = await accountInfo(restUrl, context.account.bech32);
   if (state !== undefined && state.sequence > signed.sequence) {
     // Its sequence is used: by this transaction (not indexed yet) or by
@@ -219,7 +213,7 @@ async function resume(
   context.out.line(
     field(
       "resending",
-      `transaction ${index + 1} ${signed.hash}: the same signed bytes (the chain takes them at most once)`,
+      `transaction ${step.index + 1} ${signed.hash}: the same signed bytes (the chain takes them at most once)`,
     ),
   );
   return { resend: signed };
@@ -232,7 +226,7 @@ async function resume(
 async function broadcastAndWait(
   context: CosmosContext,
   step: TxStep,
-  signed: SignedTx,
+  signed: SignedCosmosTx,
 ): Promise<string> {
   const { journal, out } = context;
   const { index, chainId, restUrl } = step;
@@ -251,9 +245,8 @@ async function broadcastAndWait(
       answer.code === WRONG_SEQUENCE
         ? await getTx(restUrl, signed.hash)
         : undefined;
-    if (found !== undefined)
-      return recordInclusion(context, step.step, index, found);
-    await journal.append({
+    if (found !== undefined) return recordInclusion(context, step, found);
+    await applyCosmosRecords(journal, step.transaction, {
       type: "refused",
       step: step.step,
       hash: signed.hash,
@@ -268,7 +261,12 @@ async function broadcastAndWait(
       log: answer.log,
     });
   }
-  await journal.append({ type: "sent", step: step.step, hash: signed.hash });
+  await applyCosmosRecords(journal, step.transaction, {
+    type: "sent",
+    step: step.step,
+    nonce: Number(signed.sequence),
+    hash: signed.hash,
+  });
   out.line(
     field("broadcast", `transaction ${index + 1} ${signed.hash} on ${chainId}`),
   );
@@ -348,7 +346,7 @@ async function settleDoubtful(
   moved: HookSequenceMoved,
 ): Promise<string> {
   const { out, journal } = context;
-  const { step, index, chainId, restUrl, hash, sequence } = doubtful;
+  const { index, chainId, restUrl, hash, sequence } = doubtful;
   out.warn(
     `${moved.moved}, but transaction ${index + 1} ${hash} may have reached ${chainId} ` +
       "before the restart: it is not sent again, but waited for",
@@ -364,7 +362,7 @@ async function settleDoubtful(
       `transaction ${index + 1} ${hash} had reached ${chainId}: the transfer goes on, ` +
         `but its op hook will not run as signed (${moved.moved})`,
     );
-    return recordInclusion(context, step, index, found);
+    return recordInclusion(context, doubtful, found);
   }
   const state = await accountInfo(restUrl, context.account.bech32);
   if (state !== undefined && state.sequence > sequence) {
@@ -375,9 +373,9 @@ async function settleDoubtful(
       sequenceTaken(context, chainId, hash, sequence),
     );
   }
-  await journal.append({
+  await applyCosmosRecords(journal, doubtful.transaction, {
     type: "refused",
-    step,
+    step: doubtful.step,
     hash,
     code: 0,
     log: `not sent: ${moved.text}`,
@@ -444,20 +442,26 @@ async function waitForInclusion(
   );
   if (found === undefined)
     throw notFound(Math.round(context.inclusionTimeoutMs / 1000));
-  return recordInclusion(context, step.step, step.index, found);
+  return recordInclusion(context, step, found);
 }
 
+/**
+ * Journals the transaction found in a block as confirmed (with the chain's
+ * log; no gas, which the chain's answer is not read for) and returns its
+ * hash, or throws its failure.
+ */
 async function recordInclusion(
   context: CosmosContext,
-  step: string,
-  index: number,
+  step: TxStep,
   found: TxResult,
 ): Promise<string> {
-  await context.journal.append({
-    type: "mined",
-    step,
+  const { index } = step;
+  await applyCosmosRecords(context.journal, step.transaction, {
+    type: "confirmed",
+    step: step.step,
     hash: found.hash,
-    block: Number(found.height ?? 0n),
+    blockNumber: Number(found.height ?? 0n),
+    gasUsed: "0",
     status: found.code === 0 ? 1 : 0,
     log: found.log,
   });

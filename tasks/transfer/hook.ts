@@ -6,6 +6,7 @@ import type { HookSigner } from "./plan.js";
 import type { Journal } from "../journal/journal.js";
 import { field, type Output } from "../output.js";
 import { recordsOf, type TransferRecord } from "./records.js";
+import { transactionsOut } from "./step-state.js";
 import { accountAddresses } from "../signer/addresses.js";
 import type { OperatorSigner } from "../signer/signer.js";
 
@@ -81,7 +82,9 @@ export function journalledHookSigner(context: HookContext): HookSigner {
 
 /**
  * Before the transfer's first broadcast: the hook account's sequence must be
- * where it was when the hook was signed.
+ * where it was when the hook was signed. Once a transaction of the transfer is
+ * out (a step sent or confirmed, earlier versions' journals read alike), the
+ * check is past.
  */
 export function hookSequenceGuard(
   journal: Journal<TransferRecord>,
@@ -89,7 +92,7 @@ export function hookSequenceGuard(
 ): () => Promise<void> {
   return async () => {
     const hook = recordsOf(journal.records, "hook")[0];
-    if (hook === undefined || recordsOf(journal.records, "sent").length > 0)
+    if (hook === undefined || transactionsOut(journal.records).length > 0)
       return;
     await checkHookSequence(
       await restUrl(hook.chainId),

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 
+import { stepState, stepsOf } from "./step-state.js";
 import type {
   MsgsRequest,
   MsgsResponse,
@@ -42,10 +43,24 @@ interface EvmSending {
   fromBlock?: number;
 }
 
-/** A shared transaction record of one EVM step, named by `step`. */
-type EvmStepRecord = { step: string } & (
+/**
+ * The field a Cosmos step's `confirmed` record adds to the shared one: the
+ * chain's log of the transaction's result (read again when it failed). Its
+ * `gasUsed` is "0": the chain's answer is not read for gas.
+ */
+interface CosmosConfirmed {
+  log?: string;
+}
+
+/**
+ * A shared transaction record of one step, named by `step`: an EVM step's
+ * sending, sent, confirmed; a Cosmos step's sent (its sequence as the nonce)
+ * and confirmed (its `sending` is its `cosmos-signed`).
+ */
+type StepTransactionRecord = { step: string } & (
   | (Extract<TransactionRecord, { type: "sending" }> & EvmSending)
-  | Exclude<TransactionRecord, { type: "sending" }>
+  | (Extract<TransactionRecord, { type: "confirmed" }> & CosmosConfirmed)
+  | Exclude<TransactionRecord, { type: "sending" | "confirmed" }>
 );
 
 export type TransferRecord =
@@ -67,7 +82,8 @@ export type TransferRecord =
   | { type: "msgs"; request: MsgsRequest; response: MsgsResponse }
   /**
    * A Cosmos transaction as signed, written before broadcast: its hash finds
-   * it, its bytes can be sent again unchanged.
+   * it, its bytes can be sent again unchanged. It is the Cosmos step's
+   * `sending` (its sequence the nonce), read as one by `stepState`.
    */
   | {
       type: "cosmos-signed";
@@ -81,15 +97,18 @@ export type TransferRecord =
   /** The chain refused the transaction before taking it (nothing moved). */
   | { type: "refused"; step: string; hash: string; code: number; log: string }
   /**
-   * An EVM step's transaction, in the journal's shared records (sending,
-   * sent, confirmed; earlier versions' `mined` is read as confirmed).
+   * A step's transaction, in the journal's shared records (read through
+   * `stepState`, so that earlier versions' records below are read as these).
    */
-  | EvmStepRecord
-  /** A Cosmos step's broadcast, taken by the chain (no nonce: a sequence). */
+  | StepTransactionRecord
+  /**
+   * A step's broadcast as earlier versions wrote it: no nonce (an EVM step's
+   * is its `sending`'s, a Cosmos step's its `cosmos-signed` sequence).
+   */
   | { type: "sent"; step: string; hash: string }
   /**
-   * A step's transaction in a block: a Cosmos step's, with the chain's log;
-   * an EVM step's as earlier versions wrote it (now `confirmed`).
+   * A step's transaction in a block as earlier versions wrote it (now
+   * `confirmed`): a Cosmos step's with the chain's log.
    */
   | {
       type: "mined";
@@ -136,13 +155,14 @@ export function recordsOf<T extends TransferRecord["type"]>(
 }
 
 /**
- * Whether the journal holds a transaction that may be out (signed or sent) and
- * not refused: the transfer is under way.
+ * Whether the journal holds a transaction that may be out (a step journalled
+ * past planned: sending, sent, confirmed) and not refused: the transfer is
+ * under way.
  */
 export function underWay(records: TransferRecord[]): boolean {
   const refused = new Set(recordsOf(records, "refused").map((r) => r.step));
-  return (
-    recordsOf(records, "sending").length > 0 ||
-    recordsOf(records, "cosmos-signed").some((r) => !refused.has(r.step))
+  return stepsOf(records).some(
+    (step) =>
+      !refused.has(step) && stepState(records, step).status !== "planned",
   );
 }

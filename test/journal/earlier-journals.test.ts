@@ -138,6 +138,27 @@ describe("journals written by earlier versions", () => {
     expect(nextAction(transactionStateOf(records)).action).to.equal("done");
   });
 
+  it("reads a Cosmos transfer step's mined record as confirmed, its log kept", () => {
+    // As tasks/transfer/cosmos.ts wrote a transaction in a block before the
+    // shared records (its height as block, the chain's log, no gas).
+    const mined = JSON.parse(
+      `{"type":"mined","step":"tx0","hash":"${HASH.slice(2).toUpperCase()}","block":8,"status":0,"log":"out of gas"}`,
+    ) as { type: string };
+    const record = currentRecord<TransactionRecord & { log?: string }>(mined);
+    expect(record).to.deep.equal({
+      type: "confirmed",
+      step: "tx0",
+      hash: HASH.slice(2).toUpperCase(),
+      blockNumber: 8,
+      gasUsed: "0",
+      status: 0,
+      log: "out of gas",
+    });
+    expect(nextAction(transactionStateOf([record])).action).to.equal(
+      "reverted",
+    );
+  });
+
   it("reads a push's journal of every released version unchanged: the start without an intent, a dropped batch resent, a proof without a block", async () => {
     const lines = [
       `{"type":"start","chainId":"31337","contract":"0x5FbDB2315678afecb367f032d93F642f64180aa3","stage":"1","signer":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","file":"/tmp/scores.csv","sha256":"${"ab".repeat(32)}","entries":4,"startBlock":1,"at":"2026-11-23T10:00:00.000Z"}`,

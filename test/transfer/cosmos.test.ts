@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -122,8 +122,14 @@ describe("runCosmosTx: a cosmos_tx of a route broadcast once across kills, again
     await rm(dir, { recursive: true, force: true });
   });
 
-  const openJournal = () =>
-    Journal.open<TransferRecord>(path.join(dir, "transfer.jsonl"));
+  const journalFile = () => path.join(dir, "transfer.jsonl");
+  const openJournal = () => Journal.open<TransferRecord>(journalFile());
+  /** The journal's lines as written. */
+  const journalLines = async () =>
+    (await readFile(journalFile(), "utf8")).trim().split("\n");
+  /** The journal file made of `kept` alone, as a kill after the last leaves it. */
+  const writeJournal = (kept: string[]) =>
+    writeFile(journalFile(), kept.map((line) => `${line}\n`).join(""));
   const context = (
     journal: Journal<TransferRecord>,
     overrides: Partial<CosmosContext> = {},
@@ -200,7 +206,7 @@ describe("runCosmosTx: a cosmos_tx of a route broadcast once across kills, again
     expect(journal.records.map((r) => r.type)).to.deep.equal([
       "cosmos-signed",
       "sent",
-      "mined",
+      "confirmed",
     ]);
     const signed = defined(
       recordsOf(journal.records, "cosmos-signed")[0],
@@ -216,10 +222,10 @@ describe("runCosmosTx: a cosmos_tx of a route broadcast once across kills, again
     const included = defined(chain().included[hash], "the chain has it");
     expect(included.code).to.equal(0);
     expect(included.msgs[0]?.full.bridge_id).to.equal("16");
-    expect(recordsOf(journal.records, "mined")[0]).to.deep.include({
+    expect(recordsOf(journal.records, "confirmed")[0]).to.deep.include({
       hash,
       status: 1,
-      block: Number(included.height),
+      blockNumber: Number(included.height),
     });
     expect(chain().broadcasts).to.equal(1);
     expect(sequence()).to.equal(SEQUENCE + 1n);
@@ -231,7 +237,7 @@ describe("runCosmosTx: a cosmos_tx of a route broadcast once across kills, again
     expect((await openJournal()).records).to.deep.equal(journal.records);
   });
 
-  for (const type of ["cosmos-signed", "sent", "mined"] as const) {
+  for (const type of ["cosmos-signed", "sent", "confirmed"] as const) {
     it(`resumes after a kill right after the ${type} record: the same transaction included once, never signed or broadcast again`, async () => {
       const first = await openJournal();
       killAfter(first, type);
@@ -248,12 +254,118 @@ describe("runCosmosTx: a cosmos_tx of a route broadcast once across kills, again
         recordsOf(resumed.records, "cosmos-signed").map((r) => r.hash),
       ).to.deep.equal([hash]);
       expect(
-        recordsOf(resumed.records, "mined").map((r) => [r.hash, r.status]),
+        recordsOf(resumed.records, "confirmed").map((r) => [r.hash, r.status]),
       ).to.deep.equal([[hash, 1]]);
       if (type === "cosmos-signed")
         expect(lines.some((l) => /resending/.test(l))).to.equal(true);
     });
   }
+
+  /**
+   * A finished run's journal cut after its record `k` (1: cosmos-signed, 2:
+   * sent, 3: confirmed), as a kill after that record leaves it when the chain
+   * went on without the run: the broadcast had reached it, the transaction is
+   * in a block.
+   */
+  for (const [k, last] of [
+    [1, "cosmos-signed"],
+    [2, "sent"],
+    [3, "confirmed"],
+  ] as const) {
+    it(`resumes a journal cut after record ${k} (${last}) of a transaction the chain included: found by its hash, never signed or broadcast again`, async () => {
+      const first = await openJournal();
+      const hash = await runCosmosTx(context(first), 0, tx);
+      const written = await journalLines();
+      expect(written).to.have.length(3);
+      await writeJournal(written.slice(0, k));
+      const resumed = await openJournal();
+      expect(await runCosmosTx(context(resumed), 0, tx)).to.equal(hash);
+      expect(chain().broadcasts, "one broadcast in all").to.equal(1);
+      expect(signatures, "signed once").to.equal(1);
+      expect(sequence()).to.equal(SEQUENCE + 1n);
+      // The cut journal, then the inclusion as the first run journalled it.
+      expect(resumed.records.map((r) => r.type)).to.deep.equal(
+        k === 3
+          ? ["cosmos-signed", "sent", "confirmed"]
+          : [...first.records.slice(0, k).map((r) => r.type), "confirmed"],
+      );
+      expect(resumed.records.at(-1)).to.deep.equal(first.records.at(-1));
+      // A third run, on the finished journal, sends nothing.
+      expect(await runCosmosTx(context(await openJournal()), 0, tx)).to.equal(
+        hash,
+      );
+      expect(chain().broadcasts).to.equal(1);
+    });
+  }
+
+  /**
+   * A transaction's lines as the version before the shared records wrote them
+   * (tasks/transfer/cosmos.ts at 8e4b939): its `cosmos-signed` line (this
+   * version writes the same), `sent` without the sequence, `mined` with
+   * `block`, `status` and the chain's `log`.
+   */
+  const earlierLines = (signed: string, hash: string, block: number) => [
+    signed,
+    `{"type":"sent","step":"tx0","hash":"${hash}"}`,
+    `{"type":"mined","step":"tx0","hash":"${hash}","block":${block},"status":1,"log":""}`,
+  ];
+
+  for (const k of [1, 2, 3]) {
+    it(`resumes a journal of the earlier shape (sent without its sequence, mined) cut after record ${k}: never broadcast again`, async () => {
+      const first = await openJournal();
+      const hash = await runCosmosTx(context(first), 0, tx);
+      const [signed] = await journalLines();
+      const height = Number(
+        defined(chain().included[hash], "the chain has it").height,
+      );
+      await writeJournal(
+        earlierLines(defined(signed, "the signed line"), hash, height).slice(
+          0,
+          k,
+        ),
+      );
+      const resumed = await openJournal();
+      expect(await runCosmosTx(context(resumed), 0, tx)).to.equal(hash);
+      expect(chain().broadcasts, "one broadcast in all").to.equal(1);
+      expect(signatures, "signed once").to.equal(1);
+      // The earlier lines are left as they were; the inclusion, when they did
+      // not hold it, is journalled in this version's words.
+      expect(resumed.records.map((r) => r.type)).to.deep.equal(
+        k === 3
+          ? ["cosmos-signed", "sent", "mined"]
+          : [...["cosmos-signed", "sent"].slice(0, k), "confirmed"],
+      );
+      if (k < 3)
+        expect(resumed.records.at(-1)).to.deep.include({
+          type: "confirmed",
+          hash,
+          blockNumber: height,
+          status: 1,
+        });
+    });
+  }
+
+  it("reports an earlier-shape journal's failed transaction (mined, status 0) again with its log, sending nothing", async () => {
+    const journal = await openJournal();
+    killAfter(journal, "cosmos-signed");
+    await killed(runCosmosTx(context(journal), 0, tx));
+    const [signed] = await journalLines();
+    const { hash } = defined(
+      recordsOf(journal.records, "cosmos-signed")[0],
+      "the signed record",
+    );
+    await writeJournal([
+      defined(signed, "the signed line"),
+      `{"type":"sent","step":"tx0","hash":"${hash}"}`,
+      `{"type":"mined","step":"tx0","hash":"${hash}","block":7,"status":0,"log":"out of gas"}`,
+    ]);
+    const error = await refusal(
+      runCosmosTx(context(await openJournal()), 0, tx),
+      ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_FAILED,
+    );
+    expect(error.params).to.deep.include({ hash, log: "out of gas" });
+    expect(chain().broadcasts).to.equal(0);
+  });
 
   it("resumes a transaction the killed run had broadcast before journalling it sent: found by its hash, not sent again", async () => {
     const first = await openJournal();
@@ -270,7 +382,7 @@ describe("runCosmosTx: a cosmos_tx of a route broadcast once across kills, again
     expect(chain().broadcasts).to.equal(1);
     expect(resumed.records.map((r) => r.type)).to.deep.equal([
       "cosmos-signed",
-      "mined",
+      "confirmed",
     ]);
   });
 
@@ -358,7 +470,7 @@ describe("runCosmosTx: a cosmos_tx of a route broadcast once across kills, again
       ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_FAILED,
     );
     expect(error.params.log).to.match(/out of gas/);
-    expect(recordsOf(journal.records, "mined")[0]?.status).to.equal(0);
+    expect(recordsOf(journal.records, "confirmed")[0]?.status).to.equal(0);
     await refusal(
       runCosmosTx(context(await openJournal()), 0, tx),
       ERRORS.NETWORK.COSMOS_TX.COSMOS_TX_FAILED,

@@ -20,6 +20,7 @@ import {
 } from "../../transfer/follow.js";
 import { recordsOf, type TransferRecord } from "../../transfer/records.js";
 import { routerFor } from "../../transfer/router.js";
+import { transactionsOut } from "../../transfer/step-state.js";
 
 interface BridgeStatusArgs {
   tx: string;
@@ -55,8 +56,8 @@ const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
         path.join(journalDir, name),
       );
       if (
-        recordsOf(candidate.records, "sent").some(
-          (r) => r.hash.toLowerCase() === hash.toLowerCase(),
+        transactionsOut(candidate.records).some(
+          (out) => out.toLowerCase() === hash.toLowerCase(),
         )
       )
         journal = candidate;
@@ -72,7 +73,7 @@ const action: NewTaskActionFunction<BridgeStatusArgs> = async (args, hre) => {
     (r) => r.hash.toLowerCase() === hash.toLowerCase(),
   );
   if (done === undefined) {
-    if (recordsOf(journal.records, "sent").length > 0)
+    if (transactionsOut(journal.records).length > 0)
       await trackOnce(router, journal, hash, args.chain, consoleOutput);
     const route = recordsOf(journal.records, "route")[0]?.route;
     const end = await followToTheEnd(
