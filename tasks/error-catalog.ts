@@ -812,6 +812,39 @@ export const ERRORS = {
           "operator.",
         fix: "Add its successor with allowlist:add first, then remove it.",
       },
+      CHANGE_NONCE_PENDING: {
+        number: 2043,
+        message: joined(
+          "nonce {nonce} of {from} is pending at the node but its transaction ",
+          "cannot be read: run again once it is mined (journal {journal})",
+        ),
+        cause:
+          "An interrupted allow-list change left a nonce that is pending at the " +
+          "node, but its transaction cannot be read.",
+        fix:
+          "Wait until it is mined, then run the same command again: the change is " +
+          "not sent twice.",
+      },
+      CHANGE_DROPPED: {
+        number: 2044,
+        message: joined(
+          "{what} {hash} was dropped by the node before it was mined: run again to ",
+          "send it anew (journal {journal})",
+        ),
+        cause:
+          "The node forgot the allow-list change before it was mined (dropped or " +
+          "replaced).",
+        fix: "Run the same command again: it checks the allow list and sends the change anew.",
+      },
+      CHANGE_NOT_MINED: {
+        number: 2045,
+        message: joined(
+          "{what} {hash} was not mined within {seconds} s: run again to resume (it ",
+          "is not sent twice; journal {journal})",
+        ),
+        cause: "The allow-list change stayed unmined past the receipt timeout.",
+        fix: "Run the same command again: it waits for the same transaction.",
+      },
     },
     FINALIZE: {
       NONCE_PENDING: {

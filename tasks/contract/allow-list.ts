@@ -1,12 +1,33 @@
-import { getAddress, isAddress, type Signer, ZeroAddress } from "ethers";
+import {
+  getAddress,
+  isAddress,
+  type Provider,
+  type Signer,
+  ZeroAddress,
+} from "ethers";
 
+import {
+  type AllowListCall,
+  type AllowListTimings,
+  type MinedChange,
+  openChange,
+  resumeChange,
+  sendChange,
+} from "./allow-list-journal.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { ERRORS } from "../error-catalog.js";
 import { defined, VipError } from "../errors.js";
+import { allowListJournalPath } from "../journal/journal.js";
 import { counted, field, formatNumber, type Output } from "../output.js";
-import { estimateSendAndConfirm } from "./confirm.js";
 
 export type AllowListChange = "add" | "remove";
+
+interface AllowListOptions extends AllowListTimings {
+  /** The `--network` it runs on: refusals name complete commands for it. */
+  network: string;
+  /** The journals' folder (the finalization's): the change is journalled there. */
+  journalDir: string;
+}
 
 /** `--address` checked before the network is touched. */
 export function parseAllowListAddress(rawAddress: string): string {
@@ -21,22 +42,113 @@ export function parseAllowListAddress(rawAddress: string): string {
   return address;
 }
 
+/** The change as a call of the contract: what it sends, and how it reads. */
+function allowListCall(
+  score: VipScore,
+  contract: string,
+  change: AllowListChange,
+  address: string,
+): AllowListCall {
+  if (change === "add")
+    return {
+      name: `addAllowList(${address})`,
+      to: contract,
+      data: score.interface.encodeFunctionData("addAllowList", [address]),
+      estimate: () => score.addAllowList.estimateGas(address),
+      send: (overrides) => score.addAllowList(address, overrides),
+    };
+  return {
+    name: `removeAllowList(${address})`,
+    to: contract,
+    data: score.interface.encodeFunctionData("removeAllowList", [address]),
+    estimate: () => score.removeAllowList.estimateGas(address),
+    send: (overrides) => score.removeAllowList(address, overrides),
+  };
+}
+
 /**
  * Adds `address` to the contract's allow list or removes it, signed by
- * `signer`, after checking by call everything the contract would refuse, so a
- * refusal names its fix and sends nothing. Both are idempotent on chain (the
- * state is read first), so a run stopped at any moment is simply run again.
+ * `signer`, at most once per run of the command, journalled as a finalization
+ * is (`<journalDir>/chain-<id>/<contract>/allowlist-<change>-<address>.jsonl`):
+ * a run killed between the broadcast and the receipt finds its transaction
+ * again (by hash, else by the nonce journalled before it) and follows it
+ * instead of sending a second one. A change the journal leaves done is
+ * reported as already made, with its transaction, while the allow list still
+ * shows it; anything else is sent after checking by call everything the
+ * contract would refuse, so a refusal names its fix and sends nothing, and a
+ * change the allow list already shows sends nothing.
  */
 export async function changeAllowList(
   score: VipScore,
   signer: Signer,
   change: AllowListChange,
   address: string,
-  network: string,
+  options: AllowListOptions,
   out: Output,
 ): Promise<void> {
   const contract = await score.getAddress();
   const from = await signer.getAddress();
+  const provider: Provider = defined(
+    signer.provider,
+    "the signer comes from a network connection, with its provider",
+  );
+  const { chainId } = await provider.getNetwork();
+  const run = await openChange(
+    allowListJournalPath(
+      options.journalDir,
+      chainId,
+      contract,
+      change,
+      address,
+    ),
+    provider,
+    from,
+    allowListCall(score, contract, change, address),
+    options,
+  );
+  const earlier = await resumeChange(run);
+  if (earlier.state === "followed")
+    return report(score, change, address, contract, earlier.mined, out);
+  // A change journalled done may have been undone since (a removal after an
+  // addition, a development chain started afresh): the allow list says.
+  if (
+    earlier.state === "done" &&
+    (await score.allowList(address)) === (change === "add")
+  ) {
+    const { hash, blockNumber } = earlier.mined;
+    out.line(
+      unchanged(
+        change,
+        `${address} on ${contract}, by the earlier tx ${hash} ` +
+          `(block ${blockNumber}, found by its journal)`,
+      ),
+    );
+    return;
+  }
+  if (earlier.state === "reverted")
+    out.warn(
+      `${run.call.name} ${earlier.hash} of an earlier run reverted ` +
+        `(journal ${run.journal.path}): the allow list is checked again`,
+    );
+  if (!(await mayChange(score, from, change, address, options.network, out)))
+    return;
+  await report(score, change, address, contract, await sendChange(run), out);
+}
+
+/**
+ * Reads the allow list and refuses what the contract would refuse (a signer
+ * not on it, removing the last address); false, with the reason printed, when
+ * the list already shows the change, so nothing is to be sent.
+ */
+async function mayChange(
+  score: VipScore,
+  from: string,
+  change: AllowListChange,
+  address: string,
+  network: string,
+  out: Output,
+): Promise<boolean> {
+  const contract = await score.getAddress();
   const [signerAllowed, listed, size] = await Promise.all([
     score.allowList(from),
     score.allowList(address),
@@ -51,17 +163,9 @@ export async function changeAllowList(
       },
     );
 
-  if (change === "add" && listed) {
-    out.line(
-      field("already allowed", `${address} on ${contract}: nothing was sent`),
-    );
-    return;
-  }
-  if (change === "remove" && !listed) {
-    out.line(
-      field("not listed", `${address} on ${contract}: nothing was sent`),
-    );
-    return;
+  if (listed === (change === "add")) {
+    out.line(unchanged(change, `${address} on ${contract}`));
+    return false;
   }
   if (change === "remove" && size === 1n)
     throw new VipError(ERRORS.CONTRACT.ALLOW_LIST.LAST_ALLOWED, {
@@ -74,33 +178,34 @@ export async function changeAllowList(
       `the signer ${from} removes itself: it can no longer write scores or ` +
         `finalize stages on ${contract}`,
     );
+  return true;
+}
 
-  const provider = defined(
-    signer.provider,
-    "the signer comes from a network connection, with its provider",
+/** The line of a change the allow list already shows: nothing was sent. */
+function unchanged(change: AllowListChange, what: string): string {
+  return field(
+    change === "add" ? "already allowed" : "not listed",
+    `${what}: nothing was sent`,
   );
-  const what =
-    change === "add"
-      ? `addAllowList(${address})`
-      : `removeAllowList(${address})`;
-  const receipt = await estimateSendAndConfirm(
-    what,
-    provider,
-    from,
-    () =>
-      change === "add"
-        ? score.addAllowList.estimateGas(address)
-        : score.removeAllowList.estimateGas(address),
-    (overrides) =>
-      change === "add"
-        ? score.addAllowList(address, overrides)
-        : score.removeAllowList(address, overrides),
-  );
+}
+
+/** The change's transaction, and the allow list's size after it. */
+async function report(
+  score: VipScore,
+  change: AllowListChange,
+  address: string,
+  contract: string,
+  mined: MinedChange,
+  out: Output,
+): Promise<void> {
+  const how = mined.resumed
+    ? " (sent by an earlier run, found by its journal)"
+    : "";
   out.line(
     field(
       change === "add" ? "allowed" : "removed",
-      `${address} on ${contract} in tx ${receipt.hash}, ` +
-        `block ${receipt.blockNumber}, gas ${formatNumber(receipt.gasUsed)}`,
+      `${address} on ${contract} in tx ${mined.hash}, ` +
+        `block ${mined.blockNumber}, gas ${formatNumber(mined.gasUsed)}${how}`,
     ),
   );
   out.line(

@@ -91,6 +91,27 @@ export function finalizeJournalPath(
 }
 
 /**
+ * Where the journal of one allow-list change of one address lives, in the
+ * contract's folder beside its stages' journals:
+ * `<dir>/chain-<id>/<contract>/allowlist-<add|remove>-<address>.jsonl`. Every
+ * run of that change appends to it.
+ */
+export function allowListJournalPath(
+  dir: string,
+  chainId: bigint,
+  contract: string,
+  change: "add" | "remove",
+  address: string,
+): string {
+  return path.join(
+    dir,
+    `chain-${chainId}`,
+    contract.toLowerCase(),
+    `allowlist-${change}-${address.toLowerCase()}.jsonl`,
+  );
+}
+
+/**
  * An append-only log of JSON lines, synced to disk after every record, so a run
  * killed at any moment leaves every record it completed. A torn last line (the
  * kill came mid-write) is ignored when read.

@@ -1,5 +1,6 @@
 import type { NewTaskActionFunction } from "hardhat/types/tasks";
 
+import { taskFolder } from "../../config/settings.js";
 import {
   type AllowListChange,
   changeAllowList,
@@ -15,7 +16,10 @@ interface AllowListArgs {
   deploymentId?: string;
 }
 
-/** Adds `--address` to the contract's allow list, or removes it. */
+/**
+ * Adds `--address` to the contract's allow list, or removes it, journalled in
+ * the project's `vip-journal/`.
+ */
 function allowListAction(
   change: AllowListChange,
 ): NewTaskActionFunction<AllowListArgs> {
@@ -34,7 +38,11 @@ function allowListAction(
       signer,
       change,
       address,
-      connection.networkName,
+      {
+        network: connection.networkName,
+        // The folder stage:finalize journals in by default.
+        journalDir: taskFolder(hre.config.paths.root, "journal"),
+      },
       consoleOutput,
     );
   };
