@@ -16,7 +16,7 @@ export const RSS_REPORTER = path.join(import.meta.dirname, "report-rss.mjs");
 export async function peakRss(file: string): Promise<{
   peak: number;
   all: number;
-  each: { pid: number; mb: number }[];
+  each: { pid: number; mb: number; heapMb: number; outsideMb: number }[];
   cpuSeconds: number;
 }> {
   const lines = (await readFile(file, "utf8"))
@@ -28,9 +28,16 @@ export async function peakRss(file: string): Promise<{
           pid: number;
           maxRssKb: number;
           cpuMicros: number;
+          heapMb?: number;
+          outsideMb?: number;
         },
     );
-  const each = lines.map(({ pid, maxRssKb }) => ({ pid, mb: maxRssKb / 1024 }));
+  const each = lines.map(({ pid, maxRssKb, heapMb, outsideMb }) => ({
+    pid,
+    mb: maxRssKb / 1024,
+    heapMb: heapMb ?? 0,
+    outsideMb: outsideMb ?? 0,
+  }));
   return {
     peak: Math.max(...each.map((p) => p.mb)),
     all: each.reduce((sum, p) => sum + p.mb, 0),

@@ -17,6 +17,7 @@ import {
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { LogColumns } from "./decode.js";
+import { advanceDigest, DIGEST_STATES_TABLE } from "./digest-states.js";
 import { checkFormat, REBUILD_COMMAND } from "./index-format.js";
 import { LOG_COLUMN_TYPES, LOG_COLUMNS } from "../policy/engine-policy.js";
 import type { PolicySource } from "../policy/parse.js";
@@ -47,6 +48,8 @@ export class ActivityStore {
   /** Blocks and cursors of the open transaction, written at its commit. */
   #blocks = new Map<bigint, StoredBlock>();
   #cursors = new Map<string, bigint>();
+  /** The sources whose cursors the open transaction moves. */
+  #sources = new Map<string, PolicySource>();
   /**
    * A transaction is open: DuckDB ends one whose commit fails, and refuses a
    * rollback then.
@@ -69,12 +72,26 @@ export class ActivityStore {
    */
   static async open(
     file: string,
-    { rebuild = REBUILD_COMMAND }: { rebuild?: string } = {},
+    {
+      rebuild = REBUILD_COMMAND,
+      memoryMb,
+    }: {
+      rebuild?: string;
+      /**
+       * The engine's memory limit: DuckDB keeps every block it wrote cached
+       * up to it (by default 80% of the machine), so an index's memory
+       * would grow with its size.
+       */
+      memoryMb?: number;
+    } = {},
   ): Promise<ActivityStore> {
     await mkdir(path.dirname(file), { recursive: true });
     let instance: DuckDBInstance;
     try {
-      instance = await DuckDBInstance.create(file, { threads: "1" });
+      instance = await DuckDBInstance.create(file, {
+        threads: "1",
+        ...(memoryMb === undefined ? {} : { memory_limit: `${memoryMb}MB` }),
+      });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       // DuckDB says a lock is held only in its message.
@@ -100,6 +117,7 @@ export class ActivityStore {
     await connection.run(
       "create table if not exists blocks (number bigint primary key, hash varchar, time bigint)",
     );
+    await connection.run(DIGEST_STATES_TABLE);
     return new ActivityStore(file, instance, connection);
   }
 
@@ -126,6 +144,26 @@ export class ActivityStore {
         Number(source.fromBlock),
       ],
     );
+  }
+
+  /**
+   * Brings each source's digest state up to its cursor: a no-op on an index
+   * this version wrote, and the one pass over every row on an index written
+   * before states were kept (so that no stage after pays it again).
+   */
+  async catchUpDigests(sources: PolicySource[]): Promise<void> {
+    for (const source of sources) {
+      const through = (await this.nextBlock(source)) - 1n;
+      if (through < 0n) continue;
+      await this.begin();
+      try {
+        await advanceDigest(this.connection, source, logTable(source), through);
+        await this.commit();
+      } catch (error) {
+        await this.rollback();
+        throw error;
+      }
+    }
   }
 
   /** The first block of `source` not indexed yet. */
@@ -182,6 +220,16 @@ export class ActivityStore {
    * statement, not per row).
    */
   async commit(): Promise<void> {
+    for (const [id, next] of this.#cursors) {
+      const source = this.#sources.get(id);
+      if (source !== undefined)
+        await advanceDigest(
+          this.connection,
+          source,
+          logTable(source),
+          next - 1n,
+        );
+    }
     const blocks = [...this.#blocks.values()];
     for (let i = 0; i < blocks.length; i += BLOCKS_PER_INSERT) {
       const part = blocks.slice(i, i + BLOCKS_PER_INSERT);
@@ -203,6 +251,7 @@ export class ActivityStore {
       );
     this.#blocks.clear();
     this.#cursors.clear();
+    this.#sources.clear();
     this.#open = false;
     await this.connection.run("commit");
   }
@@ -219,6 +268,7 @@ export class ActivityStore {
   async rollback(): Promise<void> {
     this.#blocks.clear();
     this.#cursors.clear();
+    this.#sources.clear();
     if (!this.#open) return;
     this.#open = false;
     await this.connection.run("rollback");
@@ -243,7 +293,10 @@ export class ActivityStore {
       appender.closeSync();
     }
     for (const block of blocks) this.#blocks.set(block.number, block);
-    for (const source of group) this.#cursors.set(source.id, to + 1n);
+    for (const source of group) {
+      this.#cursors.set(source.id, to + 1n);
+      this.#sources.set(source.id, source);
+    }
   }
 
   /**
@@ -261,6 +314,10 @@ export class ActivityStore {
       await this.connection.run("delete from blocks where number > $1", [
         Number(keep),
       ]);
+      await this.connection.run(
+        "delete from digest_states where through_block > $1",
+        [Number(keep)],
+      );
       await this.connection.run(
         "update sources set next_block = greatest(from_block, least(next_block, $1))",
         [Number(keep + 1n)],

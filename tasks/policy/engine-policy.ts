@@ -28,7 +28,7 @@ export const CHAIN_ORDER = ["block_number", "tx_index", "log_index"] as const;
  * A source table's columns as the engine reads them: the log's own, then the
  * event's parameters (quoted: a parameter may be named like a keyword).
  */
-export function sourceColumns(source: EngineSource): string[] {
+export function sourceColumns(source: Pick<EngineSource, "columns">): string[] {
   return [...LOG_COLUMNS, ...source.columns.map((name) => `"${name}"`)];
 }
 

@@ -1,15 +1,9 @@
-import { createHash } from "node:crypto";
-
-import { ERRORS } from "../error-catalog.js";
-import { VipError } from "../errors.js";
 import { PolicySandbox } from "./sandbox.js";
+import { digestStateAt } from "../indexer/digest-states.js";
+import { RunningDigest } from "../indexer/running-digest.js";
+import { digestRows, SLICE_ROWS } from "../indexer/source-digest.js";
 import { logTable } from "../indexer/store.js";
-import {
-  CHAIN_ORDER,
-  type EngineSource,
-  sourceColumns,
-} from "../policy/engine-policy.js";
-import { textOf } from "../policy/place.js";
+import type { EngineSource } from "../policy/engine-policy.js";
 
 export interface SourceDigest {
   table: string;
@@ -21,21 +15,20 @@ export interface SourceDigest {
 }
 
 /**
- * Rows the engine hashes and orders at once, unless one block holds more:
- * what bounds the digest's memory whatever the number of logs (a stage's
- * 10,000,000 rows ordered at once held some 2 GB).
- */
-const SLICE_ROWS = 250_000;
-/**
  * The digest's engine's buffers, in MB: a slice and the pages of the index
  * it reads, which the engine would otherwise keep cached up to its limit.
  */
 const DIGEST_MEMORY_MB = 128;
 
-/** A run of whole blocks, in chain order. */
-interface Slice {
-  from: string;
-  to: string;
+interface DigestOptions {
+  last: bigint;
+  /** Rows the engine hashes at once (see `SLICE_ROWS`). */
+  sliceRows: number;
+  /**
+   * Go on from the index's digest states; false hashes every row (tests
+   * compare the two).
+   */
+  fromStates: boolean;
 }
 
 /**
@@ -51,7 +44,8 @@ export async function digestSources(
     last,
     tempDir,
     sliceRows = SLICE_ROWS,
-  }: { last: bigint; tempDir: string; sliceRows?: number },
+    fromStates = true,
+  }: { last: bigint; tempDir: string } & Partial<Omit<DigestOptions, "last">>,
 ): Promise<SourceDigest[]> {
   const sandbox = await PolicySandbox.open(
     indexFile,
@@ -62,7 +56,9 @@ export async function digestSources(
   try {
     const digests: SourceDigest[] = [];
     for (const source of sources)
-      digests.push(await digestSource(sandbox, source, { last, sliceRows }));
+      digests.push(
+        await digestSource(sandbox, source, { last, sliceRows, fromStates }),
+      );
     return digests;
   } finally {
     sandbox.close();
@@ -77,62 +73,40 @@ export async function digestSources(
  * log_index), are concatenated and hashed again. What a challenger
  * compares; the README states it, so it can be recomputed without this tool.
  *
- * The engine hashes the rows and orders them a slice of whole blocks at a
- * time, and this process hashes the slices' concatenations in block order:
- * the same bytes as one concatenation, in memory that does not grow with
- * the logs.
+ * The index keeps the digest's state as it writes (`digest_states`): the
+ * digest goes on from the last state at or before the stage's last block
+ * and hashes only the rows after it (all of them for an index written
+ * before states were kept, or when `fromStates` is false: the same bytes).
  */
 async function digestSource(
   sandbox: PolicySandbox,
   source: EngineSource,
-  { last, sliceRows }: { last: bigint; sliceRows: number },
+  { last, sliceRows, fromStates }: DigestOptions,
 ): Promise<SourceDigest> {
-  const columns = sourceColumns(source)
-    .map((c) => `${c}::VARCHAR`)
-    .join(", ");
-  const table = `store.main.${logTable(source)}`;
-  const hash = createHash("sha256");
-  let logs = 0;
-  const slices = await blockSlices(sandbox, table, { last, sliceRows });
-  for (const { from, to } of slices) {
-    const reader = await sandbox.connection.runAndReadAll(
-      `select count(*)::BIGINT, coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' ` +
-        `order by ${CHAIN_ORDER.join(", ")}), '') from ${table} ` +
-        `where block_number between ${from} and ${to}`,
-    );
-    const [count, hashes] = reader.getRowsJson()[0] ?? [];
-    if (typeof hashes !== "string")
-      throw new VipError(ERRORS.SCORING.RUN.DIGEST_FAILED, {
-        table: source.table,
-      });
-    hash.update(hashes);
-    logs += Number(count);
-  }
+  const known = fromStates
+    ? await digestStateAt(sandbox.connection, "store.main", source.id, last)
+    : undefined;
+  const digest =
+    known === undefined
+      ? RunningDigest.start()
+      : RunningDigest.resume(known.state, known.logs);
+  await digestRows(
+    sandbox.connection,
+    {
+      name: source.table,
+      table: `store.main.${logTable(source)}`,
+      parameters: source.columns,
+      after: known?.through,
+      through: last,
+    },
+    digest,
+    sliceRows,
+  );
   return {
     table: source.table,
     address: source.address,
     event: source.event,
-    logs,
-    sha256: hash.digest("hex"),
+    logs: digest.rows,
+    sha256: digest.hex(),
   };
-}
-
-/**
- * The table's blocks cut into slices of about `sliceRows` rows: a block
- * starts a new slice once the rows before it fill the last one.
- */
-async function blockSlices(
-  sandbox: PolicySandbox,
-  table: string,
-  { last, sliceRows }: { last: bigint; sliceRows: number },
-): Promise<Slice[]> {
-  const reader = await sandbox.connection.runAndReadAll(
-    `select min(block_number)::VARCHAR, max(block_number)::VARCHAR from (` +
-      `select block_number, (sum(rows) over (order by block_number) - rows) // ${sliceRows} as slice ` +
-      `from (select block_number, count(*) as rows from ${table} ` +
-      `where block_number <= ${last} group by block_number)` +
-      `) group by slice order by slice`,
-  );
-  const [froms = [], tos = []] = reader.getColumnsJson();
-  return froms.map((from, i) => ({ from: textOf(from), to: textOf(tos[i]) }));
 }

@@ -23,7 +23,11 @@ import {
   spawnHardhat,
 } from "../helpers/hardhat-cli.js";
 import { startHardhatNode, type HardhatNode } from "../helpers/hardhat-node.js";
-import { onlySourceId, queryIndex } from "../helpers/index-query.js";
+import {
+  changeIndex,
+  onlySourceId,
+  queryIndex,
+} from "../helpers/index-query.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import {
   startMinievmProxy,
@@ -326,6 +330,39 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       expect(await readFile(path.join(first.out, name), "utf8")).to.equal(
         await readFile(path.join(second.out, name), "utf8"),
       );
+  });
+
+  it("gives the same CSV and manifest whether the digest goes on from the index's states or hashes every row, and rebuilds the same states", async () => {
+    const { out, data } = await dirs();
+    const file = path.join(data, `chain-${node.chainId}.duckdb`);
+    const outputs = async (dir: string) => {
+      const read: string[] = [];
+      for (const stage of [2, 3]) {
+        const result = await compute(stage, dir, data);
+        expect(result.code, result.output).to.equal(0);
+        const live = stage === 3 ? "" : ".final";
+        for (const name of [
+          `stage-${stage}${live}.csv`,
+          `stage-${stage}.manifest.json`,
+        ])
+          read.push(await readFile(path.join(dir, name), "utf8"));
+      }
+      return read;
+    };
+    const states = () =>
+      queryIndex(
+        file,
+        "select source_id, max(through_block)::VARCHAR, arg_max(logs, through_block)::VARCHAR, " +
+          "arg_max(state, through_block) from digest_states group by source_id order by all",
+      );
+    const withStates = await outputs(out);
+    const kept = await states();
+    expect(kept.length).to.be.greaterThan(0);
+    // An index as the version before states were kept left it: its next
+    // run hashes every row once and ends on the same state per source.
+    await changeIndex(file, "drop table digest_states");
+    expect(await outputs(`${out}-every-row`)).to.deep.equal(withStates);
+    expect(await states()).to.deep.equal(kept);
   });
 
   describe("refusals, each naming the file and line or the address and stage, with nothing written", () => {

@@ -17,6 +17,21 @@ export async function queryIndex(
   }
 }
 
+/** Runs one statement on an index file opened for writing: a test's change behind the tool's back. */
+export async function changeIndex(
+  file: string,
+  sql: string,
+): Promise<unknown[][]> {
+  const instance = await DuckDBInstance.create(file);
+  const connection = await instance.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowsJson();
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
 /** The id of the one source in an index (its logs are in `log_<id>`). */
 export async function onlySourceId(file: string): Promise<string> {
   const [[id]] = (await queryIndex(file, "select id from sources")) as [

@@ -19,6 +19,7 @@ import {
   unpackRows,
 } from "../../tasks/scoring/score-rows.js";
 import { refusal } from "../helpers/failure.js";
+import { referenceDigest } from "../helpers/reference-digest.js";
 
 // What keeps a large stage's cost from growing with its logs (the digest a
 // slice of blocks at a time, the answer checked and ordered in the engine,
@@ -201,39 +202,15 @@ function engineSource() {
   return source;
 }
 
-/** The README's definition in one query: every row's hash, concatenated in chain order, hashed. */
-async function oneConcatenation(
+/** The README's definition in one query (see `referenceDigest`). */
+function oneConcatenation(
   file: string,
   last: bigint,
 ): Promise<{ logs: number; sha256: string }> {
-  const instance = await DuckDBInstance.create(":memory:");
-  const connection = await instance.connect();
-  try {
-    await connection.run(`attach '${file}' as store (read_only)`);
-    const columns = [
-      "block_number",
-      "block_time",
-      "tx_hash",
-      "tx_index",
-      "log_index",
-      "trader",
-      "notional",
-      "leverage",
-    ]
-      .map((c) => `"${c}"::VARCHAR`)
-      .join(", ");
-    const reader = await connection.runAndReadAll(
-      `select count(*)::INTEGER, sha256(coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' ` +
-        `order by block_number, tx_index, log_index), '')) ` +
-        `from store.main.${logTable(SOURCE ?? { id: "" })} where block_number <= ${last}`,
-    );
-    const [logs, sha256] = reader.getRowsJson()[0] ?? [];
-    return {
-      logs: Number(logs),
-      sha256: typeof sha256 === "string" ? sha256 : "",
-    };
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  return referenceDigest(
+    file,
+    logTable(SOURCE ?? { id: "" }),
+    ["trader", "notional", "leverage"],
+    last,
+  );
 }

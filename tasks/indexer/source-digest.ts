@@ -1,0 +1,85 @@
+import type { DuckDBConnection } from "@duckdb/node-api";
+
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
+import type { RunningDigest } from "./running-digest.js";
+import { CHAIN_ORDER, sourceColumns } from "../policy/engine-policy.js";
+import { textOf } from "../policy/place.js";
+
+/**
+ * Rows the engine hashes and orders at once, unless one block holds more:
+ * what bounds the digest's memory whatever the number of logs (a stage's
+ * 10,000,000 rows ordered at once held some 2 GB).
+ */
+export const SLICE_ROWS = 250_000;
+
+/** The rows of a source's log table to hash: blocks (after, through]. */
+export interface RowSpan {
+  /** The source, as an error names it (its table in the policy, or its id). */
+  name: string;
+  /** The qualified table (`log_<id>`, or `store.main.log_<id>` from an engine). */
+  table: string;
+  /** The event's parameters, as their columns are named. */
+  parameters: string[];
+  /** The last block already in the digest; undefined: none yet. */
+  after: bigint | undefined;
+  through: bigint;
+}
+
+/**
+ * Adds the rows of `span` to `digest`, in chain order, and returns how many
+ * there were. A row is hashed as it always was: each column as text
+ * (DuckDB's VARCHAR cast) joined by "," (block_number, block_time, tx_hash,
+ * tx_index, log_index, then the parameters as declared), SHA-256 in hex;
+ * the digest hashes those, concatenated. The one definition the index (as
+ * it writes) and a stage's computation (from the index's last state) use,
+ * so the two can never hash a row differently. The engine hashes a slice of
+ * whole blocks at a time, of about `sliceRows` rows.
+ */
+export async function digestRows(
+  connection: DuckDBConnection,
+  span: RowSpan,
+  digest: RunningDigest,
+  sliceRows = SLICE_ROWS,
+): Promise<number> {
+  const columns = sourceColumns({ columns: span.parameters })
+    .map((c) => `${c}::VARCHAR`)
+    .join(", ");
+  let rows = 0;
+  for (const { from, to } of await blockSlices(connection, span, sliceRows)) {
+    const reader = await connection.runAndReadAll(
+      `select count(*)::BIGINT, coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' ` +
+        `order by ${CHAIN_ORDER.join(", ")}), '') from ${span.table} ` +
+        `where block_number between ${from} and ${to}`,
+    );
+    const [count, hashes] = reader.getRowsJson()[0] ?? [];
+    if (typeof hashes !== "string")
+      throw new VipError(ERRORS.SCORING.RUN.DIGEST_FAILED, {
+        table: span.name,
+      });
+    digest.update(hashes);
+    rows += Number(count);
+  }
+  return rows;
+}
+
+/**
+ * The span's blocks with rows cut into slices of about `sliceRows` rows: a
+ * block starts a new slice once the rows before it fill the last one.
+ */
+async function blockSlices(
+  connection: DuckDBConnection,
+  { table, after, through }: RowSpan,
+  sliceRows: number,
+): Promise<{ from: string; to: string }[]> {
+  const from = after === undefined ? "" : `block_number > ${after} and `;
+  const reader = await connection.runAndReadAll(
+    `select min(block_number)::VARCHAR, max(block_number)::VARCHAR from (` +
+      `select block_number, (sum(rows) over (order by block_number) - rows) // ${sliceRows} as slice ` +
+      `from (select block_number, count(*) as rows from ${table} ` +
+      `where ${from}block_number <= ${through} group by block_number)` +
+      `) group by slice order by slice`,
+  );
+  const [froms = [], tos = []] = reader.getColumnsJson();
+  return froms.map((from, i) => ({ from: textOf(from), to: textOf(tos[i]) }));
+}
