@@ -12,9 +12,13 @@
  *   each answer read and parsed, nothing else; what the node can give;
  * - `npx hardhat scores:compute` for the stage on that index, in its own
  *   process, with its peak memory (maxRSS, read in the process at exit);
- * - `npx hardhat scores:explain` for one address of the stage, likewise.
- * Prints each run's figures, then the median and the worst. Run with
- * `npm run bench:index`.
+ * - `npx hardhat scores:explain` for one address of the stage, likewise;
+ * - in the last run, `scores:compute` again on a copy of the index without
+ *   its digest states (every row hashed once, as before they were kept): its
+ *   score file and manifest must be byte for byte the first's.
+ * Each command's memory: the most its processes held at once, and each
+ * process's largest JS heap and memory outside it. Prints each run's
+ * figures, then the median and the worst. Run with `npm run bench:index`.
  */
 import { spawn } from "node:child_process";
 import {
@@ -28,7 +32,6 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { DuckDBInstance } from "@duckdb/node-api";
 import { JsonRpcProvider, NonceManager, Wallet } from "ethers";
 
 import { peakRss, RSS_REPORTER } from "./bench/rss.js";
@@ -42,6 +45,7 @@ import {
 import { startL1RestStandIn } from "../tasks/stand-ins/l1-rest.js";
 import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
+import { changeIndex } from "../test/helpers/index-query.js";
 import { DEPLOYER_KEY } from "../test/helpers/keys.js";
 import { TradeLog__factory } from "../types/ethers-contracts/index.js";
 
@@ -143,11 +147,7 @@ async function compareEveryRow(
     copy,
     (await readdir(copy)).find((f) => f.endsWith(".duckdb")) ?? "",
   );
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  await connection.run("drop table digest_states");
-  connection.closeSync();
-  instance.closeSync();
+  await changeIndex(file, "drop table digest_states");
   const out = path.join(dir, `out-${run}-every-row`);
   const again = await hardhat([
     "scores:compute",

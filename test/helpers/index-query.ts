@@ -1,28 +1,21 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 
 /** Runs one query on an index file, opened read-only, and closes it: what a test reads of an index. */
-export async function queryIndex(
-  file: string,
-  sql: string,
-): Promise<unknown[][]> {
-  const instance = await DuckDBInstance.create(file, {
-    access_mode: "READ_ONLY",
-  });
-  const connection = await instance.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowsJson();
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+export function queryIndex(file: string, sql: string): Promise<unknown[][]> {
+  return runOnIndex(file, sql, { access_mode: "READ_ONLY" });
 }
 
 /** Runs one statement on an index file opened for writing: a test's change behind the tool's back. */
-export async function changeIndex(
+export function changeIndex(file: string, sql: string): Promise<unknown[][]> {
+  return runOnIndex(file, sql, {});
+}
+
+async function runOnIndex(
   file: string,
   sql: string,
+  options: Record<string, string>,
 ): Promise<unknown[][]> {
-  const instance = await DuckDBInstance.create(file);
+  const instance = await DuckDBInstance.create(file, options);
   const connection = await instance.connect();
   try {
     return (await connection.runAndReadAll(sql)).getRowsJson();
