@@ -1,17 +1,16 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 
-import { RunningDigest } from "./running-digest.js";
-import { digestRows } from "./source-digest.js";
-import type { PolicySource } from "../policy/parse.js";
 import { textOf } from "../policy/place.js";
 
 /**
- * Each source's digest as the index was written: after every commit that
- * added rows, the state of its digest over all its rows through the
- * commit's last block. A stage's digest goes on from the last state at or
- * before its last block, so it costs the rows after that state, not every
- * row since the source's first block. Kept in the index's transaction with
- * the rows it covers; forgotten with them on a reorganization.
+ * Each source's digest as computations reached it: after a stage's (or a
+ * window's) digest, the state of its SHA-256 over all the source's rows
+ * through that last block. A later digest goes on from the last state at or
+ * before its own last block, so every row is hashed once: the next stage
+ * pays its own rows, a live stage computed again pays the blocks since.
+ * Forgotten with the rows on a reorganization. Not written while indexing:
+ * hashing there took a second of the index's CPU per million logs, on the
+ * cores the node needs.
  */
 export const DIGEST_STATES_TABLE =
   "create table if not exists digest_states (source_id varchar, " +
@@ -23,6 +22,11 @@ export interface DigestState {
   through: bigint;
   logs: number;
   state: string;
+}
+
+/** A digest state to keep in the index, for the source it belongs to. */
+export interface KeptDigestState extends DigestState {
+  sourceId: string;
 }
 
 /**
@@ -58,44 +62,4 @@ export async function digestStateAt(
     logs: Number(row[1]),
     state: textOf(row[2]),
   };
-}
-
-/**
- * Brings the source's digest state up to block `through`, inside the index's
- * open transaction: the rows after its last state are hashed (every row, the
- * first time an index written before states were kept is opened) and the
- * new state recorded. Nothing is recorded when no row was added: the last
- * state (or, before the first row, none) still covers every row through
- * `through`.
- */
-export async function advanceDigest(
-  connection: DuckDBConnection,
-  source: Pick<PolicySource, "id" | "columns">,
-  table: string,
-  through: bigint,
-): Promise<void> {
-  const last = await digestStateAt(connection, "main", source.id, through);
-  if (last?.through === through) return;
-  const digest =
-    last === undefined
-      ? RunningDigest.start()
-      : RunningDigest.resume(last.state, last.logs);
-  const rows = await digestRows(
-    connection,
-    {
-      name: source.id,
-      table,
-      parameters: source.columns.map((c) => c.name),
-      after: last?.through,
-      through,
-    },
-    digest,
-  );
-  if (rows === 0) return;
-  await connection.run("insert into digest_states values ($1, $2, $3, $4)", [
-    source.id,
-    Number(through),
-    digest.rows,
-    digest.state(),
-  ]);
 }

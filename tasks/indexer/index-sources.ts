@@ -80,7 +80,6 @@ export async function indexSources(
 ): Promise<IndexReport> {
   const unique = [...new Map(sources.map((s) => [s.id, s])).values()];
   for (const source of unique) await store.ensureSource(source);
-  await store.catchUpDigests(unique);
   const report: IndexReport = { head: 0n, behind: 0n, logs: 0, ranges: 0 };
   report.rewound = await checkForReorg(reader, store, unique);
   const head = options.upTo ?? (await reader.head());

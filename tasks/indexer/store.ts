@@ -17,7 +17,10 @@ import {
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { LogColumns } from "./decode.js";
-import { advanceDigest, DIGEST_STATES_TABLE } from "./digest-states.js";
+import {
+  DIGEST_STATES_TABLE,
+  type KeptDigestState,
+} from "./digest-states.js";
 import { checkFormat, REBUILD_COMMAND } from "./index-format.js";
 import { LOG_COLUMN_TYPES, LOG_COLUMNS } from "../policy/engine-policy.js";
 import type { PolicySource } from "../policy/parse.js";
@@ -48,8 +51,6 @@ export class ActivityStore {
   /** Blocks and cursors of the open transaction, written at its commit. */
   #blocks = new Map<bigint, StoredBlock>();
   #cursors = new Map<string, bigint>();
-  /** The sources whose cursors the open transaction moves. */
-  #sources = new Map<string, PolicySource>();
   /**
    * A transaction is open: DuckDB ends one whose commit fails, and refuses a
    * rollback then.
@@ -147,23 +148,15 @@ export class ActivityStore {
   }
 
   /**
-   * Brings each source's digest state up to its cursor: a no-op on an index
-   * this version wrote, and the one pass over every row on an index written
-   * before states were kept (so that no stage after pays it again).
+   * Keeps digest states a computation reached (see `digest-states.ts`); a
+   * state already kept is left as it is.
    */
-  async catchUpDigests(sources: PolicySource[]): Promise<void> {
-    for (const source of sources) {
-      const through = (await this.nextBlock(source)) - 1n;
-      if (through < 0n) continue;
-      await this.begin();
-      try {
-        await advanceDigest(this.connection, source, logTable(source), through);
-        await this.commit();
-      } catch (error) {
-        await this.rollback();
-        throw error;
-      }
-    }
+  async keepDigestStates(states: KeptDigestState[]): Promise<void> {
+    for (const { sourceId, through, logs, state } of states)
+      await this.connection.run(
+        "insert into digest_states values ($1, $2, $3, $4) on conflict do nothing",
+        [sourceId, Number(through), logs, state],
+      );
   }
 
   /** The first block of `source` not indexed yet. */
@@ -220,16 +213,6 @@ export class ActivityStore {
    * statement, not per row).
    */
   async commit(): Promise<void> {
-    for (const [id, next] of this.#cursors) {
-      const source = this.#sources.get(id);
-      if (source !== undefined)
-        await advanceDigest(
-          this.connection,
-          source,
-          logTable(source),
-          next - 1n,
-        );
-    }
     const blocks = [...this.#blocks.values()];
     for (let i = 0; i < blocks.length; i += BLOCKS_PER_INSERT) {
       const part = blocks.slice(i, i + BLOCKS_PER_INSERT);
@@ -251,7 +234,6 @@ export class ActivityStore {
       );
     this.#blocks.clear();
     this.#cursors.clear();
-    this.#sources.clear();
     this.#open = false;
     await this.connection.run("commit");
   }
@@ -268,7 +250,6 @@ export class ActivityStore {
   async rollback(): Promise<void> {
     this.#blocks.clear();
     this.#cursors.clear();
-    this.#sources.clear();
     if (!this.#open) return;
     this.#open = false;
     await this.connection.run("rollback");
@@ -293,10 +274,7 @@ export class ActivityStore {
       appender.closeSync();
     }
     for (const block of blocks) this.#blocks.set(block.number, block);
-    for (const source of group) {
-      this.#cursors.set(source.id, to + 1n);
-      this.#sources.set(source.id, source);
-    }
+    for (const source of group) this.#cursors.set(source.id, to + 1n);
   }
 
   /**

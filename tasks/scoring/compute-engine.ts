@@ -8,6 +8,7 @@ import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
 import { type PackedRows, type ScoreRow, unpackRows } from "./score-rows.js";
 import type { StageBlocks } from "./stage-blocks.js";
 import { type ScoredWindow, windowLabel } from "./target.js";
+import type { KeptDigestState } from "../indexer/digest-states.js";
 import { logTable } from "../indexer/store.js";
 import type { TableScan } from "../policy/bound-plan.js";
 import {
@@ -34,6 +35,8 @@ export interface StageJob {
 export interface StageComputation {
   rows: ScoreRow[];
   sources: SourceDigest[];
+  /** The sources' digest states at the last block, for the index to keep. */
+  digestStates?: KeptDigestState[];
   engine: string;
 }
 
@@ -86,14 +89,23 @@ export async function computeInEngine(
     });
   // Last, in an engine of its own, once the policy's has let go of the
   // index: the two never hold it at once.
-  const sources = await digestSources(job.indexFile, policy.sources, {
-    last: job.blocks.last.number,
-    tempDir: job.tempDir,
-  });
+  const { sources, states } = await digestSources(
+    job.indexFile,
+    policy.sources,
+    {
+      last: job.blocks.last.number,
+      tempDir: job.tempDir,
+    },
+  );
   const version = (
     await sandbox.connection.runAndReadAll("select version()")
   ).getRowsJson()[0]?.[0];
-  return { rows, sources, engine: `duckdb ${textOf(version)}` };
+  return {
+    rows,
+    sources,
+    digestStates: states,
+    engine: `duckdb ${textOf(version)}`,
+  };
 }
 
 /**

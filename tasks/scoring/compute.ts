@@ -3,6 +3,7 @@ import path from "node:path";
 
 import type { StageComputation } from "./compute-engine.js";
 import { EngineProcess } from "./engine-process.js";
+import { keepDigestStates } from "./keep-digest-states.js";
 import { DEFAULT_POLICY_BOUNDS, type PolicyBounds } from "./sandbox.js";
 import type { StageBlocks } from "./stage-blocks.js";
 import type { ScoredWindow } from "./target.js";
@@ -42,8 +43,9 @@ export async function computeStage(
   await mkdir(tempRoot, { recursive: true });
   // mkdtemp makes the folder for this run alone, readable by its owner only.
   const tempDir = await mkdtemp(path.join(tempRoot, "policy-"));
+  let computation: StageComputation;
   try {
-    return await engine.run({
+    computation = await engine.run({
       kind: "stage",
       indexFile,
       policy: enginePolicy(policy),
@@ -54,9 +56,11 @@ export async function computeStage(
       tempDir,
     });
   } finally {
-    engine.dispose();
+    await engine.disposed();
     await rm(tempDir, { recursive: true, force: true });
     // Left only while another run uses it.
     await rmdir(tempRoot).catch(() => undefined);
   }
+  await keepDigestStates(indexFile, computation.digestStates ?? []);
+  return computation;
 }

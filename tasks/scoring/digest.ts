@@ -1,5 +1,8 @@
 import { PolicySandbox } from "./sandbox.js";
-import { digestStateAt } from "../indexer/digest-states.js";
+import {
+  digestStateAt,
+  type KeptDigestState,
+} from "../indexer/digest-states.js";
 import { RunningDigest } from "../indexer/running-digest.js";
 import { digestRows, SLICE_ROWS } from "../indexer/source-digest.js";
 import { logTable } from "../indexer/store.js";
@@ -46,7 +49,7 @@ export async function digestSources(
     sliceRows = SLICE_ROWS,
     fromStates = true,
   }: { last: bigint; tempDir: string } & Partial<Omit<DigestOptions, "last">>,
-): Promise<SourceDigest[]> {
+): Promise<{ sources: SourceDigest[]; states: KeptDigestState[] }> {
   const sandbox = await PolicySandbox.open(
     indexFile,
     // No deadline: the digest is this tool's own query, not the policy's.
@@ -55,11 +58,17 @@ export async function digestSources(
   );
   try {
     const digests: SourceDigest[] = [];
-    for (const source of sources)
-      digests.push(
-        await digestSource(sandbox, source, { last, sliceRows, fromStates }),
-      );
-    return digests;
+    const states: KeptDigestState[] = [];
+    for (const source of sources) {
+      const { digest, state } = await digestSource(sandbox, source, {
+        last,
+        sliceRows,
+        fromStates,
+      });
+      digests.push(digest);
+      if (state !== undefined) states.push(state);
+    }
+    return { sources: digests, states };
   } finally {
     sandbox.close();
   }
@@ -73,16 +82,16 @@ export async function digestSources(
  * log_index), are concatenated and hashed again. What a challenger
  * compares; the README states it, so it can be recomputed without this tool.
  *
- * The index keeps the digest's state as it writes (`digest_states`): the
- * digest goes on from the last state at or before the stage's last block
- * and hashes only the rows after it (all of them for an index written
- * before states were kept, or when `fromStates` is false: the same bytes).
+ * The digest goes on from the index's last state at or before the stage's
+ * last block (`digest_states`) and hashes only the rows after it (all of
+ * them when there is none, or when `fromStates` is false: the same bytes);
+ * its state at the last block is returned, for the index to keep.
  */
 async function digestSource(
   sandbox: PolicySandbox,
   source: EngineSource,
   { last, sliceRows, fromStates }: DigestOptions,
-): Promise<SourceDigest> {
+): Promise<{ digest: SourceDigest; state?: KeptDigestState }> {
   const known = fromStates
     ? await digestStateAt(sandbox.connection, "store.main", source.id, last)
     : undefined;
@@ -103,10 +112,23 @@ async function digestSource(
     sliceRows,
   );
   return {
-    table: source.table,
-    address: source.address,
-    event: source.event,
-    logs: digest.rows,
-    sha256: digest.hex(),
+    digest: {
+      table: source.table,
+      address: source.address,
+      event: source.event,
+      logs: digest.rows,
+      sha256: digest.hex(),
+    },
+    // A state at `last` to keep, unless the index has it already.
+    ...(known?.through === last
+      ? {}
+      : {
+          state: {
+            sourceId: source.id,
+            through: last,
+            logs: digest.rows,
+            state: digest.state(),
+          },
+        }),
   };
 }

@@ -175,6 +175,22 @@ export class EngineProcess {
   }
 
   /**
+   * Ends the worker and waits until it has: nothing of it holds the index
+   * then. Waited for with the worker counted again in the event loop, which
+   * it is not while idle (see `start`).
+   */
+  async disposed(): Promise<void> {
+    const worker = this.#worker;
+    if (worker.exitCode !== null || worker.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) =>
+      worker.once("exit", () => resolve()),
+    );
+    worker.ref();
+    worker.kill("SIGKILL");
+    await exited;
+  }
+
+  /**
    * Reads the worker's resident memory (Linux's /proc) and calls `exceeded`
    * once it holds more than the job's bound allows. Where there is no /proc,
    * the engine's own memory limit is the bound.

@@ -359,7 +359,8 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
     const kept = await states();
     expect(kept.length).to.be.greaterThan(0);
     // An index as the version before states were kept left it: its next
-    // run hashes every row once and ends on the same state per source.
+    // computations hash every row once and end on the same state per source
+    // (stage 3's digest goes on from the state stage 2's kept).
     await changeIndex(file, "drop table digest_states");
     expect(await outputs(`${out}-every-row`)).to.deep.equal(withStates);
     expect(await states()).to.deep.equal(kept);

@@ -10,14 +10,15 @@ import { RunningDigest } from "../../tasks/indexer/running-digest.js";
 import { ActivityStore, logTable } from "../../tasks/indexer/store.js";
 import { enginePolicy, parsePolicy } from "../../tasks/policy/parse.js";
 import { digestSources } from "../../tasks/scoring/digest.js";
+import { keepDigestStates } from "../../tasks/scoring/keep-digest-states.js";
 import { changeIndex, queryIndex } from "../helpers/index-query.js";
 import { referenceDigest } from "../helpers/reference-digest.js";
 
-// The index keeps each source's digest state as it writes, and a stage's
-// digest goes on from the last state at or before its last block: these
-// tests hold it to the README's one-query definition at every kind of end
-// (on a state, between states, before the first), after a reorganization,
-// and on an index written before states were kept.
+// A computation keeps each source's digest state at its last block in the
+// index, and the next digest goes on from the last state at or before its
+// own last block: these tests hold it to the README's one-query definition
+// at every kind of end (on a state, between states, before the first),
+// after a reorganization, and on an index written before states were kept.
 const CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
 const POLICY = parsePolicy(
   "states.sql",
@@ -86,24 +87,40 @@ async function storeRanges(
   }
 }
 
+/**
+ * A digest at `last` as a computation takes it: from the index's states
+ * (unless `fromStates` is false), its state at `last` then kept.
+ */
 async function digestAt(
   file: string,
   dir: string,
   last: bigint,
   fromStates = true,
 ) {
-  const [digest] = await digestSources(file, [engineSource()], {
+  const {
+    sources: [digest],
+    states,
+  } = await digestSources(file, [engineSource()], {
     last,
     tempDir: dir,
     fromStates,
   });
+  if (fromStates) await keepDigestStates(file, states);
   return { logs: digest?.logs, sha256: digest?.sha256 };
 }
+
+const keptStates = async (file: string) =>
+  (
+    await queryIndex(
+      file,
+      "select through_block::INTEGER, logs::INTEGER from digest_states order by through_block",
+    )
+  ).map(([through, logs]) => [through, logs]);
 
 const reference = (file: string, last: bigint) =>
   referenceDigest(file, logTable(source()), PARAMETERS, last);
 
-describe("the digest's states, kept in the index as it is written", () => {
+describe("the digest's states, kept in the index as computations reach them", () => {
   let dir: string;
   let count = 0;
   const freshFile = () => path.join(dir, `chain-${++count}.duckdb`);
@@ -132,40 +149,45 @@ describe("the digest's states, kept in the index as it is written", () => {
     expect(() => RunningDigest.start().update("abc")).to.throw(/whole rows/);
   });
 
-  it("records a state per commit that added rows, and equals the one-query digest at every kind of last block", async () => {
+  it("keeps the state a digest reached, goes on from it, and equals the one-query digest at every kind of last block", async () => {
     const file = freshFile();
     await storeRanges(file, [
       { from: 0, to: 9 },
       { from: 10, to: 19 },
-      // Blocks 20..20 hold no logs ((20 * 7) % 5 = 0): no state is added.
-      { from: 20, to: 20 },
-      { from: 21, to: 29 },
+      { from: 20, to: 29 },
     ]);
-    const states = await queryIndex(
-      file,
-      "select through_block::INTEGER, logs::INTEGER from digest_states order by through_block",
-    );
-    expect(states.map((row) => row[0])).to.deep.equal([9, 19, 29]);
-    for (const last of [0n, 4n, 9n, 10n, 15n, 19n, 20n, 24n, 29n]) {
+    // Writing the index keeps no state: hashing there cost the node's cores.
+    expect(await keptStates(file)).to.deep.equal([]);
+    // A stage ending at 9, then live ones at 19 and 24, then 20 (between
+    // states), 4 (before the first) and 29.
+    for (const last of [9n, 19n, 24n, 20n, 4n, 29n]) {
       const expected = await reference(file, last);
       expect(await digestAt(file, dir, last), `last ${last}`).to.deep.equal(
         expected,
       );
       expect(await digestAt(file, dir, last, false)).to.deep.equal(expected);
     }
-    const [, logsThrough29] = states[2] ?? [];
-    expect(logsThrough29).to.equal((await reference(file, 29n)).logs);
+    const kept = await keptStates(file);
+    expect(kept.map(([through]) => through)).to.deep.equal([
+      4, 9, 19, 20, 24, 29,
+    ]);
+    for (const [through, logs] of kept)
+      expect(logs).to.equal(
+        (await reference(file, BigInt(Number(through)))).logs,
+      );
+    // Kept once: the same digest again adds nothing.
+    await digestAt(file, dir, 29n);
+    expect(await keptStates(file)).to.deep.equal(kept);
   });
 
-  it("goes on from the state: rows before it are not read again", async () => {
+  it("goes on from the state: rows before it are not read again (a live stage computed again pays the new blocks)", async () => {
     const file = freshFile();
-    await storeRanges(file, [
-      { from: 0, to: 9 },
-      { from: 10, to: 19 },
-    ]);
+    await storeRanges(file, [{ from: 0, to: 9 }]);
+    await digestAt(file, dir, 9n);
+    await storeRanges(file, [{ from: 10, to: 19 }]);
     const before = await digestAt(file, dir, 19n);
     // Changed behind the index's back: only a digest from the first row
-    // sees it, which is what a stage computed from the states does not pay.
+    // sees it, which a digest going on from the states does not pay.
     await changeIndex(
       file,
       `update ${logTable(source())} set notional = notional + 1 where block_number = 3`,
@@ -183,6 +205,7 @@ describe("the digest's states, kept in the index as it is written", () => {
       { from: 10, to: 19 },
       { from: 21, to: 29 },
     ]);
+    for (const last of [9n, 19n, 29n]) await digestAt(file, dir, last);
     const store = await ActivityStore.open(file);
     try {
       await store.ensureSource(source());
@@ -190,11 +213,8 @@ describe("the digest's states, kept in the index as it is written", () => {
     } finally {
       store.close();
     }
-    const kept = await queryIndex(
-      file,
-      "select through_block::INTEGER from digest_states order by through_block",
-    );
-    expect(kept.map((row) => row[0])).to.deep.equal([9]);
+    expect(await keptStates(file)).to.have.length(1);
+    expect((await keptStates(file))[0]?.[0]).to.equal(9);
     // The replacing blocks hold other logs.
     await storeRanges(file, [{ from: 15, to: 25, salt: 3 }]);
     for (const last of [14n, 20n, 25n])
@@ -203,24 +223,21 @@ describe("the digest's states, kept in the index as it is written", () => {
       );
   });
 
-  it("reads an index written before states were kept, and brings its states up once it is indexed again", async () => {
+  it("reads an index written before states were kept, and keeps them from its next computation", async () => {
     const file = freshFile();
     await storeRanges(file, [
       { from: 0, to: 9 },
       { from: 10, to: 19 },
     ]);
     await changeIndex(file, "drop table digest_states");
+    expect(await digestAt(file, dir, 19n, false)).to.deep.equal(
+      await reference(file, 19n),
+    );
     expect(await digestAt(file, dir, 19n)).to.deep.equal(
       await reference(file, 19n),
     );
-    await storeRanges(file, [{ from: 20, to: 29 }]);
-    const states = await queryIndex(
-      file,
-      "select through_block::INTEGER, logs::INTEGER from digest_states",
-    );
-    expect(states).to.deep.equal([[29, (await reference(file, 29n)).logs]]);
-    expect(await digestAt(file, dir, 29n)).to.deep.equal(
-      await reference(file, 29n),
-    );
+    expect(await keptStates(file)).to.deep.equal([
+      [19, (await reference(file, 19n)).logs],
+    ]);
   });
 });

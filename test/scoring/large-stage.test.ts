@@ -100,14 +100,18 @@ describe("a large stage's cost, and the same answer as the plain way", () => {
     const expected = await oneConcatenation(file, 12n);
     expect(expected.logs).to.equal(97);
     for (const sliceRows of [1, 4, 10, 41, 1_000]) {
-      const [digest] = await digestSources(file, [engineSource()], {
+      const {
+        sources: [digest],
+      } = await digestSources(file, [engineSource()], {
         last: 12n,
         tempDir: dir,
         sliceRows,
       });
       expect(digest, `slices of ${sliceRows} rows`).to.include(expected);
     }
-    const [short] = await digestSources(file, [engineSource()], {
+    const {
+      sources: [short],
+    } = await digestSources(file, [engineSource()], {
       last: 6n,
       tempDir: dir,
       sliceRows: 4,
