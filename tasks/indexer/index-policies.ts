@@ -41,9 +41,9 @@ export function rollupReader(ctx: IndexContext): RollupReader {
 
 /**
  * The index's engine's memory while it writes, in MB: what a commit's rows
- * and their digest need (128 MB held 3,000,000 logs written at 300,000 a
- * commit; 64 MB did not), not a cache of every block written, which grew
- * the command's memory by some 60 MB a million logs.
+ * need (128 MB held 3,000,000 logs written at 300,000 a commit, with a
+ * digest of them at each commit as well), not a cache of every block
+ * written, which grew the command's memory by some 60 MB a million logs.
  */
 const INDEX_MEMORY_MB = 160;
 
