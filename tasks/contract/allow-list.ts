@@ -3,17 +3,19 @@ import {
   isAddress,
   type Provider,
   type Signer,
+  type TransactionReceipt,
   ZeroAddress,
 } from "ethers";
 
+import { sendFailed } from "./confirm.js";
 import {
-  type AllowListCall,
-  type AllowListTimings,
-  type MinedChange,
-  openChange,
-  resumeChange,
-  sendChange,
-} from "./allow-list-journal.js";
+  contractCall,
+  openSend,
+  type ReceiptTimings,
+  resumeSend,
+  type SendErrors,
+  sendJournalled,
+} from "./journalled-send.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { ERRORS } from "../error-catalog.js";
 import { defined, VipError } from "../errors.js";
@@ -22,7 +24,7 @@ import { counted, field, formatNumber, type Output } from "../output.js";
 
 export type AllowListChange = "add" | "remove";
 
-interface AllowListOptions extends AllowListTimings {
+interface AllowListOptions extends ReceiptTimings {
   /** The `--network` it runs on: refusals name complete commands for it. */
   network: string;
   /** The journals' folder (the finalization's): the change is journalled there. */
@@ -42,41 +44,45 @@ export function parseAllowListAddress(rawAddress: string): string {
   return address;
 }
 
-/** The change as a call of the contract: what it sends, and how it reads. */
-function allowListCall(
-  score: VipScore,
-  contract: string,
-  change: AllowListChange,
-  address: string,
-): AllowListCall {
-  if (change === "add")
-    return {
-      name: `addAllowList(${address})`,
-      to: contract,
-      data: score.interface.encodeFunctionData("addAllowList", [address]),
-      estimate: () => score.addAllowList.estimateGas(address),
-      send: (overrides) => score.addAllowList(address, overrides),
-    };
+/**
+ * The change's errors: the send's failures as before journals (the catalog's
+ * CALLS entries), the journal's own (ALLOW_LIST) naming the call and the
+ * journal.
+ */
+function allowListErrors(what: string): SendErrors {
   return {
-    name: `removeAllowList(${address})`,
-    to: contract,
-    data: score.interface.encodeFunctionData("removeAllowList", [address]),
-    estimate: () => score.removeAllowList.estimateGas(address),
-    send: (overrides) => score.removeAllowList(address, overrides),
+    noncePending: (values) =>
+      new VipError(ERRORS.CONTRACT.ALLOW_LIST.CHANGE_NONCE_PENDING, values),
+    sendFailed: (error) => sendFailed(what, error),
+    dropped: ({ hash, journal }) =>
+      new VipError(ERRORS.CONTRACT.ALLOW_LIST.CHANGE_DROPPED, {
+        what,
+        hash,
+        journal,
+      }),
+    notMined: (values) =>
+      new VipError(ERRORS.CONTRACT.ALLOW_LIST.CHANGE_NOT_MINED, {
+        what,
+        ...values,
+      }),
+    // A revert mined: `Tx failed`, as before journals.
+    txFailed: ({ hash }) =>
+      new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, { hash }),
   };
 }
 
 /**
  * Adds `address` to the contract's allow list or removes it, signed by
  * `signer`, at most once per run of the command, journalled as a finalization
- * is (`<journalDir>/chain-<id>/<contract>/allowlist-<change>-<address>.jsonl`):
- * a run killed between the broadcast and the receipt finds its transaction
- * again (by hash, else by the nonce journalled before it) and follows it
- * instead of sending a second one. A change the journal leaves done is
- * reported as already made, with its transaction, while the allow list still
- * shows it; anything else is sent after checking by call everything the
- * contract would refuse, so a refusal names its fix and sends nothing, and a
- * change the allow list already shows sends nothing.
+ * is (journalled-send.ts, in
+ * `<journalDir>/chain-<id>/<contract>/allowlist-<change>-<address>.jsonl`, its
+ * `sending` naming the signer): a run killed between the broadcast and the
+ * receipt finds its transaction again (by hash, else by the nonce journalled
+ * before it) and follows it instead of sending a second one. A change the
+ * journal leaves done is reported as already made, with its transaction,
+ * while the allow list still shows it; anything else is sent after checking
+ * by call everything the contract would refuse, so a refusal names its fix and
+ * sends nothing, and a change the allow list already shows sends nothing.
  */
 export async function changeAllowList(
   score: VipScore,
@@ -93,7 +99,12 @@ export async function changeAllowList(
     "the signer comes from a network connection, with its provider",
   );
   const { chainId } = await provider.getNetwork();
-  const run = await openChange(
+  const call = contractCall(
+    contract,
+    change === "add" ? score.addAllowList : score.removeAllowList,
+    address,
+  );
+  const run = await openSend(
     allowListJournalPath(
       options.journalDir,
       chainId,
@@ -101,21 +112,26 @@ export async function changeAllowList(
       change,
       address,
     ),
-    provider,
-    from,
-    allowListCall(score, contract, change, address),
-    options,
+    {
+      provider,
+      from,
+      call,
+      timings: options,
+      errors: allowListErrors(call.name),
+      journalsSigner: true,
+    },
   );
-  const earlier = await resumeChange(run);
+  const earlier = await resumeSend(run);
+  const reported = { score, change, address, contract, out };
   if (earlier.state === "followed")
-    return report(score, change, address, contract, earlier.mined, out);
+    return report(reported, earlier.receipt, true);
   // A change journalled done may have been undone since (a removal after an
   // addition, a development chain started afresh): the allow list says.
   if (
     earlier.state === "done" &&
     (await score.allowList(address)) === (change === "add")
   ) {
-    const { hash, blockNumber } = earlier.mined;
+    const { hash, blockNumber } = earlier.confirmed;
     out.line(
       unchanged(
         change,
@@ -127,12 +143,12 @@ export async function changeAllowList(
   }
   if (earlier.state === "reverted")
     out.warn(
-      `${run.call.name} ${earlier.hash} of an earlier run reverted ` +
+      `${call.name} ${earlier.confirmed.hash} of an earlier run reverted ` +
         `(journal ${run.journal.path}): the allow list is checked again`,
     );
   if (!(await mayChange(score, from, change, address, options.network, out)))
     return;
-  await report(score, change, address, contract, await sendChange(run), out);
+  await report(reported, await sendJournalled(run), false);
 }
 
 /**
@@ -189,18 +205,25 @@ function unchanged(change: AllowListChange, what: string): string {
   );
 }
 
-/** The change's transaction, and the allow list's size after it. */
+/** What a change's report names. */
+interface Reported {
+  score: VipScore;
+  change: AllowListChange;
+  address: string;
+  contract: string;
+  out: Output;
+}
+
+/**
+ * The change's transaction (`resumed`: sent by an earlier run, found by its
+ * journal), and the allow list's size after it.
+ */
 async function report(
-  score: VipScore,
-  change: AllowListChange,
-  address: string,
-  contract: string,
-  mined: MinedChange,
-  out: Output,
+  { score, change, address, contract, out }: Reported,
+  mined: Pick<TransactionReceipt, "hash" | "blockNumber" | "gasUsed">,
+  resumed: boolean,
 ): Promise<void> {
-  const how = mined.resumed
-    ? " (sent by an earlier run, found by its journal)"
-    : "";
+  const how = resumed ? " (sent by an earlier run, found by its journal)" : "";
   out.line(
     field(
       change === "add" ? "allowed" : "removed",

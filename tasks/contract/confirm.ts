@@ -7,7 +7,7 @@ import type {
 
 import { ERRORS } from "../error-catalog.js";
 import { reasonOf, VipError } from "../errors.js";
-import { decodeRevert } from "./revert.js";
+import { decodeRevert, type Revert } from "./revert.js";
 import { ensureFunds } from "../signer/funds.js";
 
 /** The gas limit sent: the estimate plus 20%. */
@@ -83,31 +83,23 @@ export async function sendAndConfirm(
   } catch (error) {
     // Unlike a refused estimate, a failed send may have reached the node: do
     // not claim nothing was sent.
-    const revert = decodeRevert(error);
-    throw revert === undefined
-      ? new VipError(
-          ERRORS.CONTRACT.CALLS.SEND_FAILED,
-          { what, reason: reasonOf(error, "with code") },
-          error,
-        )
-      : new VipError(
-          ERRORS.CONTRACT.CALLS.SEND_REVERTED,
-          { what, ...revert },
-          error,
-        );
+    throw sendFailed(what, error);
   }
   let receipt: ContractTransactionReceipt | null;
   try {
     receipt = await tx.wait();
   } catch (error) {
-    const revert = decodeRevert(error);
-    throw revert === undefined
-      ? new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, { hash: tx.hash }, error)
-      : new VipError(
+    throw failureOf(
+      error,
+      () =>
+        new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, { hash: tx.hash }, error),
+      (revert) =>
+        new VipError(
           ERRORS.CONTRACT.CALLS.TX_REVERTED,
           { hash: tx.hash, ...revert },
           error,
-        );
+        ),
+    );
   }
   if (receipt === null || receipt.status !== 1)
     throw new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, { hash: tx.hash });
@@ -120,16 +112,56 @@ export async function sendAndConfirm(
  * `params.revert`) when it is one, else the node's reason.
  */
 export function refused(what: string, error: unknown): VipError {
+  return callFailure(
+    what,
+    error,
+    ERRORS.CONTRACT.CALLS.REFUSED,
+    ERRORS.CONTRACT.CALLS.REFUSED_REVERT,
+  );
+}
+
+/**
+ * An error for a send that failed, which may have reached the node: the
+ * contract's revert (ERRORS.CONTRACT.CALLS.SEND_REVERTED) when it is one, else
+ * the node's reason (SEND_FAILED).
+ */
+export function sendFailed(what: string, error: unknown): VipError {
+  return callFailure(
+    what,
+    error,
+    ERRORS.CONTRACT.CALLS.SEND_FAILED,
+    ERRORS.CONTRACT.CALLS.SEND_REVERTED,
+  );
+}
+
+type Calls = typeof ERRORS.CONTRACT.CALLS;
+
+/** The failure of the call `what`, by one of the pairs above. */
+function callFailure(
+  what: string,
+  error: unknown,
+  failed: Calls["REFUSED"] | Calls["SEND_FAILED"],
+  reverted: Calls["REFUSED_REVERT"] | Calls["SEND_REVERTED"],
+): VipError {
+  return failureOf(
+    error,
+    (reason) => new VipError(failed, { what, reason }, error),
+    (revert) => new VipError(reverted, { what, ...revert }, error),
+  );
+}
+
+/**
+ * The error a failed call's `error` becomes: `reverted`'s when it carries a
+ * revert of the scoring contract (decoded: its name and arguments), else
+ * `failed`'s with the node's reason (its first line, with its code).
+ */
+export function failureOf(
+  error: unknown,
+  failed: (reason: string) => VipError,
+  reverted: (revert: Revert) => VipError,
+): VipError {
   const revert = decodeRevert(error);
   return revert === undefined
-    ? new VipError(
-        ERRORS.CONTRACT.CALLS.REFUSED,
-        { what, reason: reasonOf(error, "with code") },
-        error,
-      )
-    : new VipError(
-        ERRORS.CONTRACT.CALLS.REFUSED_REVERT,
-        { what, ...revert },
-        error,
-      );
+    ? failed(reasonOf(error, "with code"))
+    : reverted(revert);
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -19,11 +19,17 @@ import { allowListJournalPath } from "../../tasks/journal/journal.js";
 import { field, type Output } from "../../tasks/output.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { caught, refusal } from "../helpers/failure.js";
+import {
+  expectSentAfterNeverBroadcast,
+  expectSentAgainAfterDrop,
+  journalLines,
+  type JournalLine,
+  sentAndDropped,
+  withAutomineOff,
+  writeJournal,
+} from "../helpers/journalled-send.js";
 
 const { ethers } = await network.create();
-
-/** A journal line as read back from the file. */
-type Line = { type: string } & Record<string, unknown>;
 
 const RESUMED = "(sent by an earlier run, found by its journal)";
 
@@ -74,19 +80,11 @@ describe("changing the allow list once, journalled", () => {
     );
   const journalOf = (kind: AllowListChange) =>
     allowListJournalPath(dir, 31337n, contract, kind, target.address);
-  const lines = async (kind: AllowListChange): Promise<Line[]> =>
-    (await readFile(journalOf(kind), "utf8"))
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as Line);
+  const lines = (kind: AllowListChange): Promise<JournalLine[]> =>
+    journalLines(journalOf(kind));
   /** A journal as a run killed after its last record leaves it. */
-  async function killedAfter(kind: AllowListChange, records: object[]) {
-    await mkdir(path.dirname(journalOf(kind)), { recursive: true });
-    await writeFile(
-      journalOf(kind),
-      records.map((r) => `${JSON.stringify(r)}\n`).join(""),
-    );
-  }
+  const killedAfter = (kind: AllowListChange, records: object[]) =>
+    writeJournal(journalOf(kind), records);
   const nonceOf = (signer: HardhatEthersSigner) =>
     ethers.provider.getTransactionCount(signer.address);
   const listed = () => score.allowList(target.address);
@@ -121,14 +119,8 @@ describe("changing the allow list once, journalled", () => {
     };
   }
   /** Runs `body` with automining off: what it sends stays pending. */
-  async function withoutAutomine<T>(body: () => Promise<T>): Promise<T> {
-    await ethers.provider.send("evm_setAutomine", [false]);
-    try {
-      return await body();
-    } finally {
-      await ethers.provider.send("evm_setAutomine", [true]);
-    }
-  }
+  const withoutAutomine = <T>(body: () => Promise<T>): Promise<T> =>
+    withAutomineOff(ethers.provider, body);
 
   for (const kind of ["add", "remove"] as const) {
     it(`${kind}: journals sending (with its signer), sent and confirmed, and prints the transaction`, async () => {
@@ -212,20 +204,7 @@ describe("changing the allow list once, journalled", () => {
       await change(kind);
       expect(await listed()).to.equal(wanted(kind));
       expect(await nonceOf(operator)).to.equal(sending.nonce + 1);
-      const written = await lines(kind);
-      expect(written.map((r) => r.type)).to.deep.equal([
-        "sending",
-        "dropped",
-        "sending",
-        "sent",
-        "confirmed",
-      ]);
-      expect(written[1]).to.deep.equal({
-        type: "dropped",
-        nonce: sending.nonce,
-        reason: "never broadcast",
-      });
-      expect(written[3]).to.include({ nonce: sending.nonce });
+      expectSentAfterNeverBroadcast(await lines(kind), sending.nonce);
       expect(printed[0]).to.not.include(RESUMED);
     });
   }
@@ -282,26 +261,14 @@ describe("changing the allow list once, journalled", () => {
     await change("add");
     expect(await listed()).to.equal(true);
     expect(await nonceOf(operator)).to.equal(sending.nonce + 1);
-    const written = await lines("add");
-    expect(written.map((r) => r.type)).to.deep.equal([
-      "sending",
-      "dropped",
-      "sending",
-      "sent",
-      "confirmed",
-    ]);
-    expect(written[2]).to.include({ nonce: sending.nonce });
+    expectSentAfterNeverBroadcast(await lines("add"), sending.nonce);
   });
 
   it("a transaction the node dropped after a run journalled it sent is journalled dropped and sent again", async () => {
     const sending = await sendingRecord("add");
-    const hash = await withoutAutomine(async () => {
-      const tx = await score.addAllowList(target.address, {
-        nonce: sending.nonce,
-      });
-      await ethers.provider.send("hardhat_dropTransaction", [tx.hash]);
-      return tx.hash;
-    });
+    const hash = await sentAndDropped(ethers.provider, () =>
+      score.addAllowList(target.address, { nonce: sending.nonce }),
+    );
     await killedAfter("add", [
       sending,
       { type: "sent", nonce: sending.nonce, hash },
@@ -309,19 +276,7 @@ describe("changing the allow list once, journalled", () => {
     await change("add");
     expect(await listed()).to.equal(true);
     expect(await nonceOf(operator)).to.equal(sending.nonce + 1);
-    const written = await lines("add");
-    expect(written.map((r) => r.type)).to.deep.equal([
-      "sending",
-      "sent",
-      "dropped",
-      "sending",
-      "sent",
-      "confirmed",
-    ]);
-    expect(written[2]).to.include({
-      reason: `${hash} is no longer known to the node`,
-    });
-    expect(written[4]?.hash).to.not.equal(hash);
+    expectSentAgainAfterDrop(await lines("add"), hash);
   });
 
   it("a sending whose nonce another transaction took: dropped, then sent", async () => {

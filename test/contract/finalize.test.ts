@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -10,13 +10,18 @@ import { deployVipScore } from "../../scripts/gas/scenarios.js";
 import { finalizeOnce } from "../../tasks/contract/finalize.js";
 import { defined } from "../../tasks/errors.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import {
+  expectSentAfterNeverBroadcast,
+  expectSentAgainAfterDrop,
+  journalLines,
+  type JournalLine,
+  sentAndDropped,
+  writeJournal,
+} from "../helpers/journalled-send.js";
 
 const { ethers } = await network.create();
 
 const STAGE = 5n;
-
-/** A journal line as read back from the file. */
-type Line = { type: string } & Record<string, unknown>;
 
 describe("finalizing a stage once, journalled", () => {
   let dir: string;
@@ -39,16 +44,11 @@ describe("finalizing a stage once, journalled", () => {
       network: "default",
       pollMs: 1,
     });
-  const lines = async (): Promise<Line[]> =>
-    (await readFile(journal, "utf8"))
-      .trimEnd()
-      .split("\n")
-      .map((line) => JSON.parse(line) as Line);
+  const lines = (): Promise<JournalLine[]> => journalLines(journal);
   const nonceNow = () => ethers.provider.getTransactionCount(operator.address);
   const finalized = async () => (await score.stages(STAGE)).isFinalized;
   /** A journal as a run killed after its last record leaves it. */
-  const killedAfter = (records: object[]) =>
-    writeFile(journal, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  const killedAfter = (records: object[]) => writeJournal(journal, records);
   /** The finalization sent by hand with `nonce`, as a killed run's broadcast. */
   async function sentByKilledRun() {
     const nonce = await nonceNow();
@@ -129,19 +129,8 @@ describe("finalizing a stage once, journalled", () => {
     expect(await finalized()).to.equal(true);
     expect(await nonceNow()).to.equal(nonce + 1);
     const written = await lines();
-    expect(written.map((r) => r.type)).to.deep.equal([
-      "sending",
-      "dropped",
-      "sending",
-      "sent",
-      "confirmed",
-    ]);
-    expect(written[1]).to.deep.equal({
-      type: "dropped",
-      nonce,
-      reason: "never broadcast",
-    });
-    expect(written[3]).to.include({ nonce, hash: receipt?.hash });
+    expectSentAfterNeverBroadcast(written, nonce);
+    expect(written[3]).to.include({ hash: receipt?.hash });
   });
 
   it("resumes a journal ending in sending whose nonce another transaction took: dropped, then sent", async () => {
@@ -192,36 +181,19 @@ describe("finalizing a stage once, journalled", () => {
   });
 
   it("sends again a transaction the node dropped after a run journalled it sent", async () => {
-    await ethers.provider.send("evm_setAutomine", [false]);
     const nonce = await nonceNow();
-    let hash: string;
-    let sending: object;
-    try {
-      const block = await ethers.provider.getBlockNumber();
-      const tx = await score.finalizeStage(STAGE, { nonce });
-      hash = tx.hash;
-      sending = { type: "sending", nonce, block, at: "t", data: tx.data };
-      await ethers.provider.send("hardhat_dropTransaction", [hash]);
-    } finally {
-      await ethers.provider.send("evm_setAutomine", [true]);
-    }
+    const block = await ethers.provider.getBlockNumber();
+    const hash = await sentAndDropped(ethers.provider, () =>
+      score.finalizeStage(STAGE, { nonce }),
+    );
+    const data = score.interface.encodeFunctionData("finalizeStage", [STAGE]);
+    const sending = { type: "sending", nonce, block, at: "t", data };
     await killedAfter([sending, { type: "sent", nonce, hash }]);
     const { receipt, resumed } = await finalize();
     expect(resumed).to.equal(false);
     expect(receipt?.hash).to.not.equal(hash);
     expect(await finalized()).to.equal(true);
-    const written = await lines();
-    expect(written.map((r) => r.type)).to.deep.equal([
-      "sending",
-      "sent",
-      "dropped",
-      "sending",
-      "sent",
-      "confirmed",
-    ]);
-    expect(written[2]).to.include({
-      reason: `${hash} is no longer known to the node`,
-    });
+    expectSentAgainAfterDrop(await lines(), hash);
   });
 
   it("sends after a journal an earlier version ended in unsent", async () => {
