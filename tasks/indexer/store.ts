@@ -17,10 +17,7 @@ import {
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { LogColumns } from "./decode.js";
-import {
-  DIGEST_STATES_TABLE,
-  type KeptDigestState,
-} from "./digest-states.js";
+import { DIGEST_STATES_TABLE, type KeptDigestState } from "./digest-states.js";
 import { checkFormat, REBUILD_COMMAND } from "./index-format.js";
 import { LOG_COLUMN_TYPES, LOG_COLUMNS } from "../policy/engine-policy.js";
 import type { PolicySource } from "../policy/parse.js";
