@@ -31,9 +31,9 @@ export interface RowSpan {
  * there were. A row is hashed as it always was: each column as text
  * (DuckDB's VARCHAR cast) joined by "," (block_number, block_time, tx_hash,
  * tx_index, log_index, then the parameters as declared), SHA-256 in hex;
- * the digest hashes those, concatenated. The one definition the index (as
- * it writes) and a stage's computation (from the index's last state) use,
- * so the two can never hash a row differently. The engine hashes a slice of
+ * the digest hashes those, concatenated. The one definition every digest
+ * uses, from the first row or from a kept state, so no two can hash a row
+ * differently. The engine hashes a slice of
  * whole blocks at a time, of about `sliceRows` rows.
  */
 export async function digestRows(
@@ -45,8 +45,8 @@ export async function digestRows(
   const columns = sourceColumns({ columns: span.parameters })
     .map((c) => `${c}::VARCHAR`)
     .join(", ");
-  let rows = 0;
-  for (const { from, to } of await blockSlices(connection, span, sliceRows)) {
+  const slices = await blockSlices(connection, span, sliceRows);
+  const hashesOf = async ({ from, to }: { from: string; to: string }) => {
     const reader = await connection.runAndReadAll(
       `select count(*)::BIGINT, coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' ` +
         `order by ${CHAIN_ORDER.join(", ")}), '') from ${span.table} ` +
@@ -57,8 +57,23 @@ export async function digestRows(
       throw new VipError(ERRORS.SCORING.RUN.DIGEST_FAILED, {
         table: span.name,
       });
-    digest.update(hashes);
-    rows += Number(count);
+    return { count: Number(count), hashes };
+  };
+  let rows = 0;
+  // The engine hashes the next slice's rows while this process hashes this
+  // slice's hashes.
+  let next = slices[0] === undefined ? undefined : hashesOf(slices[0]);
+  try {
+    for (let i = 0; next !== undefined; i++) {
+      const { count, hashes } = await next;
+      const following = slices[i + 1];
+      next = following === undefined ? undefined : hashesOf(following);
+      digest.update(hashes);
+      rows += count;
+    }
+  } finally {
+    // Left unread when this one failed: its own failure is not the error.
+    next?.catch(() => undefined);
   }
   return rows;
 }

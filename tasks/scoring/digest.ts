@@ -97,8 +97,8 @@ async function digestSource(
     : undefined;
   const digest =
     known === undefined
-      ? RunningDigest.start()
-      : RunningDigest.resume(known.state, known.logs);
+      ? await RunningDigest.start()
+      : await RunningDigest.resume(known.state, known.logs);
   await digestRows(
     sandbox.connection,
     {

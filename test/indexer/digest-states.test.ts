@@ -130,23 +130,39 @@ describe("the digest's states, kept in the index as computations reach them", ()
   });
   after(async () => rm(dir, { recursive: true, force: true }));
 
-  it("resumes a SHA-256 between rows from its eight words and row count, as Node's hash of the whole", () => {
+  it("resumes a SHA-256 between rows from its eight words and row count, as Node's hash of the whole", async () => {
     const rows = Array.from({ length: 50 }, (_, i) =>
       createHash("sha256").update(`row ${i}`).digest("hex"),
     );
     const whole = createHash("sha256").update(rows.join("")).digest("hex");
-    expect(RunningDigest.start().hex()).to.equal(
+    expect((await RunningDigest.start()).hex()).to.equal(
       createHash("sha256").update("").digest("hex"),
     );
     for (const cut of [0, 1, 2, 17, 49, 50]) {
-      const first = RunningDigest.start();
+      const first = await RunningDigest.start();
       first.update(rows.slice(0, cut).join(""));
-      const second = RunningDigest.resume(first.state(), first.rows);
+      // The state in SHA-256's own terms: the eight words of the hash of
+      // the first rows, as any implementation has them.
+      const state = first.state();
+      const second = await RunningDigest.resume(state, first.rows);
       second.update(rows.slice(cut).join(""));
       expect(second.hex(), `cut after ${cut} rows`).to.equal(whole);
       expect(second.rows).to.equal(50);
+      // Reading the digest leaves the state as it was.
+      first.hex();
+      expect(first.state()).to.equal(state);
     }
-    expect(() => RunningDigest.start().update("abc")).to.throw(/whole rows/);
+    // SHA-256's initial words: the state of no rows.
+    expect((await RunningDigest.start()).state()).to.equal(
+      "6a09e667bb67ae853c6ef372a54ff53a510e527f9b05688c1f83d9ab5be0cd19",
+    );
+    let refused: unknown;
+    await RunningDigest.resume("00", 1).catch((error: unknown) => {
+      refused = error;
+    });
+    expect(String(refused)).to.match(/not a digest state/);
+    const digest = await RunningDigest.start();
+    expect(() => digest.update("abc")).to.throw(/whole rows/);
   });
 
   it("keeps the state a digest reached, goes on from it, and equals the one-query digest at every kind of last block", async () => {
