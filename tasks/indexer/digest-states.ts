@@ -31,27 +31,21 @@ export interface KeptDigestState extends DigestState {
 
 /**
  * The source's last digest state at or before block `atOrBefore`, from the
- * index as `connection` sees it (`schema`: `main` in the index's own
- * connection, `store.main` in an engine that attached it); undefined when
- * there is none (an index written before digest states were kept, or no
- * state that early).
+ * index an engine attached as `store`; undefined when there is none (an
+ * index written before digest states were kept, or no state that early).
  */
 export async function digestStateAt(
   connection: DuckDBConnection,
-  schema: string,
   sourceId: string,
   atOrBefore: bigint,
 ): Promise<DigestState | undefined> {
-  const database = schema.split(".")[0] ?? schema;
   const exists = await connection.runAndReadAll(
-    "select count(*)::INTEGER from duckdb_tables() where database_name = " +
-      (schema.includes(".") ? "$1" : "current_database()") +
-      " and table_name = 'digest_states'",
-    schema.includes(".") ? [database] : [],
+    "select count(*)::INTEGER from duckdb_tables() " +
+      "where database_name = 'store' and table_name = 'digest_states'",
   );
   if (Number(exists.getRowsJson()[0]?.[0]) === 0) return undefined;
   const reader = await connection.runAndReadAll(
-    `select through_block::VARCHAR, logs::VARCHAR, state from ${schema}.digest_states ` +
+    "select through_block::VARCHAR, logs::VARCHAR, state from store.main.digest_states " +
       "where source_id = $1 and through_block <= $2 order by through_block desc limit 1",
     [sourceId, Number(atOrBefore)],
   );

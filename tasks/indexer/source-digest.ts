@@ -15,7 +15,7 @@ export const SLICE_ROWS = 250_000;
 
 /** The rows of a source's log table to hash: blocks (after, through]. */
 export interface RowSpan {
-  /** The source, as an error names it (its table in the policy, or its id). */
+  /** The source, as an error names it (its table in the policy). */
   name: string;
   /** The qualified table (`log_<id>`, or `store.main.log_<id>` from an engine). */
   table: string;
@@ -27,55 +27,52 @@ export interface RowSpan {
 }
 
 /**
- * Adds the rows of `span` to `digest`, in chain order, and returns how many
- * there were. A row is hashed as it always was: each column as text
+ * Adds the rows of `span` to `digest`, in chain order (the digest counts
+ * them). A row is hashed as it always was: each column as text
  * (DuckDB's VARCHAR cast) joined by "," (block_number, block_time, tx_hash,
  * tx_index, log_index, then the parameters as declared), SHA-256 in hex;
  * the digest hashes those, concatenated. The one definition every digest
  * uses, from the first row or from a kept state, so no two can hash a row
- * differently. The engine hashes a slice of
- * whole blocks at a time, of about `sliceRows` rows.
+ * differently. The engine hashes a slice of whole blocks at a time, of about
+ * `sliceRows` rows.
  */
 export async function digestRows(
   connection: DuckDBConnection,
   span: RowSpan,
   digest: RunningDigest,
   sliceRows = SLICE_ROWS,
-): Promise<number> {
+): Promise<void> {
   const columns = sourceColumns({ columns: span.parameters })
     .map((c) => `${c}::VARCHAR`)
     .join(", ");
   const slices = await blockSlices(connection, span, sliceRows);
   const hashesOf = async ({ from, to }: { from: string; to: string }) => {
     const reader = await connection.runAndReadAll(
-      `select count(*)::BIGINT, coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' ` +
+      `select coalesce(string_agg(sha256(concat_ws(',', ${columns})), '' ` +
         `order by ${CHAIN_ORDER.join(", ")}), '') from ${span.table} ` +
         `where block_number between ${from} and ${to}`,
     );
-    const [count, hashes] = reader.getRowsJson()[0] ?? [];
+    const hashes = reader.getRowsJson()[0]?.[0];
     if (typeof hashes !== "string")
       throw new VipError(ERRORS.SCORING.RUN.DIGEST_FAILED, {
         table: span.name,
       });
-    return { count: Number(count), hashes };
+    return hashes;
   };
-  let rows = 0;
   // The engine hashes the next slice's rows while this process hashes this
   // slice's hashes.
   let next = slices[0] === undefined ? undefined : hashesOf(slices[0]);
   try {
     for (let i = 0; next !== undefined; i++) {
-      const { count, hashes } = await next;
+      const hashes = await next;
       const following = slices[i + 1];
       next = following === undefined ? undefined : hashesOf(following);
       digest.update(hashes);
-      rows += count;
     }
   } finally {
     // Left unread when this one failed: its own failure is not the error.
     next?.catch(() => undefined);
   }
-  return rows;
 }
 
 /**

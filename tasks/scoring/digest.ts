@@ -93,7 +93,7 @@ async function digestSource(
   { last, sliceRows, fromStates }: DigestOptions,
 ): Promise<{ digest: SourceDigest; state?: KeptDigestState }> {
   const known = fromStates
-    ? await digestStateAt(sandbox.connection, "store.main", source.id, last)
+    ? await digestStateAt(sandbox.connection, source.id, last)
     : undefined;
   const digest =
     known === undefined
