@@ -20,6 +20,7 @@ import { field, type Output } from "../../tasks/output.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
 import { caught, refusal } from "../helpers/failure.js";
 import {
+  dropOnceSent,
   expectSentAfterNeverBroadcast,
   expectSentAgainAfterDrop,
   journalLines,
@@ -366,6 +367,30 @@ describe("changing the allow list once, journalled", () => {
     expect(await listed()).to.equal(true);
     expect(await nonceOf(operator)).to.equal(sending.nonce + 1);
     expect(printed[0]).to.include(RESUMED);
+  });
+
+  it("a transaction the node drops while this run waits for it: CHANGE_DROPPED, journalled dropped, nothing listed; the next run sends it anew", async () => {
+    const nonce = await nonceOf(operator);
+    await withoutAutomine(async () => {
+      const running = change("add");
+      const hash = await dropOnceSent(ethers.provider, journalOf("add"));
+      const error = await refusal(
+        running,
+        ERRORS.CONTRACT.ALLOW_LIST.CHANGE_DROPPED,
+      );
+      expect(error.params.hash).to.equal(hash);
+      expect(error.params.journal).to.equal(journalOf("add"));
+      expect((await lines("add")).map((r) => r.type)).to.deep.equal([
+        "sending",
+        "sent",
+        "dropped",
+      ]);
+    });
+    expect(await listed()).to.equal(false);
+    expect(await nonceOf(operator)).to.equal(nonce);
+    await change("add");
+    expect(await listed()).to.equal(true);
+    expect(await nonceOf(operator)).to.equal(nonce + 1);
   });
 
   it("a sending by another allowed key whose transaction went out is found by that key's nonce: this key sends nothing", async () => {

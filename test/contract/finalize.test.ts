@@ -8,14 +8,18 @@ import { network } from "hardhat";
 
 import { deployVipScore } from "../../scripts/gas/scenarios.js";
 import { finalizeOnce } from "../../tasks/contract/finalize.js";
+import { ERRORS } from "../../tasks/error-catalog.js";
 import { defined } from "../../tasks/errors.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
+import { refusal } from "../helpers/failure.js";
 import {
+  dropOnceSent,
   expectSentAfterNeverBroadcast,
   expectSentAgainAfterDrop,
   journalLines,
   type JournalLine,
   sentAndDropped,
+  withAutomineOff,
   writeJournal,
 } from "../helpers/journalled-send.js";
 
@@ -152,6 +156,30 @@ describe("finalizing a stage once, journalled", () => {
       reason: "used by another transaction",
     });
     expect(written.at(-1)).to.include({ type: "confirmed", status: 1 });
+  });
+
+  it("stops with FINALIZE_DROPPED when the node drops the finalization while this run waits for it; the next run sends it anew", async () => {
+    const nonce = await nonceNow();
+    await withAutomineOff(ethers.provider, async () => {
+      const running = finalize();
+      const hash = await dropOnceSent(ethers.provider, journal);
+      const error = await refusal(
+        running,
+        ERRORS.CONTRACT.FINALIZE.FINALIZE_DROPPED,
+      );
+      expect(error.params.hash).to.equal(hash);
+      expect((await lines()).map((r) => r.type)).to.deep.equal([
+        "sending",
+        "sent",
+        "dropped",
+      ]);
+    });
+    expect(await finalized()).to.equal(false);
+    expect(await nonceNow()).to.equal(nonce);
+    const { resumed } = await finalize();
+    expect(resumed).to.equal(false);
+    expect(await finalized()).to.equal(true);
+    expect(await nonceNow()).to.equal(nonce + 1);
   });
 
   it("resumes a journal ending in sent: waits for that receipt, sends nothing", async () => {

@@ -3,6 +3,8 @@ import path from "node:path";
 
 import { expect } from "chai";
 
+import { waitFor } from "./wait.js";
+
 /**
  * What the tests of a journalled send (tasks/contract/journalled-send.ts: a
  * finalization, an allow-list change) share: the journal as written and as a
@@ -107,4 +109,18 @@ export function expectSentAfterNeverBroadcast(
   });
   expect(written[2]).to.include({ nonce });
   expect(written[3]).to.include({ nonce });
+}
+
+/**
+ * Waits (bounded) until the journal at `file` records a `sent`, then has the
+ * node drop that transaction, as a node that forgets it before mining does.
+ * Returns its hash. Automining must be off, or it is mined first.
+ */
+export async function dropOnceSent(node: Node, file: string): Promise<string> {
+  const sentLine = async () =>
+    (await journalLines(file).catch(() => [])).find((r) => r.type === "sent");
+  await waitFor(async () => (await sentLine()) !== undefined, 30_000);
+  const hash = String((await sentLine())?.hash);
+  await node.send("hardhat_dropTransaction", [hash]);
+  return hash;
 }
