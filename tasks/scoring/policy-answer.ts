@@ -21,8 +21,8 @@ const ZERO_ADDRESS = `0x${"0".repeat(40)}`;
  * Runs an admitted policy and answers its rows checked, in address order,
  * packed (`PackedRows`). The answer is kept in the engine: when every row is
  * plainly good (an address of 0x and 40 hex digits, not zero, given once; a
- * score from 0 up), the engine orders the rows and hands them over as one
- * string of hex, and this process never holds a row of its own. Otherwise,
+ * score from 0 up), the engine orders the rows and hands them over as hex,
+ * a chunk at a time, and this process never holds a row object of its own. Otherwise,
  * or when a score does not fit a uint64, the rows are read and checked one by
  * one (`checkedRows`): the same scores, and the refusal that names each bad
  * row.
@@ -38,8 +38,9 @@ export async function checkedAnswer(
   // What the engine holds of the index is not needed past this point:
   // let go, it is memory that grows with the logs.
   await sandbox.connection.run("detach store");
-  if (await plainlyGood(sandbox, deadline)) {
-    const packed = await packedInEngine(sandbox, deadline);
+  const count = await plainlyGoodRows(sandbox, deadline);
+  if (count !== undefined) {
+    const packed = await packedInEngine(sandbox, count, deadline);
     if (packed !== undefined) return packed;
   }
   return packRows(
@@ -47,11 +48,14 @@ export async function checkedAnswer(
   );
 }
 
-/** Every row of the answer is plainly good (see `checkedAnswer`). */
-async function plainlyGood(
+/**
+ * The number of the answer's rows when every one is plainly good (see
+ * `checkedAnswer`), else undefined.
+ */
+async function plainlyGoodRows(
   sandbox: PolicySandbox,
   deadline: Deadline,
-): Promise<boolean> {
+): Promise<number | undefined> {
   const reader = await sandbox.runBounded(
     `select count(*)::BIGINT, count(distinct lower(address))::BIGINT, count(*) filter (where ` +
       `address is null or score is null or score < 0 or ` +
@@ -60,38 +64,46 @@ async function plainlyGood(
     deadline,
   );
   const [rows, distinct, bad] = reader.getRowsJson()[0] ?? [];
-  return bad === "0" && rows === distinct;
+  return bad === "0" && rows === distinct ? Number(rows) : undefined;
 }
 
 /**
- * The answer's rows ordered by address in the engine, packed: one string of
- * hex, 56 digits a row (the address's 40, then the score's 16), so one sort
- * serves both. Undefined if a score does not fit a uint64 (the engine's cast
- * refuses it).
+ * The answer's `count` plainly good rows ordered by address in the engine,
+ * packed: read a chunk at a time as hex, 56 digits a row (the address's 40,
+ * then the score's 16), which also orders them (the addresses are distinct
+ * and of one length). Never one string of them all: at 1,000,000 rows that
+ * string was some 150 MB held at once, in the engine and here. Undefined if a
+ * score does not fit a uint64 (the engine's cast refuses it).
  */
 async function packedInEngine(
   sandbox: PolicySandbox,
+  count: number,
   deadline: Deadline,
 ): Promise<PackedRows | undefined> {
-  let row: unknown[];
+  const bytes = Buffer.alloc(count * ROW_BYTES);
+  let written = 0;
   try {
-    const reader = await sandbox.runBounded(
-      `select count(*)::BIGINT, coalesce(string_agg(substr(lower(address), 3) || ` +
-        `printf('%016x', trunc(score)::UBIGINT), '' order by lower(address)), '') from answer`,
-      deadline,
-    );
-    row = reader.getRowsJson()[0] ?? [];
+    await sandbox.bounded(deadline, async () => {
+      const result = await sandbox.connection.stream(
+        `select row from (select substr(lower(address), 3) || ` +
+          `printf('%016x', trunc(score)::UBIGINT) as row from answer) order by row`,
+      );
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (chunk === null || chunk.rowCount === 0) return;
+        const hex = (chunk.getColumnValues(0) as string[]).join("");
+        written += bytes.write(hex, written, "hex");
+      }
+    });
   } catch (error) {
     if (isVipError(error)) throw error;
     return undefined;
   }
-  const [count, hex] = row;
-  return typeof hex === "string" ? unpackHex(Number(count), hex) : undefined;
+  return written === bytes.length ? unpackBytes(count, bytes) : undefined;
 }
 
-/** Rows of 20 address bytes and a big-endian uint64 score, written in hex. */
-function unpackHex(count: number, hex: string): PackedRows {
-  const bytes = Buffer.from(hex, "hex");
+/** Rows of 20 address bytes and a big-endian uint64 score. */
+function unpackBytes(count: number, bytes: Buffer): PackedRows {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const addresses = Buffer.alloc(count * ADDRESS_BYTES);
   const scores = new BigUint64Array(count);

@@ -150,6 +150,18 @@ describe("a large stage's cost, and the same answer as the plain way", () => {
     );
   });
 
+  it("hands a plainly good answer over a chunk at a time: 5,000 rows out of order, the rows the row-by-row check gives", async () => {
+    // 7919 is invertible modulo the prime 100,003: 5,000 distinct addresses.
+    const { engine, plain } = await bothWays(
+      `select '0x' || printf('%040x', (i * 7919) % 100003 + 1) as address, ` +
+        `(5000 - i)::UBIGINT * 4294967311 as score from range(5000) t(i)`,
+    );
+    expect(engine.scores.length).to.equal(5000);
+    expect(unpackRows(engine)).to.deep.equal(unpackRows(plain));
+    const addresses = unpackRows(engine).map((row) => row.address);
+    expect(addresses).to.deep.equal([...addresses].sort());
+  });
+
   it("checks row by row what is not plainly good: a padded address is taken, a score past uint64 named", async () => {
     const padded = await bothWays(
       `select address, score from (values (' 0x${"7".repeat(40)}\t', 3), ('0x${"1".repeat(40)}', 4)) t(address, score)`,
