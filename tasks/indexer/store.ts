@@ -3,12 +3,10 @@ import path from "node:path";
 
 import {
   BIGINT,
-  BOOLEAN,
   type DuckDBAppender,
   type DuckDBConnection,
   DuckDBDataChunk,
   type DuckDBType,
-  HUGEINT,
   INTEGER,
   VARCHAR,
   DuckDBInstance,
@@ -19,6 +17,7 @@ import { VipError } from "../errors.js";
 import type { LogColumns } from "./decode.js";
 import { DIGEST_STATES_TABLE, type KeptDigestState } from "./digest-states.js";
 import { checkFormat, REBUILD_COMMAND } from "./index-format.js";
+import { columnDefinition, storedParameterTypes } from "./stored-columns.js";
 import { LOG_COLUMN_TYPES, LOG_COLUMNS } from "../policy/engine-policy.js";
 import type { PolicySource } from "../policy/parse.js";
 
@@ -48,6 +47,8 @@ export class ActivityStore {
   /** Blocks and cursors of the open transaction, written at its commit. */
   #blocks = new Map<bigint, StoredBlock>();
   #cursors = new Map<string, bigint>();
+  /** Each source's parameter columns' types, as its table has them. */
+  #parameterTypes = new Map<string, DuckDBType[]>();
   /**
    * A transaction is open: DuckDB ends one whose commit fails, and refuses a
    * rollback then.
@@ -126,12 +127,18 @@ export class ActivityStore {
 
   /** Creates a source's table and cursor the first time it is seen. */
   async ensureSource(source: PolicySource): Promise<void> {
-    const columns = source.columns
-      .map((c) => `"${c.name}" ${c.sql}${storedAs(c.sql)}`)
-      .join(", ");
+    const columns = source.columns.map(columnDefinition).join(", ");
     await this.connection.run(
       `create table if not exists ${logTable(source)} (${LOG_TABLE_COLUMNS}` +
         `${columns === "" ? "" : ", " + columns})`,
+    );
+    this.#parameterTypes.set(
+      source.id,
+      await storedParameterTypes(
+        this.connection,
+        { file: this.file, table: logTable(source) },
+        LOG_COLUMNS.length,
+      ),
     );
     await this.connection.run(
       "insert into sources values ($1, $2, $3, $4, $4) on conflict do nothing",
@@ -266,8 +273,11 @@ export class ActivityStore {
     for (const source of group) {
       const columns = logs.get(source.id);
       if (columns === undefined || columns.length === 0) continue;
+      const types = this.#parameterTypes.get(source.id);
+      if (types === undefined)
+        throw new Error(`source ${source.id} stored before ensureSource`);
       const appender = await this.connection.createAppender(logTable(source));
-      appendLogs(appender, source, columns);
+      appendLogs(appender, types, columns);
       appender.closeSync();
     }
     for (const block of blocks) this.#blocks.set(block.number, block);
@@ -313,17 +323,6 @@ export class ActivityStore {
   }
 }
 
-/**
- * How a parameter's column is stored. A HUGEINT column is left uncompressed:
- * DuckDB's bit-packing of 128-bit integers costs some 60 times the read of
- * the plain values (10,000,000 values summed: 2.45 s against 0.04 s), which
- * every computation and digest of a stage pays; the file grows by 16 bytes a
- * value instead.
- */
-function storedAs(sql: string): string {
-  return sql === "HUGEINT" ? " using compression uncompressed" : "";
-}
-
 /** The table that holds a source's logs. */
 export function logTable(source: { id: string }): string {
   return `log_${source.id}`;
@@ -337,21 +336,17 @@ const BLOCKS_PER_INSERT = 1000;
 /**
  * Appends a source's rows a data chunk at a time, a column array each: a
  * third less work than a call per value. Block numbers and times are BIGINT,
- * the transaction's and the log's indices INTEGER, every integer parameter
- * HUGEINT.
+ * the transaction's and the log's indices INTEGER, the parameters as their
+ * table stores them (`parameterTypes`).
  */
 function appendLogs(
   appender: DuckDBAppender,
-  source: PolicySource,
+  parameterTypes: DuckDBType[],
   columns: LogColumns,
 ): void {
   const types = (
     [BIGINT, BIGINT, VARCHAR, INTEGER, INTEGER] as DuckDBType[]
-  ).concat(
-    source.columns.map((c) =>
-      c.sql === "HUGEINT" ? HUGEINT : c.sql === "BOOLEAN" ? BOOLEAN : VARCHAR,
-    ),
-  );
+  ).concat(parameterTypes);
   const all = [
     columns.blockNumber,
     columns.blockTime,

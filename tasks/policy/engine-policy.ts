@@ -33,6 +33,25 @@ export function sourceColumns(source: Pick<EngineSource, "columns">): string[] {
 }
 
 /**
+ * A source table's columns as a policy sees them, each parameter in its
+ * policy type: an integer the index stores narrower (see `storedType`) is
+ * cast back to HUGEINT, so the policy's arithmetic is the same whatever the
+ * index holds.
+ */
+export function policyColumns(
+  source: Pick<EngineSource, "columns" | "columnTypes">,
+): string[] {
+  return [
+    ...LOG_COLUMNS,
+    ...source.columns.map((name, i) =>
+      source.columnTypes[i] === "HUGEINT"
+        ? `"${name}"::HUGEINT as "${name}"`
+        : `"${name}"`,
+    ),
+  ];
+}
+
+/**
  * What the engine needs of a policy, as plain data: it crosses into the
  * process the policy runs in (see `computeStage`), which need not load the
  * header parser or ethers.

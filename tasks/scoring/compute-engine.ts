@@ -14,7 +14,7 @@ import type { TableScan } from "../policy/bound-plan.js";
 import {
   CHAIN_ORDER,
   type EnginePolicy,
-  sourceColumns,
+  policyColumns,
 } from "../policy/engine-policy.js";
 import { listConstructs, textOf } from "../policy/place.js";
 
@@ -155,7 +155,7 @@ async function defineTables(
   const last = blocks.last.number;
   for (const source of policy.sources) {
     const rows =
-      `select ${sourceColumns(source).join(", ")} ` +
+      `select ${policyColumns(source).join(", ")} ` +
       `from store.main.${logTable(source)} where block_number <= ${last}`;
     await sandbox.runBounded(
       layout === "views"
