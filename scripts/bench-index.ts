@@ -306,6 +306,11 @@ group by trader
     const data = path.join(dir, `data-${run}`);
     const index = await hardhat(indexArgs(policy, data));
     const ranges = Number(/in (\d+) range\(s\)/.exec(index.output)?.[1]);
+    const indexName = (await readdir(data)).find((f) => f.endsWith(".duckdb"));
+    const indexMb =
+      indexName === undefined
+        ? 0
+        : (await stat(path.join(data, indexName))).size / 1e6;
     // Again on the index it just made: nothing to fetch, so what is left is
     // the command's fixed cost (Hardhat's start-up, opening the index, the
     // reorganization check), which the plain client does not pay.
@@ -392,7 +397,8 @@ group by trader
     rows.push(row);
     console.log(
       `run ${run}: scores:index ${fmt(index.seconds, 2)} s (${fmt(row.index)} logs/s, ` +
-        `${requests} eth_getLogs, CPU ${fmt(index.cpuSeconds, 2)} s, peak ${fmt(index.peakMb)} MB: ` +
+        `${requests} eth_getLogs, CPU ${fmt(index.cpuSeconds, 2)} s, index file ${fmt(indexMb)} MB, ` +
+        `peak ${fmt(index.peakMb)} MB: ` +
         `JS heap up to ${index.processHeapMb.map((mb) => fmt(mb)).join(" + ")} MB, ` +
         `outside it up to ${index.processOutsideMb.map((mb) => fmt(mb)).join(" + ")} MB); ` +
         `plain client ${fmt(plain, 2)} s (${fmt(row.plain)} logs/s); ratio ${fmt(row.ratio, 2)}; ` +
