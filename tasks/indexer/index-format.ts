@@ -12,9 +12,15 @@ import { VipError } from "../errors.js";
  * numbers within the transaction through v1.2 and within the block from v1.3:
  * its rows cannot be put in chain order, nor compared with rows indexed from
  * an upgraded node. Format 2 stores `tx_index`, and `log_index` within the
- * transaction whichever way the node numbers.
+ * transaction whichever way the node numbers. Format 3 may store an integer
+ * parameter that fits 64 bits as BIGINT (see `storedType`), which a version
+ * that reads format 2 would append HUGEINT to and hand its policies
+ * unconverted: a format-2 index opens here and is marked 3 (its tables stay
+ * as they were made), and such a version then refuses it by name.
  */
-const INDEX_FORMAT = 2;
+const INDEX_FORMAT = 3;
+/** Formats opened and marked INDEX_FORMAT: their rows are this version's. */
+const UPGRADED_FORMATS = new Set(["2"]);
 
 /** What `scores:index` is run with to set an index aside, when the caller cannot say. */
 export const REBUILD_COMMAND =
@@ -22,8 +28,9 @@ export const REBUILD_COMMAND =
 
 /**
  * Records the format in a fresh index (its first table, so an index cut short
- * while being created is never taken for an old one), or refuses an index of
- * another format: its rows and this version's must never mix.
+ * while being created is never taken for an old one), marks one of a format
+ * this version upgrades in place, or refuses an index of another format: its
+ * rows and this version's must never mix.
  */
 export async function checkFormat(
   connection: DuckDBConnection,
@@ -48,6 +55,12 @@ export async function checkFormat(
     return;
   }
   if (found === String(INDEX_FORMAT)) return;
+  if (UPGRADED_FORMATS.has(found)) {
+    await connection.run("update meta set value = $1 where key = 'format'", [
+      String(INDEX_FORMAT),
+    ]);
+    return;
+  }
   const aside = asideName(file, found);
   if (found === "1")
     throw new VipError(ERRORS.INDEXER.INDEX.INDEX_FORMAT_1, {

@@ -18,8 +18,9 @@ type SourceColumn = PolicySource["columns"][number];
  * How the index stores a parameter. A policy sees every integer as HUGEINT
  * (the views cast it back, see `policyColumns`), but one whose Solidity type
  * fits 64 bits (`uint8`…`uint56`, `int8`…`int64`) is stored as BIGINT:
- * bit-packed, a byte or two a value where HUGEINT takes 16, which every
- * computation reads and keeps cached (160 MB a column at 10,000,000 logs).
+ * bit-packed to its values' width where HUGEINT takes 16 bytes a value,
+ * which every computation reads and keeps cached (160 MB a column at
+ * 10,000,000 logs).
  * Its text, which the digest hashes, is the same.
  */
 export function storedType(

@@ -58,13 +58,37 @@ describe("the index's format: recorded, an older one refused and set aside, neve
       (error: unknown) => error,
     );
 
-  it("records format 2 in a fresh index, and opens it again", async () => {
+  it("records format 3 in a fresh index, and opens it again", async () => {
     const file = path.join(dir, "chain-7.duckdb");
     (await ActivityStore.open(file)).close();
     (await ActivityStore.open(file)).close();
     expect(
       await queryIndex(file, "select key, value from meta order by key"),
-    ).to.deep.equal([["format", "2"]]);
+    ).to.deep.equal([["format", "3"]]);
+  });
+
+  it("opens an index of format 2 and marks it 3, its log tables and rows as they were", async () => {
+    const file = path.join(dir, "chain-10.duckdb");
+    await database(file, [
+      "create table meta (key varchar primary key, value varchar)",
+      "insert into meta values ('format', '2')",
+      "create table log_abc (block_number bigint, block_time bigint, tx_hash varchar, " +
+        "tx_index integer, log_index integer, amount hugeint)",
+      "insert into log_abc values (1, 10, '0xaa', 0, 0, 7)",
+    ]);
+    (await ActivityStore.open(file)).close();
+    expect(
+      await queryIndex(file, "select key, value from meta order by key"),
+    ).to.deep.equal([["format", "3"]]);
+    expect(
+      await queryIndex(
+        file,
+        "select data_type from duckdb_columns() where table_name = 'log_abc' and column_name = 'amount'",
+      ),
+    ).to.deep.equal([["HUGEINT"]]);
+    expect(
+      await queryIndex(file, "select amount::VARCHAR from log_abc"),
+    ).to.deep.equal([["7"]]);
   });
 
   it("refuses an index of format 1 (no meta, log tables without tx_index), saying what to run, and leaves it as it was", async () => {
@@ -116,14 +140,14 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     const newer = path.join(dir, "chain-9.duckdb");
     await database(newer, [
       meta[0] ?? "",
-      "insert into meta values ('format', '3')",
+      "insert into meta values ('format', '4')",
     ]);
     const other = await refusal(newer);
     expect(
       isVipError(other, ERRORS.INDEXER.INDEX.INDEX_FORMAT_OTHER) &&
         other.params,
       String(other),
-    ).to.include({ file: newer, found: "3", format: 2 });
+    ).to.include({ file: newer, found: "4", format: 3 });
   });
 
   it("--rebuild moves the index and its write-ahead log aside to chain-<id>.format-1.duckdb, intact, and a fresh index opens in its place", async () => {
@@ -143,7 +167,7 @@ describe("the index's format: recorded, an older one refused and set aside, neve
     const store = await ActivityStore.open(file);
     store.close();
     expect(await queryIndex(file, "select value from meta")).to.deep.equal([
-      ["2"],
+      ["3"],
     ]);
   });
 
