@@ -72,12 +72,14 @@ async function plainlyGoodRows(
  * packed. Each row as hex, 56 digits (the address's 40, then the score's 16),
  * which also orders them (the addresses are distinct and of one length);
  * the rows joined in order within each group of addresses that share their
- * first four digits, the groups read in order, a chunk at a time. Never one
- * string of all the rows (at 1,000,000 rows some 150 MB held at once, in the
- * engine and here), nor a string per row (twice the time). Undefined if a
+ * first two digits (256 groups, whose ordered joins the engine runs in
+ * parallel), the groups read in order, each written as it comes. For
+ * 1,000,000 addresses spread as real ones are (a test process of 180 MB):
+ * 0.45 s and a peak of 490 MB, against 0.61 s and 670 MB as one string
+ * ordered whole, and 1.31 s in 65,536 groups of four digits. Undefined if a
  * score does not fit a uint64 (the engine's cast refuses it).
  */
-async function packedInEngine(
+export async function packedInEngine(
   sandbox: PolicySandbox,
   count: number,
   deadline: Deadline,
@@ -90,13 +92,13 @@ async function packedInEngine(
     await sandbox.bounded(deadline, async () => {
       const result = await sandbox.connection.stream(
         `select string_agg(row, '' order by row) from (select ${row} as row from answer) ` +
-          `group by substr(row, 1, 4) order by substr(row, 1, 4)`,
+          `group by substr(row, 1, 2) order by substr(row, 1, 2)`,
       );
       for (;;) {
         const chunk = await result.fetchChunk();
         if (chunk === null || chunk.rowCount === 0) return;
-        const hex = (chunk.getColumnValues(0) as string[]).join("");
-        written += bytes.write(hex, written, "hex");
+        for (const group of chunk.getColumnValues(0) as string[])
+          written += bytes.write(group, written, "hex");
       }
     });
   } catch (error) {

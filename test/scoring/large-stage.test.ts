@@ -10,7 +10,10 @@ import { LogColumns } from "../../tasks/indexer/decode.js";
 import { ActivityStore, logTable } from "../../tasks/indexer/store.js";
 import { enginePolicy, parsePolicy } from "../../tasks/policy/parse.js";
 import { digestSources } from "../../tasks/scoring/digest.js";
-import { checkedAnswer } from "../../tasks/scoring/policy-answer.js";
+import {
+  checkedAnswer,
+  packedInEngine,
+} from "../../tasks/scoring/policy-answer.js";
 import { Deadline, PolicySandbox } from "../../tasks/scoring/sandbox.js";
 import {
   checkedRows,
@@ -164,6 +167,32 @@ describe("a large stage's cost, and the same answer as the plain way", () => {
     expect(unpackRows(engine)).to.deep.equal(unpackRows(plain));
     const addresses = unpackRows(engine).map((row) => row.address);
     expect(addresses).to.deep.equal([...addresses].sort());
+  });
+
+  it("packs in the engine a plainly good answer spread over every group of addresses: 20,000 addresses, every one in its place", async () => {
+    // Addresses from hashes, as real ones spread: all 256 groups of their
+    // first two digits, each joined in order in the engine.
+    const sql =
+      `select '0x' || substr(md5(i::VARCHAR), 1, 32) || printf('%08x', i) as address, ` +
+      `(i * 1000003) % 18446744073709551557::UBIGINT as score from range(20000) t(i)`;
+    const sandbox = await PolicySandbox.open(file, BOUNDS, { tempDir: dir });
+    try {
+      const [addresses = [], scores = []] = (
+        await sandbox.connection.runAndReadAll(sql)
+      ).getColumnsJson();
+      await sandbox.connection.run(`create temp table answer as ${sql}`);
+      const packed = await packedInEngine(
+        sandbox,
+        20_000,
+        new Deadline(60, POLICY.file),
+      );
+      expect(packed, "the engine's packing fell back").to.not.equal(undefined);
+      expect(unpackRows(packed as PackedRows)).to.deep.equal(
+        checkedRows(POLICY.file, "stage 1", { addresses, scores }),
+      );
+    } finally {
+      sandbox.close();
+    }
   });
 
   it("checks row by row what is not plainly good: a padded address is taken, a score past uint64 named", async () => {
