@@ -20,8 +20,7 @@ type SourceColumn = PolicySource["columns"][number];
  * fits 64 bits (`uint8`…`uint56`, `int8`…`int64`) is stored as BIGINT:
  * bit-packed to its values' width where HUGEINT takes 16 bytes a value,
  * which every computation reads and keeps cached (160 MB a column at
- * 10,000,000 logs).
- * Its text, which the digest hashes, is the same.
+ * 10,000,000 logs). Its text, which the digest hashes, is the same.
  */
 export function storedType(
   column: Pick<SourceColumn, "sql" | "solidity">,

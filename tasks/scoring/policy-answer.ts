@@ -22,10 +22,10 @@ const ZERO_ADDRESS = `0x${"0".repeat(40)}`;
  * packed (`PackedRows`). The answer is kept in the engine: when every row is
  * plainly good (an address of 0x and 40 hex digits, not zero, given once; a
  * score from 0 up), the engine orders the rows and hands them over as hex,
- * a chunk at a time, and this process never holds a row object of its own. Otherwise,
- * or when a score does not fit a uint64, the rows are read and checked one by
- * one (`checkedRows`): the same scores, and the refusal that names each bad
- * row.
+ * in ordered groups (`packedInEngine`), and this process never holds a row
+ * object of its own. Otherwise, or when a score does not fit a uint64, the
+ * rows are read and checked one by one (`checkedRows`): the same scores, and
+ * the refusal that names each bad row.
  */
 export async function checkedAnswer(
   sandbox: PolicySandbox,
