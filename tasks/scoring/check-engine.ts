@@ -1,4 +1,5 @@
-import { type ErrorParam, isVipError } from "../errors.js";
+import { errorOnWire, type WireError } from "../error-wire.js";
+import { isVipError } from "../errors.js";
 import { admitPolicy } from "./admit-policy.js";
 import { Deadline, type PolicyBounds, PolicySandbox } from "./sandbox.js";
 import {
@@ -19,15 +20,8 @@ export interface CheckJob {
   tempDir: string;
 }
 
-/** A refusal, as plain data: its descriptor's number and its values. */
-interface Refusal {
-  number: number;
-  params: Record<string, ErrorParam>;
-  message: string;
-}
-
 /** Each policy's check, in order: what it found, or the policy's refusal. */
-export type CheckOutcome = { check: PolicyCheck } | { refusal: Refusal };
+export type CheckOutcome = { check: PolicyCheck } | { refusal: WireError };
 
 /** What the check found of an admitted policy. */
 export interface PolicyCheck {
@@ -53,13 +47,7 @@ export async function checkInEngine(job: CheckJob): Promise<CheckOutcome[]> {
         (error: unknown) => {
           // Anything but a refusal is the engine's own failure: the job's.
           if (!isVipError(error)) throw error;
-          return {
-            refusal: {
-              number: error.descriptor.number,
-              params: { ...error.params },
-              message: error.message,
-            },
-          };
+          return { refusal: errorOnWire(error) };
         },
       ),
     );

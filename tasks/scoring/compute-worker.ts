@@ -1,4 +1,4 @@
-import { type ErrorParam, isVipError } from "../errors.js";
+import { errorOnWire, type WireError } from "../error-wire.js";
 import {
   type CheckJob,
   checkInEngine,
@@ -28,12 +28,8 @@ export type WorkerAnswer =
     }
   | {
       ok: false;
-      message: string;
-      /**
-       * A refusal (a VipError): its descriptor's number and its values, from
-       * which the command rebuilds the same error, code and all.
-       */
-      refusal?: { number: number; params: Record<string, ErrorParam> };
+      /** A refusal (a VipError) is rebuilt from it, code and all. */
+      error: WireError;
     };
 
 process.once("message", (job: StageJob | CheckJob) => {
@@ -42,18 +38,7 @@ process.once("message", (job: StageJob | CheckJob) => {
       ? checkInEngine(job).then((checks) => ({ ok: true, checks }))
       : computeInEngine(job).then((computation) => ({ ok: true, computation }));
   void done.then(answer, (error: unknown) =>
-    answer({
-      ok: false,
-      message: error instanceof Error ? error.message : String(error),
-      ...(isVipError(error)
-        ? {
-            refusal: {
-              number: error.descriptor.number,
-              params: { ...error.params },
-            },
-          }
-        : {}),
-    }),
+    answer({ ok: false, error: errorOnWire(error) }),
   );
 });
 

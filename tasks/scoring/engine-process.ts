@@ -2,12 +2,9 @@ import { type ChildProcess, fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { Socket } from "node:net";
 
-import {
-  catalogEntries,
-  ERRORS,
-  type ErrorDescriptor,
-} from "../error-catalog.js";
-import { type ErrorParam, VipError } from "../errors.js";
+import { ERRORS } from "../error-catalog.js";
+import { vipErrorFromWire, type WireError } from "../error-wire.js";
+import { VipError } from "../errors.js";
 import { safeText } from "../output.js";
 import type { CheckJob, CheckOutcome } from "./check-engine.js";
 import type { StageComputation, StageJob } from "./compute-engine.js";
@@ -230,11 +227,7 @@ export class EngineProcess {
         overheadMb: PROCESS_OVERHEAD_MB,
       });
     const answer = this.#answer;
-    if (answer?.ok === false)
-      return rebuiltRefusal(file, {
-        ...answer.refusal,
-        message: answer.message,
-      });
+    if (answer?.ok === false) return rebuiltRefusal(file, answer.error);
     if (this.#startError !== undefined)
       return new VipError(ERRORS.SCORING.RUN.ENGINE_NOT_STARTED, {
         file,
@@ -249,35 +242,17 @@ export class EngineProcess {
   }
 }
 
-/** The catalog's descriptor numbered `number`, if any. */
-function descriptorNumbered(number: number): ErrorDescriptor | undefined {
-  return catalogEntries().find((entry) => entry.descriptor.number === number)
-    ?.descriptor;
-}
-
 /**
  * The error the engine's process refused a job (or a policy) with, made
- * again here from its descriptor's number and values: the same code and
- * message, on this side. An error without a known descriptor is the
- * engine's failure, its words kept.
+ * again here: the same code and message, on this side. An error without a
+ * known descriptor is the engine's failure, its words kept.
  */
-export function rebuiltRefusal(
-  file: string,
-  refusal: {
-    number?: number;
-    params?: Record<string, ErrorParam>;
-    message: string;
-  },
-): VipError {
-  const descriptor =
-    refusal.number === undefined
-      ? undefined
-      : descriptorNumbered(refusal.number);
-  if (descriptor === undefined || refusal.params === undefined)
-    return new VipError(ERRORS.SCORING.RUN.ENGINE_FAILED, {
+export function rebuiltRefusal(file: string, refusal: WireError): VipError {
+  return (
+    vipErrorFromWire(refusal) ??
+    new VipError(ERRORS.SCORING.RUN.ENGINE_FAILED, {
       file,
       reason: safeText(refusal.message),
-    });
-  // The values came with the descriptor's number: they are its own.
-  return new VipError(descriptor, refusal.params as never);
+    })
+  );
 }
