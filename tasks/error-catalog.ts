@@ -683,8 +683,11 @@ export const ERRORS = {
       },
       TX_FAILED: {
         number: 2015,
-        message: "Tx failed {hash}",
-        cause: "The transaction's receipt does not report success.",
+        message: "Tx failed {hash}{why}",
+        cause:
+          "The transaction's receipt does not report success: it ran out of gas, or " +
+          "the contract refused it in its block (the message names the error the " +
+          "transaction gives when replayed on the state after its block).",
         fix:
           "Look the transaction up on the rollup's explorer, then run the command " +
           "again.",
@@ -895,9 +898,11 @@ export const ERRORS = {
       },
       FINALIZE_TX_FAILED: {
         number: 2054,
-        message: "Tx failed {hash} (finalizeStage({stage}))",
+        message: "Tx failed {hash} (finalizeStage({stage})){why}",
         cause:
-          "The finalization was mined, but its receipt does not report success.",
+          "The finalization was mined, but its receipt does not report success (the " +
+          "message names the contract's error when a replay on the state after its " +
+          "block gives one, e.g. StageFinalized when another host finalized first).",
         fix:
           "Look the transaction up on the rollup's explorer, then run the command " +
           "again.",
@@ -985,11 +990,12 @@ export const ERRORS = {
       },
       BATCH_REVERTED: {
         number: 3007,
-        message: "Tx failed {hash} ({batch})",
+        message: "Tx failed {hash} ({batch}){why}",
         cause:
           "A batch was mined with a failed receipt, and not for lack of gas: the contract " +
           "refused it in its block (the stage was finalized meanwhile, or the signer was " +
-          "removed from the allow list).",
+          "removed from the allow list; the message names the contract's error when the " +
+          "batch replayed on the state after its block gives one).",
         fix:
           "Look the transaction up in an explorer, check the stage is still open and the " +
           "signer allowed, then run the same command again to resume.",
@@ -2505,8 +2511,10 @@ export const ERRORS = {
     EVM_TX: {
       EVM_TX_FAILED: {
         number: 7400,
-        message: "Tx failed {hash}",
-        cause: "An EVM transaction of the transfer was mined and reverted.",
+        message: "Tx failed {hash}{why}",
+        cause:
+          "An EVM transaction of the transfer was mined and reverted (ran out of gas, " +
+          "or the reason a replay on the state after its block gives).",
         fix: "Look the transaction up on an explorer; run again with --new to start a new transfer.",
       },
       NONCE_USED_BY_OTHER: {

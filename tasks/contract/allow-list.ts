@@ -66,8 +66,7 @@ function allowListErrors(what: string): SendErrors {
         ...values,
       }),
     // A revert mined: `Tx failed`, as before journals.
-    txFailed: ({ hash }) =>
-      new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, { hash }),
+    txFailed: (values) => new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, values),
   };
 }
 

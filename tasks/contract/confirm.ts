@@ -7,7 +7,8 @@ import type {
 
 import { ERRORS } from "../error-catalog.js";
 import { reasonOf, VipError } from "../errors.js";
-import { decodeRevert, type Revert } from "./revert.js";
+import { decodeRevert, describeRevert, type Revert } from "./revert.js";
+import { minedRevertReason } from "../network/mined-revert.js";
 import { ensureFunds } from "../signer/funds.js";
 
 /** The gas limit sent: the estimate plus 20%. */
@@ -89,21 +90,30 @@ export async function sendAndConfirm(
   try {
     receipt = await tx.wait();
   } catch (error) {
-    throw failureOf(
-      error,
-      () =>
-        new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, { hash: tx.hash }, error),
-      (revert) =>
-        new VipError(
-          ERRORS.CONTRACT.CALLS.TX_REVERTED,
-          { hash: tx.hash, ...revert },
-          error,
-        ),
-    );
+    const revert = decodeRevert(error);
+    if (revert !== undefined)
+      throw new VipError(
+        ERRORS.CONTRACT.CALLS.TX_REVERTED,
+        { hash: tx.hash, ...revert },
+        error,
+      );
+    throw await txFailed(tx, error);
   }
-  if (receipt === null || receipt.status !== 1)
-    throw new VipError(ERRORS.CONTRACT.CALLS.TX_FAILED, { hash: tx.hash });
+  if (receipt === null || receipt.status !== 1) throw await txFailed(tx);
   return receipt;
+}
+
+/** `Tx failed <hash>`, with why when it can be told (see `minedRevertReason`). */
+async function txFailed(
+  tx: ContractTransactionResponse,
+  cause?: unknown,
+): Promise<VipError> {
+  const why = await minedRevertReason(tx.provider, tx.hash, describeRevert);
+  return new VipError(
+    ERRORS.CONTRACT.CALLS.TX_FAILED,
+    { hash: tx.hash, why },
+    cause,
+  );
 }
 
 /**

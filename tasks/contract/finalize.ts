@@ -67,10 +67,11 @@ function finalizeErrors(stage: bigint): SendErrors {
         hash,
         seconds,
       }),
-    txFailed: ({ hash }) =>
+    txFailed: ({ hash, why }) =>
       new VipError(ERRORS.CONTRACT.FINALIZE.FINALIZE_TX_FAILED, {
         hash,
         stage,
+        why,
       }),
   };
 }

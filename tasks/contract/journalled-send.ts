@@ -13,6 +13,7 @@ import {
   transactionOverrides,
   withMargin,
 } from "./confirm.js";
+import { describeRevert } from "./revert.js";
 import { defined, type VipError } from "../errors.js";
 import { applyRecords, type Journalled } from "../journal/apply-record.js";
 import { currentRecord } from "../journal/earlier-records.js";
@@ -26,6 +27,7 @@ import {
   type Sent,
   transactionStateOf,
 } from "../journal/transaction-state.js";
+import { minedRevertReason } from "../network/mined-revert.js";
 import { isTransient } from "../network/retry.js";
 import { ensureFunds } from "../signer/funds.js";
 
@@ -114,8 +116,11 @@ export interface SendErrors {
     seconds: number;
     journal: string;
   }): VipError;
-  /** The transaction was mined, its receipt not a success. */
-  txFailed(values: { hash: string }): VipError;
+  /**
+   * The transaction was mined, its receipt not a success; `why` ends the
+   * message (see `minedRevertReason`).
+   */
+  txFailed(values: { hash: string; why: string }): VipError;
 }
 
 /** What a journalled send is: its call, its signer and its journal. */
@@ -350,7 +355,11 @@ async function follow(
     gasUsed: receipt.gasUsed.toString(),
     status: receipt.status ?? 0,
   });
-  if (receipt.status !== 1) throw run.errors.txFailed({ hash: receipt.hash });
+  if (receipt.status !== 1)
+    throw run.errors.txFailed({
+      hash: receipt.hash,
+      why: await minedRevertReason(run.provider, receipt.hash, describeRevert),
+    });
   return receipt;
 }
 

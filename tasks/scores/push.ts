@@ -20,6 +20,7 @@ import { findByNonce } from "../journal/find-by-nonce.js";
 import type { BatchRecord, Journal } from "../journal/journal.js";
 import { nextAction } from "../journal/next-action.js";
 import { batchesOf, type JournalledBatch } from "../journal/state.js";
+import { minedRevertReason } from "../network/mined-revert.js";
 import { isTransient } from "../network/retry.js";
 import type { Output } from "../output.js";
 import {
@@ -736,6 +737,11 @@ class ScorePush {
       throw new VipError(ERRORS.SCORES.PUSH.BATCH_REVERTED, {
         hash: receipt.hash,
         batch: this.#label(batch),
+        why: await minedRevertReason(
+          this.#ctx.provider,
+          receipt.hash,
+          describeRevert,
+        ),
       });
   }
 

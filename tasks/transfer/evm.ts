@@ -16,6 +16,7 @@ import { findByNonce } from "../journal/find-by-nonce.js";
 import type { Journal } from "../journal/journal.js";
 import { nextAction } from "../journal/next-action.js";
 import type { Sending } from "../journal/transaction-state.js";
+import { minedRevertReason } from "../network/mined-revert.js";
 import { isTransient } from "../network/retry.js";
 import { field, type Output } from "../output.js";
 import { ensureFunds } from "../signer/funds.js";
@@ -137,9 +138,7 @@ async function sendOnce(
     case "done":
       return next.confirmed.hash;
     case "reverted":
-      throw new VipError(ERRORS.NETWORK.EVM_TX.EVM_TX_FAILED, {
-        hash: next.confirmed.hash,
-      });
+      throw await evmTxFailed(context, next.confirmed.hash);
     case "wait-for-receipt":
       hash = next.sent.hash;
       break;
@@ -226,9 +225,19 @@ async function confirm(
     gasUsed: receipt.gasUsed.toString(),
     status: receipt.status ?? 0,
   });
-  if (receipt.status !== 1)
-    throw new VipError(ERRORS.NETWORK.EVM_TX.EVM_TX_FAILED, { hash });
+  if (receipt.status !== 1) throw await evmTxFailed(context, hash);
   return hash;
+}
+
+/** `Tx failed <hash>`, with why when it can be told (see `minedRevertReason`). */
+async function evmTxFailed(
+  context: EvmContext,
+  hash: string,
+): Promise<VipError> {
+  return new VipError(ERRORS.NETWORK.EVM_TX.EVM_TX_FAILED, {
+    hash,
+    why: await minedRevertReason(context.provider, hash),
+  });
 }
 
 async function broadcast(

@@ -430,6 +430,11 @@ describe("changing the allow list once, journalled", () => {
       ERRORS.CONTRACT.CALLS.TX_FAILED,
     );
     expect(error.params.hash).to.equal(hash);
+    // Why, from the transaction replayed on the state after its block.
+    const mined = await ethers.provider.getTransactionReceipt(hash);
+    expect(error.params.why).to.equal(
+      `: NotOnAllowList(${target.address}), replayed on the state after block ${mined?.blockNumber}`,
+    );
     expect(await nonceOf(operator)).to.equal(sending.nonce + 1);
     expect((await lines("remove")).at(-1)).to.include({
       type: "confirmed",

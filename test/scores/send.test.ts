@@ -142,13 +142,18 @@ describe("sending contract calls", () => {
       };
       if (!isVipError(error, ERRORS.SCORES.PUSH.BATCH_REVERTED))
         expect.fail(`expected BATCH_REVERTED, got: ${String(error)}`);
+      const confirmed = journal.records.find((r) => r.type === "confirmed");
+      expect(confirmed).to.deep.include({ hash: sent.hash, status: 0 });
+      // Why, from the batch replayed on the state after its block: the
+      // finalization that came first in it.
+      const why = `: StageFinalized(5), replayed on the state after block ${
+        (confirmed as { blockNumber: number }).blockNumber
+      }`;
       expect(error.params).to.deep.equal({
         hash: sent.hash,
         batch: "batch 1, lines 2–21",
+        why,
       });
-      expect(
-        journal.records.find((r) => r.type === "confirmed"),
-      ).to.deep.include({ hash: sent.hash, status: 0 });
       expect(await score.scoreCount(5n)).to.equal(0n);
 
       // Run again on that journal: stopped the same way, before anything is
@@ -173,6 +178,7 @@ describe("sending contract calls", () => {
       if (!isVipError(again, ERRORS.SCORES.PUSH.BATCH_REVERTED))
         expect.fail(`expected BATCH_REVERTED again, got: ${String(again)}`);
       expect(again.params.hash).to.equal(sent.hash);
+      expect(again.params.why).to.equal(why);
       expect(
         await ethers.provider.getTransactionCount(
           defined(operator, "operator").address,
@@ -375,6 +381,36 @@ describe("sending contract calls", () => {
     if (!isVipError(error, ERRORS.CONTRACT.CALLS.TX_FAILED))
       expect.fail(`expected TX_FAILED, got: ${String(error)}`);
     expect(error.params.hash).to.equal(hash);
+    expect(error.params.why).to.equal(
+      `: StageNotFound(9), replayed on the state after block ${block?.number}`,
+    );
+  });
+
+  it("says a mined transaction that used all its gas ran out of it", async () => {
+    const score = await deployVipScore(ethers, 5n);
+    let error: unknown;
+    try {
+      // Enough to be taken, not to finalize.
+      await sendAndConfirm("finalizeStage(5)", () =>
+        score.finalizeStage(5n, { gasLimit: 25_000n }),
+      );
+    } catch (caught) {
+      error = caught;
+    }
+    if (!isVipError(error, ERRORS.CONTRACT.CALLS.TX_FAILED))
+      expect.fail(`expected TX_FAILED, got: ${String(error)}`);
+    const receipt = await ethers.provider.getTransactionReceipt(
+      String(error.params.hash),
+    );
+    expect(receipt?.status).to.equal(0);
+    expect(receipt?.gasUsed).to.equal(25_000n);
+    expect(error.params.why).to.equal(
+      ": it ran out of gas (it used all of its 25000)",
+    );
+    expect(error.message).to.match(
+      /Tx failed 0x[0-9a-f]{64}: it ran out of gas/,
+    );
+    expect((await score.stages(5n)).isFinalized).to.equal(false);
   });
 
   it("names the contract's reason when the estimate refuses a call, and sends nothing", async () => {

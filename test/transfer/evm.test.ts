@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
-import type { Signer, TransactionRequest } from "ethers";
+import { id, type Signer, type TransactionRequest } from "ethers";
 import { network } from "hardhat";
 
 import { type EvmTx, RouterClient } from "../../tasks/clients/router.js";
@@ -463,6 +463,12 @@ describe("runEvmTx: an evm_tx of a route sent once across kills, on the in-proce
       ERRORS.NETWORK.EVM_TX.EVM_TX_FAILED,
     );
     expect(error.params.hash).to.equal(sent.hash);
+    // Why, replayed on the state after its block: Solady's SafeTransferLib
+    // error, which this tool cannot name, by its selector.
+    expect(error.params.why).to.equal(
+      `: reverted with the contract's error ${id("TransferFromFailed()").slice(0, 10)}, ` +
+        `replayed on the state after block ${receipt?.blockNumber}`,
+    );
     expect(outcomes(resumed)).to.deep.equal([["tx0", 0]]);
     expect(recordsOf(resumed.records, "sent")[0]?.hash).to.equal(sent.hash);
 
