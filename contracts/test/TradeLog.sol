@@ -22,4 +22,14 @@ contract TradeLog {
             emit Trade(address(firstTrader + uint160(k % traders)), notional + k, uint16(1 + (k % 50)));
         }
     }
+
+    /// @notice As `burst`, but the `i`-th of `traders` addresses is the low 20 bytes of `keccak256(i)`:
+    /// spread over the address space as real ones are, not consecutive. The `k`-th trade is by trader
+    /// `(firstIndex + k) % traders`.
+    function burstSpread(uint32 firstIndex, uint32 traders, uint32 count, uint256 notional) external {
+        for (uint256 k = 0; k < count; k++) {
+            uint256 index = (uint256(firstIndex) + k) % traders;
+            emit Trade(address(uint160(uint256(keccak256(abi.encode(index))))), notional + k, uint16(1 + (k % 50)));
+        }
+    }
 }
