@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect } from "chai";
@@ -201,10 +202,11 @@ export default defineConfig({
         ),
       ).to.include("--address 0x1234");
 
-      // The outsider, now allowed, removes the deployer; the last address left
-      // cannot go.
+      // The outsider, now allowed, removes the deployer (journalled where
+      // --journal-dir says); the last address left cannot go.
+      const journals = await mkdtemp(path.join(tmpdir(), "vip-allowlist-"));
       const removed = await onRollup(
-        ["allowlist:remove", "--address", DEPLOYER],
+        ["allowlist:remove", "--address", DEPLOYER, "--journal-dir", journals],
         {
           PRIVATE_KEY: OUTSIDER_KEY,
         },
@@ -212,6 +214,17 @@ export default defineConfig({
       expect(removed.code, removed.output).to.equal(0);
       expect(removed.stdout).to.match(/^allow list\s+1 address$/m);
       expect(await score.allowList(DEPLOYER)).to.equal(false);
+      const journal = await readFile(
+        path.join(
+          journals,
+          `chain-${(await provider.getNetwork()).chainId}`,
+          contract.toLowerCase(),
+          `allowlist-remove-${DEPLOYER.toLowerCase()}.jsonl`,
+        ),
+        "utf8",
+      );
+      expect(journal).to.match(/"type":"confirmed"/);
+      await rm(journals, { recursive: true, force: true });
 
       const last = failure(
         await sendsNothing(["allowlist:remove", "--address", OUTSIDER], {

@@ -14,11 +14,12 @@ interface AllowListArgs {
   address: string;
   contract?: string;
   deploymentId?: string;
+  journalDir?: string;
 }
 
 /**
  * Adds `--address` to the contract's allow list, or removes it, journalled in
- * the project's `vip-journal/`.
+ * `--journal-dir` (the project's `vip-journal/` unless told).
  */
 function allowListAction(
   change: AllowListChange,
@@ -40,8 +41,12 @@ function allowListAction(
       address,
       {
         network: connection.networkName,
-        // The folder stage:finalize journals in by default.
-        journalDir: taskFolder(hre.config.paths.root, "journal"),
+        // The folder stage:finalize journals in, by default or as told.
+        journalDir: taskFolder(
+          hre.config.paths.root,
+          "journal",
+          args.journalDir,
+        ),
       },
       consoleOutput,
     );

@@ -4,6 +4,7 @@ import { lazyAction } from "../../cli/lazy-action.js";
 import {
   contractOption,
   deploymentIdOption,
+  journalDirOption,
   required,
 } from "../../cli/options.js";
 
@@ -16,6 +17,7 @@ export const allowlistAddTask = task(
   "Allow an address to write scores and finalize stages (signed by an address already allowed)",
 )
   .addOption(address("allow").option)
+  .addOption(journalDirOption())
   .addOption(contractOption)
   .addOption(deploymentIdOption)
   .setAction(lazyAction(() => import("./action.js"), [address("allow")], "add"))
@@ -26,6 +28,7 @@ export const allowlistRemoveTask = task(
   "Remove an address from the allow list (the contract keeps at least one)",
 )
   .addOption(address("remove").option)
+  .addOption(journalDirOption())
   .addOption(contractOption)
   .addOption(deploymentIdOption)
   .setAction(
