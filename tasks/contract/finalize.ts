@@ -107,7 +107,9 @@ export async function finalizeOnce(
         : contractCall(contract, score.finalizeStageAt, stage, writeCount),
     timings: options,
     errors: finalizeErrors(stage),
-    journalsSigner: false,
+    // A run resumed with another key (rotated after a kill, say) follows the
+    // finalization by the nonce of the key that sent it.
+    journalsSigner: true,
     // Journals of versions before the fence name no calldata: they sent
     // finalizeStage(stage).
     unjournalledData: contractCall(contract, score.finalizeStage, stage).data,

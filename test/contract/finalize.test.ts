@@ -83,7 +83,7 @@ describe("finalizing a stage once, journalled", () => {
       "sent",
       "confirmed",
     ]);
-    expect(written[0]).to.include({ nonce: before });
+    expect(written[0]).to.include({ nonce: before, from: operator.address });
     expect(written[0]?.data).to.equal(
       score.interface.encodeFunctionData("finalizeStage", [STAGE]),
     );
@@ -115,6 +115,35 @@ describe("finalizing a stage once, journalled", () => {
       "confirmed",
     ]);
     expect((await lines())[1]).to.deep.equal(sent);
+  });
+
+  it("resumes a sending by another key (journalled with its signer) by that key's nonce: this key sends nothing", async () => {
+    const other = defined((await ethers.getSigners())[1], "a second test key");
+    await (await score.addAllowList(other.address)).wait();
+    const nonce = await ethers.provider.getTransactionCount(other.address);
+    const block = await ethers.provider.getBlockNumber();
+    const tx = await score.connect(other).finalizeStage(STAGE, { nonce });
+    await tx.wait();
+    await killedAfter([
+      {
+        type: "sending",
+        from: other.address,
+        nonce,
+        block,
+        at: "2026-11-23T10:00:00.000Z",
+        data: tx.data,
+      },
+    ]);
+    const before = await nonceNow();
+    const { receipt, resumed } = await finalize();
+    expect(resumed).to.equal(true);
+    expect(receipt?.hash).to.equal(tx.hash);
+    expect(await nonceNow(), "this key sent nothing").to.equal(before);
+    expect((await lines())[1]).to.deep.equal({
+      type: "sent",
+      nonce,
+      hash: tx.hash,
+    });
   });
 
   it("resumes a journal ending in sending that never went out: dropped, then sent", async () => {
