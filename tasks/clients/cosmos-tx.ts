@@ -62,6 +62,8 @@ export interface TxResult {
   code: number;
   log: string;
   height?: bigint;
+  /** The gas the transaction used, once in a block. */
+  gasUsed?: bigint;
 }
 
 const txResponse = z
@@ -71,6 +73,7 @@ const txResponse = z
     raw_log: z.string().optional(),
     codespace: z.string().optional(),
     height: u64.optional(),
+    gas_used: u64.optional(),
   })
   .passthrough();
 
@@ -129,6 +132,8 @@ export async function getTx(
     code: response.code ?? 0,
     log: response.raw_log ?? "",
     height: response.height === undefined ? undefined : BigInt(response.height),
+    gasUsed:
+      response.gas_used === undefined ? undefined : BigInt(response.gas_used),
   };
 }
 

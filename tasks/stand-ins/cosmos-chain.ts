@@ -15,6 +15,9 @@ interface IncludedTx {
   signer: string;
   msgs: CheckedMsg[];
   mode: VerifiedTx["mode"];
+  /** The fee's gas limit, and what the transaction used of it. */
+  gasWanted: string;
+  gasUsed: bigint;
 }
 
 /**
@@ -160,8 +163,8 @@ export function answerCosmosChain(
         codespace: tx.code === 0 ? "" : "sdk",
         code: tx.code,
         raw_log: tx.log,
-        gas_wanted: "0",
-        gas_used: "0",
+        gas_wanted: tx.gasWanted,
+        gas_used: tx.gasUsed.toString(),
       },
     });
   }
@@ -276,6 +279,9 @@ function broadcast(
     signer: verified.signer,
     msgs: verified.msgs,
     mode: verified.mode,
+    gasWanted: verified.fee.gas,
+    // What `simulate` answers, as a real chain's use comes close to it.
+    gasUsed: chain.gasUsed,
   };
   return taken();
 }

@@ -447,8 +447,7 @@ async function waitForInclusion(
 
 /**
  * Journals the transaction found in a block as confirmed (with the chain's
- * log; no gas, which the chain's answer is not read for) and returns its
- * hash, or throws its failure.
+ * log and the gas it used) and returns its hash, or throws its failure.
  */
 async function recordInclusion(
   context: CosmosContext,
@@ -461,7 +460,7 @@ async function recordInclusion(
     step: step.step,
     hash: found.hash,
     blockNumber: Number(found.height ?? 0n),
-    gasUsed: "0",
+    gasUsed: (found.gasUsed ?? 0n).toString(),
     status: found.code === 0 ? 1 : 0,
     log: found.log,
   });

@@ -46,7 +46,8 @@ interface EvmSending {
 /**
  * The field a Cosmos step's `confirmed` record adds to the shared one: the
  * chain's log of the transaction's result (read again when it failed). Its
- * `gasUsed` is "0": the chain's answer is not read for gas.
+ * `gasUsed` is the chain's `gas_used` ("0" in journals of earlier versions,
+ * which did not read it).
  */
 interface CosmosConfirmed {
   log?: string;

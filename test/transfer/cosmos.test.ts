@@ -222,10 +222,13 @@ describe("runCosmosTx: a cosmos_tx of a route broadcast once across kills, again
     const included = defined(chain().included[hash], "the chain has it");
     expect(included.code).to.equal(0);
     expect(included.msgs[0]?.full.bridge_id).to.equal("16");
+    // The gas the chain says the transaction used (its `gas_used`).
+    expect(included.gasUsed).to.be.greaterThan(0n);
     expect(recordsOf(journal.records, "confirmed")[0]).to.deep.include({
       hash,
       status: 1,
       blockNumber: Number(included.height),
+      gasUsed: included.gasUsed.toString(),
     });
     expect(chain().broadcasts).to.equal(1);
     expect(sequence()).to.equal(SEQUENCE + 1n);
