@@ -559,6 +559,20 @@ export const ERRORS = {
           "artifact it ships.",
         fix: "Report it: the Ignition module should never look an artifact up by name.",
       },
+      DEPLOYMENT_RECORD_UNREADABLE: {
+        number: 2005,
+        message: joined(
+          "Ignition's record of the deployment, {file}, cannot be read: {reason}. ",
+          "Restore it (from a copy, or the deployment's journal.jsonl beside it), or ",
+          "pass --contract <address>",
+        ),
+        cause:
+          "deployed_addresses.json is not JSON, or does not hold an address for " +
+          "the VipScore deployment (edited by hand, or cut short when a disk filled).",
+        fix:
+          "Restore the file, or name the contract with --contract; nothing was " +
+          "sent.",
+      },
       DEPLOY_FAILED: {
         number: 2080,
         message: "the deployment failed: {reason}",

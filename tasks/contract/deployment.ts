@@ -1,15 +1,17 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 import {
   listTransactions,
   type TransactionInfo,
 } from "@nomicfoundation/ignition-core";
+import { isAddress } from "ethers";
 
 import { IGNITION_FUTURE_ID } from "../config/constants.js";
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import { readJsonFile } from "../files/json.js";
+import { safeText } from "../output.js";
 
 /**
  * Ignition's artifact resolver for this package: the VipScore module deploys
@@ -49,11 +51,26 @@ export async function deployedAddress(
 ): Promise<string | undefined> {
   const file = path.join(dir, "deployed_addresses.json");
   if (!existsSync(file)) return undefined;
-  const addresses = JSON.parse(await readFile(file, "utf8")) as Record<
-    string,
-    string
-  >;
-  return addresses[IGNITION_FUTURE_ID];
+  const unreadable = (reason: string, cause?: unknown) =>
+    new VipError(
+      ERRORS.CONTRACT.DEPLOYMENT.DEPLOYMENT_RECORD_UNREADABLE,
+      { file, reason: safeText(reason) },
+      cause,
+    );
+  const addresses = await readJsonFile(file, {
+    unreadable,
+    notJson: unreadable,
+  });
+  const address =
+    typeof addresses === "object" && addresses !== null
+      ? (addresses as Record<string, unknown>)[IGNITION_FUTURE_ID]
+      : undefined;
+  if (address === undefined) return undefined;
+  if (typeof address !== "string" || !isAddress(address))
+    throw unreadable(
+      `its ${IGNITION_FUTURE_ID} is ${safeText(JSON.stringify(address) ?? "", 80)}, not an address`,
+    );
+  return address;
 }
 
 /**

@@ -1,7 +1,44 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { mkdir, move, writeUtf8File } from "@nomicfoundation/hardhat-utils/fs";
+
+/** The errors a JSON file the tool reads is refused with, by what went wrong. */
+export interface JsonFileErrors {
+  /** The file does not exist (otherwise it is `unreadable`). */
+  missing?: (cause: unknown) => Error;
+  unreadable: (reason: string, cause: unknown) => Error;
+  notJson: (reason: string, cause: unknown) => Error;
+}
+
+/**
+ * The JSON value in `file`, unchecked: a file that is missing, cannot be
+ * read, or is not JSON is refused with the caller's own error, its reason
+ * (the system's, or the parser's with the position) in its words.
+ */
+export async function readJsonFile(
+  file: string,
+  errors: JsonFileErrors,
+): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ENOENT" && errors.missing !== undefined)
+      throw errors.missing(error);
+    throw errors.unreadable(reasonText(error), error);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw errors.notJson(reasonText(error), error);
+  }
+}
+
+function reasonText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 /**
  * Writes `value` as indented JSON to a temporary file beside `file`, then

@@ -1,13 +1,11 @@
-import { access, readFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import path from "node:path";
-
-import { ensureError } from "@nomicfoundation/hardhat-utils/error";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
 import type { RegistryEntry } from "./entry.js";
 import type { EntryFiles, EntryPlace } from "./validate.js";
-import { writeJsonFileAtomically } from "../files/json.js";
+import { readJsonFile, writeJsonFileAtomically } from "../files/json.js";
 
 /** The three paths of an entry in a registry checkout. */
 function entryPaths(
@@ -101,25 +99,19 @@ export async function writeEntry(
   return targets.map(([file]) => file);
 }
 
-async function readJson(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new VipError(
-      ERRORS.REGISTRY.ENTRY.ENTRY_FILE_UNREADABLE,
-      { file },
-      error,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    ensureError(error);
-    throw new VipError(
-      ERRORS.REGISTRY.ENTRY.ENTRY_FILE_NOT_JSON,
-      { file, reason: error.message },
-      error,
-    );
-  }
+function readJson(file: string): Promise<unknown> {
+  return readJsonFile(file, {
+    unreadable: (_reason, cause) =>
+      new VipError(
+        ERRORS.REGISTRY.ENTRY.ENTRY_FILE_UNREADABLE,
+        { file },
+        cause,
+      ),
+    notJson: (reason, cause) =>
+      new VipError(
+        ERRORS.REGISTRY.ENTRY.ENTRY_FILE_NOT_JSON,
+        { file, reason },
+        cause,
+      ),
+  });
 }

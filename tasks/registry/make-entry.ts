@@ -1,12 +1,6 @@
-import { readFile } from "node:fs/promises";
-
-import {
-  ensureError,
-  ensureNodeErrnoExceptionError,
-} from "@nomicfoundation/hardhat-utils/error";
-
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
+import { readJsonFile } from "../files/json.js";
 import { field, type Output } from "../output.js";
 import { buildEntry, type RegistryEntry, type RollupFacts } from "./entry.js";
 import { writeEntry } from "./files.js";
@@ -32,30 +26,23 @@ export async function readRegistryInput(file: string): Promise<RegistryInput> {
 }
 
 /** The input file's JSON, unchecked; a missing or broken file says which. */
-async function readJsonInput(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    ensureNodeErrnoExceptionError(error);
-    throw error.code === "ENOENT"
-      ? new VipError(ERRORS.REGISTRY.ENTRY.INPUT_NOT_FOUND, { file }, error)
-      : new VipError(
-          ERRORS.REGISTRY.ENTRY.INPUT_UNREADABLE,
-          { file, reason: error.message },
-          error,
-        );
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    ensureError(error);
-    throw new VipError(
-      ERRORS.REGISTRY.ENTRY.INPUT_NOT_JSON,
-      { file, reason: error.message },
-      error,
-    );
-  }
+function readJsonInput(file: string): Promise<unknown> {
+  return readJsonFile(file, {
+    missing: (cause) =>
+      new VipError(ERRORS.REGISTRY.ENTRY.INPUT_NOT_FOUND, { file }, cause),
+    unreadable: (reason, cause) =>
+      new VipError(
+        ERRORS.REGISTRY.ENTRY.INPUT_UNREADABLE,
+        { file, reason },
+        cause,
+      ),
+    notJson: (reason, cause) =>
+      new VipError(
+        ERRORS.REGISTRY.ENTRY.INPUT_NOT_JSON,
+        { file, reason },
+        cause,
+      ),
+  });
 }
 
 /**
