@@ -564,7 +564,7 @@ export const ERRORS = {
         message: joined(
           "Ignition's record of the deployment, {file}, cannot be read: {reason}. ",
           "Restore it (from a copy, or the deployment's journal.jsonl beside it), or ",
-          "pass --contract <address>",
+          "name the contract with --contract <address> where the task takes it",
         ),
         cause:
           "deployed_addresses.json is not JSON, or does not hold an address for " +
@@ -1006,10 +1006,12 @@ export const ERRORS = {
         number: 3007,
         message: "Tx failed {hash} ({batch}){why}",
         cause:
-          "A batch was mined with a failed receipt, and not for lack of gas: the contract " +
-          "refused it in its block (the stage was finalized meanwhile, or the signer was " +
-          "removed from the allow list; the message names the contract's error when the " +
-          "batch replayed on the state after its block gives one).",
+          "A batch was mined with a failed receipt and the node does not estimate it above " +
+          "the gas it was sent with (a batch that ran short of gas is sent again with the " +
+          "estimate instead): the contract refused it in its block, or refuses it now (the " +
+          "stage was finalized meanwhile, or the signer was removed from the allow list). The " +
+          "message names the contract's error when the batch replayed on the state after its " +
+          "block gives one.",
         fix:
           "Look the transaction up in an explorer, check the stage is still open and the " +
           "signer allowed, then run the same command again to resume.",

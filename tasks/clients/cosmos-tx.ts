@@ -73,7 +73,8 @@ const txResponse = z
     raw_log: z.string().optional(),
     codespace: z.string().optional(),
     height: u64.optional(),
-    gas_used: u64.optional(),
+    // Only kept in the journal: an odd form is no reason to refuse the answer.
+    gas_used: z.unknown().optional(),
   })
   .passthrough();
 
@@ -133,7 +134,9 @@ export async function getTx(
     log: response.raw_log ?? "",
     height: response.height === undefined ? undefined : BigInt(response.height),
     gasUsed:
-      response.gas_used === undefined ? undefined : BigInt(response.gas_used),
+      typeof response.gas_used === "string" && /^\d+$/.test(response.gas_used)
+        ? BigInt(response.gas_used)
+        : undefined,
   };
 }
 

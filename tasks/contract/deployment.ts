@@ -54,7 +54,7 @@ export async function deployedAddress(
   const unreadable = (reason: string, cause?: unknown) =>
     new VipError(
       ERRORS.CONTRACT.DEPLOYMENT.DEPLOYMENT_RECORD_UNREADABLE,
-      { file, reason: safeText(reason) },
+      { file, reason },
       cause,
     );
   const addresses = await readJsonFile(file, {

@@ -35,8 +35,8 @@ import { ensureFunds } from "../signer/funds.js";
  * One transaction sent at most once on the shared transaction records (a
  * stage's finalization, an allow-list change): `sending` before the broadcast,
  * `sent` after it, then its receipt (`confirmed`) or `dropped`. Its `sending`
- * may also name the signer whose nonce it is (an allow-list change's does), so
- * a run with another key still finds it.
+ * names the signer whose nonce it is (journals of earlier versions' may not),
+ * so a run with another key still finds it.
  */
 type SendRecord =
   | (Extract<TransactionRecord, { type: "sending" }> & { from?: string })

@@ -1,4 +1,6 @@
 import { VipScore__factory } from "../../types/ethers-contracts/index.js";
+import { findRevertData } from "../network/mined-revert.js";
+import { safeText } from "../output.js";
 
 const iface = VipScore__factory.createInterface();
 
@@ -22,7 +24,8 @@ export function decodeRevert(error: unknown): Revert | undefined {
     if (parsed === null) return undefined;
     return {
       revert: parsed.name,
-      args: parsed.args.map((a) => String(a)).join(", "),
+      // A built-in Error(string) carries the node's text: printed safe.
+      args: safeText(parsed.args.map((a) => String(a)).join(", "), 200),
     };
   } catch {
     return undefined;
@@ -36,26 +39,4 @@ export function decodeRevert(error: unknown): Revert | undefined {
 export function describeRevert(error: unknown): string | undefined {
   const revert = decodeRevert(error);
   return revert === undefined ? undefined : `${revert.revert}(${revert.args})`;
-}
-
-function findRevertData(error: unknown, depth = 0): string | undefined {
-  if (depth > 5 || typeof error !== "object" || error === null)
-    return undefined;
-  const candidate = "data" in error ? error.data : undefined;
-  if (isHexData(candidate)) return candidate;
-  if (
-    typeof candidate === "object" &&
-    candidate !== null &&
-    "data" in candidate &&
-    isHexData(candidate.data)
-  )
-    return candidate.data;
-  return (
-    findRevertData("error" in error ? error.error : undefined, depth + 1) ??
-    findRevertData("cause" in error ? error.cause : undefined, depth + 1)
-  );
-}
-
-function isHexData(value: unknown): value is string {
-  return typeof value === "string" && /^0x[0-9a-fA-F]*$/.test(value);
 }

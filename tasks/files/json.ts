@@ -3,6 +3,8 @@ import path from "node:path";
 
 import { mkdir, move, writeUtf8File } from "@nomicfoundation/hardhat-utils/fs";
 
+import { safeText } from "../output.js";
+
 /** The errors a JSON file the tool reads is refused with, by what went wrong. */
 export interface JsonFileErrors {
   /** The file does not exist (otherwise it is `unreadable`). */
@@ -36,8 +38,9 @@ export async function readJsonFile(
   }
 }
 
+/** The system's or the parser's words, printable: the parser's quote the file. */
 function reasonText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return safeText(error instanceof Error ? error.message : String(error), 200);
 }
 
 /**
