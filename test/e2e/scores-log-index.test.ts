@@ -28,7 +28,11 @@ import {
   startHardhatNode,
   type HardhatNode,
 } from "../helpers/hardhat-node.js";
-import { onlySourceId, queryIndex } from "../helpers/index-query.js";
+import {
+  changeIndex,
+  onlySourceId,
+  queryIndex,
+} from "../helpers/index-query.js";
 import { DEPLOYER, DEPLOYER_KEY } from "../helpers/keys.js";
 import {
   startMinievmProxy,
@@ -387,6 +391,50 @@ describe("log_index within the transaction: the same index and scores whether th
     expect(computed.code, computed.output).to.equal(0);
     const [csv] = await files(d.out);
     expect(parseScoreCsv(csv ?? "")).to.deep.equal(expectedLastTrades());
+  });
+
+  it("refuses an index whose log table has a column type no version writes: exit 1 naming file and table, nothing appended", async () => {
+    const d = await dirs();
+    const indexed = await run([
+      "scores:index",
+      "--policy",
+      policy,
+      "--data-dir",
+      d.data,
+    ]);
+    expect(indexed.code, indexed.output).to.equal(0);
+    const file = path.join(d.data, `chain-${node.chainId}.duckdb`);
+    const table = `log_${await onlySourceId(file)}`;
+    const rows = async () =>
+      queryIndex(file, `select count(*)::INTEGER from ${table}`);
+    const before = await rows();
+    const [[parameter]] = (await queryIndex(
+      file,
+      `select column_name from duckdb_columns() where table_name = '${table}' ` +
+        "order by column_index desc limit 1",
+    )) as [[string]];
+    await changeIndex(
+      file,
+      `alter table ${table} alter column "${parameter}" type DOUBLE`,
+    );
+    // Blocks to fetch: a run that went on would move the cursor past them.
+    const cursor = () => queryIndex(file, "select next_block from sources");
+    const cursorBefore = await cursor();
+    await provider.send("hardhat_mine", ["0x3"]);
+    const refused = await run([
+      "scores:index",
+      "--policy",
+      policy,
+      "--data-dir",
+      d.data,
+    ]);
+    const message = failure(refused, ERRORS.INDEXER.INDEX.INDEX_UNOPENABLE);
+    expect(message).to.include(file);
+    expect(message).to.include(
+      `its table ${table} has a column of type DOUBLE`,
+    );
+    expect(await rows()).to.deep.equal(before);
+    expect(await cursor()).to.deep.equal(cursorBefore);
   });
 
   describe("the rollup's minievm version, from CometBFT's abci_info", () => {
