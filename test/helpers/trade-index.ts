@@ -14,12 +14,21 @@ const TRADE_HEADER = `-- @policy hostile
 -- @source trades ${TRADE_CONTRACT} event Trade(address indexed trader, uint256 notional, uint16 leverage)
 `;
 export const STAGE_WINDOW = { stage: 7n, start: 1_000n, end: 2_000n };
-export const STAGE_BLOCKS: StageBlocks = {
-  first: { number: 10n, hash: "0x" + "1".repeat(64), time: 1_000n },
-  last: { number: 19n, hash: "0x" + "2".repeat(64), time: 1_900n },
-  firstNumber: 10n,
-  closed: true,
-};
+
+/**
+ * A closed stage's blocks `first`–`last` in STAGE_WINDOW's times (the first
+ * at its start, the last before its end), each hash a digit repeated.
+ */
+export function closedStageBlocks(first: bigint, last: bigint): StageBlocks {
+  return {
+    first: { number: first, hash: "0x" + "1".repeat(64), time: 1_000n },
+    last: { number: last, hash: "0x" + "2".repeat(64), time: 1_900n },
+    firstNumber: first,
+    closed: true,
+  };
+}
+
+export const STAGE_BLOCKS = closedStageBlocks(10n, 19n);
 
 /** One trade as the hand-built index holds it. */
 export interface HandTrade {

@@ -10,8 +10,8 @@ import { ActivityStore, logTable } from "../../tasks/indexer/store.js";
 import { storedType } from "../../tasks/indexer/stored-columns.js";
 import { parsePolicy, type PolicySource } from "../../tasks/policy/parse.js";
 import { computeStage } from "../../tasks/scoring/compute.js";
-import type { StageBlocks } from "../../tasks/scoring/stage-blocks.js";
 import { refusal } from "../helpers/failure.js";
+import { closedStageBlocks } from "../helpers/trade-index.js";
 
 // An integer parameter whose Solidity type fits 64 bits is stored as BIGINT
 // (a byte or two a value, not HUGEINT's 16), and every policy still sees it as
@@ -39,12 +39,7 @@ group by trader
 );
 const SOURCE = POLICY.sources[0] as PolicySource;
 const WINDOW = { stage: 1n, start: 1_000n, end: 2_000n };
-const BLOCKS: StageBlocks = {
-  first: { number: 1n, hash: `0x${"1".repeat(64)}`, time: 1_000n },
-  last: { number: 40n, hash: `0x${"2".repeat(64)}`, time: 1_900n },
-  firstNumber: 1n,
-  closed: true,
-};
+const BLOCKS = closedStageBlocks(1n, 40n);
 
 interface Trade {
   block: bigint;

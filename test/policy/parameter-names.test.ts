@@ -13,7 +13,7 @@ import { parsePolicy, type Policy } from "../../tasks/policy/parse.js";
 import { RESERVED_SQL_WORDS } from "../../tasks/policy/sql-names.js";
 import { checkPolicy } from "../../tasks/scoring/check-policy.js";
 import { computeStage } from "../../tasks/scoring/compute.js";
-import type { StageBlocks } from "../../tasks/scoring/stage-blocks.js";
+import { STAGE_BLOCKS } from "../helpers/trade-index.js";
 
 // Parameter names as real contracts declare them: ERC-721's tokenId
 // (camelCase), from and to (words SQL reserves).
@@ -49,12 +49,7 @@ const TRANSFERS: [bigint, number, number, string, string, bigint][] = [
   [20n, 0, 0, B, A, 1n],
 ];
 const WINDOW = { stage: 1n, start: 1_000n, end: 2_000n };
-const BLOCKS: StageBlocks = {
-  first: { number: 10n, hash: `0x${"1".repeat(64)}`, time: 1_000n },
-  last: { number: 19n, hash: `0x${"2".repeat(64)}`, time: 1_900n },
-  firstNumber: 10n,
-  closed: true,
-};
+const BLOCKS = STAGE_BLOCKS;
 
 /** Who holds what at the last block, from the transfers in chain order, weighted. */
 function expectedHolders(last: bigint): Map<string, bigint> {

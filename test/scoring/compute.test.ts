@@ -14,7 +14,7 @@ import { LogColumns } from "../../tasks/indexer/decode.js";
 import { ActivityStore } from "../../tasks/indexer/store.js";
 import { parsePolicy, type Policy } from "../../tasks/policy/parse.js";
 import { computeStage } from "../../tasks/scoring/compute.js";
-import type { StageBlocks } from "../../tasks/scoring/stage-blocks.js";
+import { STAGE_BLOCKS, STAGE_WINDOW } from "../helpers/trade-index.js";
 
 // Computing a stage is a pure function of (index, policy, window): these tests
 // build an index by hand and run the real engine on it, no chain involved.
@@ -27,13 +27,8 @@ const A = "0x1000000000000000000000000000000000000001";
 const B = "0x2000000000000000000000000000000000000002";
 const E30 = 10n ** 30n;
 
-const WINDOW = { stage: 7n, start: 1_000n, end: 2_000n };
-const BLOCKS: StageBlocks = {
-  first: { number: 10n, hash: "0x" + "1".repeat(64), time: 1_000n },
-  last: { number: 19n, hash: "0x" + "2".repeat(64), time: 1_900n },
-  firstNumber: 10n,
-  closed: true,
-};
+const WINDOW = STAGE_WINDOW;
+const BLOCKS = STAGE_BLOCKS;
 
 /** Trades (block, time, trader, notional, leverage); the last is after the stage. */
 const TRADES: [bigint, bigint, string, bigint, bigint][] = [
