@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -412,6 +412,33 @@ describe("operator tasks refuse bad input and broken peers", () => {
       expect(noDeployment).to.include(
         path.join("nothing-here", "deployed_addresses.json"),
       );
+      // Ignition's record cut short (a disk that filled, a hand edit): named,
+      // with the way out, and nothing sent.
+      const broken = path.join(
+        PROJECT_ROOT,
+        "ignition",
+        "deployments",
+        "vip-test-broken-record",
+      );
+      try {
+        await mkdir(broken, { recursive: true });
+        const record = path.join(broken, "deployed_addresses.json");
+        await writeFile(record, '{\n  "VipScore#VipScore": "0x5FbDB23');
+        const unreadable = failure(
+          await sendsNothing([
+            "stage:finalize",
+            "--stage",
+            "5",
+            "--deployment-id",
+            "vip-test-broken-record",
+          ]),
+          ERRORS.CONTRACT.DEPLOYMENT.DEPLOYMENT_RECORD_UNREADABLE,
+        );
+        expect(unreadable).to.include(record);
+        expect(unreadable).to.include("--contract");
+      } finally {
+        await rm(broken, { recursive: true, force: true });
+      }
       const noCode = failure(
         await sendsNothing([
           "stage:finalize",
