@@ -4,7 +4,11 @@ import {
   type KeptDigestState,
 } from "../indexer/digest-states.js";
 import { RunningDigest } from "../indexer/running-digest.js";
-import { digestRows, SLICE_ROWS } from "../indexer/source-digest.js";
+import {
+  digestRows,
+  SLICE_ROWS,
+  type SliceConnections,
+} from "../indexer/source-digest.js";
 import { logTable } from "../indexer/store.js";
 import type { EngineSource } from "../policy/engine-policy.js";
 
@@ -23,10 +27,15 @@ export interface SourceDigest {
  */
 const DIGEST_MEMORY_MB = 128;
 
+/** Slices the engine hashes at once (see `digestRows`). */
+const SLICES_IN_FLIGHT = 2;
+
 interface DigestOptions {
   last: bigint;
   /** Rows the engine hashes at once (see `SLICE_ROWS`). */
   sliceRows: number;
+  /** Slices hashed at once (see `digestRows`). */
+  inFlight: number;
   /**
    * Go on from the index's digest states; false hashes every row (tests
    * compare the two).
@@ -47,6 +56,7 @@ export async function digestSources(
     last,
     tempDir,
     sliceRows = SLICE_ROWS,
+    inFlight = SLICES_IN_FLIGHT,
     fromStates = true,
   }: { last: bigint; tempDir: string } & Partial<Omit<DigestOptions, "last">>,
 ): Promise<{ sources: SourceDigest[]; states: KeptDigestState[] }> {
@@ -57,10 +67,13 @@ export async function digestSources(
     { tempDir },
   );
   try {
+    const connections: SliceConnections = [sandbox.connection];
+    while (connections.length < inFlight)
+      connections.push(await sandbox.connect());
     const digests: SourceDigest[] = [];
     const states: KeptDigestState[] = [];
     for (const source of sources) {
-      const { digest, state } = await digestSource(sandbox, source, {
+      const { digest, state } = await digestSource(source, connections, {
         last,
         sliceRows,
         fromStates,
@@ -88,19 +101,19 @@ export async function digestSources(
  * its state at the last block is returned, for the index to keep.
  */
 async function digestSource(
-  sandbox: PolicySandbox,
   source: EngineSource,
-  { last, sliceRows, fromStates }: DigestOptions,
+  connections: SliceConnections,
+  { last, sliceRows, fromStates }: Omit<DigestOptions, "inFlight">,
 ): Promise<{ digest: SourceDigest; state?: KeptDigestState }> {
   const known = fromStates
-    ? await digestStateAt(sandbox.connection, source.id, last)
+    ? await digestStateAt(connections[0], source.id, last)
     : undefined;
   const digest =
     known === undefined
       ? await RunningDigest.start()
       : await RunningDigest.resume(known.state, known.logs);
   await digestRows(
-    sandbox.connection,
+    connections,
     {
       name: source.table,
       table: `store.main.${logTable(source)}`,

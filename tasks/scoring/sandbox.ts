@@ -59,6 +59,7 @@ export class Deadline {
  */
 export class PolicySandbox {
   readonly #instance: DuckDBInstance;
+  readonly #others: DuckDBConnection[] = [];
 
   private constructor(
     instance: DuckDBInstance,
@@ -140,7 +141,18 @@ export class PolicySandbox {
     }
   }
 
+  /**
+   * Another connection to the same engine, closed with it: its queries run
+   * beside the first one's (the engine's settings are the same for both).
+   */
+  async connect(): Promise<DuckDBConnection> {
+    const connection = await this.#instance.connect();
+    this.#others.push(connection);
+    return connection;
+  }
+
   close(): void {
+    for (const other of this.#others) other.closeSync();
     this.connection.closeSync();
     this.#instance.closeSync();
   }

@@ -103,19 +103,24 @@ describe("a large stage's cost, and the same answer as the plain way", () => {
     }
   });
 
-  it("digests a slice of blocks at a time into the README's one concatenation, whatever the slice", async () => {
+  it("digests slices of blocks, several at once, into the README's one concatenation, whatever the slice", async () => {
     const expected = await oneConcatenation(file, 12n);
     expect(expected.logs).to.equal(97);
-    for (const sliceRows of [1, 4, 10, 41, 1_000]) {
-      const {
-        sources: [digest],
-      } = await digestSources(file, [engineSource()], {
-        last: 12n,
-        tempDir: dir,
-        sliceRows,
-      });
-      expect(digest, `slices of ${sliceRows} rows`).to.include(expected);
-    }
+    for (const sliceRows of [1, 4, 10, 41, 1_000])
+      for (const inFlight of [1, 2, 3]) {
+        const {
+          sources: [digest],
+        } = await digestSources(file, [engineSource()], {
+          last: 12n,
+          tempDir: dir,
+          sliceRows,
+          inFlight,
+        });
+        expect(
+          digest,
+          `slices of ${sliceRows} rows, ${inFlight} at once`,
+        ).to.include(expected);
+      }
     const {
       sources: [short],
     } = await digestSources(file, [engineSource()], {
