@@ -9,12 +9,12 @@ import { textOf } from "../policy/place.js";
 /**
  * Rows the engine hashes and orders at once, unless one block holds more:
  * what bounds the digest's memory whatever the number of logs (a stage's
- * 10,000,000 rows ordered at once held some 2 GB). Slices of 125,000 rows,
- * several in flight, took a 10,000,000-row digest from 8.05 s to 5.2 s
- * against one slice of 250,000 at a time (`docs/benchmarks.md`, issue 46's
- * fourth step).
+ * 10,000,000 rows ordered at once held some 2 GB). Slices of 60,000 rows,
+ * four in flight, took a 10,000,000-row digest from 8.05 s to 5.5-5.8 s
+ * and its process from 524-539 MB to 472-491 MB, against one slice of
+ * 250,000 at a time (`docs/benchmarks.md`, issue 46's fourth step).
  */
-export const SLICE_ROWS = 125_000;
+export const SLICE_ROWS = 60_000;
 
 /** The engine's connections a digest's slices are hashed on, one slice each. */
 export type SliceConnections = [DuckDBConnection, ...DuckDBConnection[]];

@@ -29,11 +29,13 @@ const DIGEST_MEMORY_MB = 128;
 
 /**
  * Slices the engine hashes at once (see `digestRows`), each query on one
- * thread: over 10,000,000 rows, 5.1-5.2 s and 10.0 s of CPU, against 6.0 s
- * and 11.5 s for two at once on DuckDB's two threads each, whose parallel
- * scan and merge of an ordered aggregate cost CPU the two cores lack.
+ * thread: over 10,000,000 rows, four of 60,000 rows took 5.5-5.8 s and
+ * 10.7-11.3 s of CPU in a 472-491 MB process, against 6.4-6.6 s and
+ * 11.5 s for two of 125,000 on DuckDB's two threads each, whose parallel
+ * scan and merge of an ordered aggregate cost CPU the two cores lack
+ * (three of 125,000: 5.3-5.5 s, but 540 MB).
  */
-const SLICES_IN_FLIGHT = 3;
+const SLICES_IN_FLIGHT = 4;
 
 interface DigestOptions {
   last: bigint;
