@@ -107,7 +107,7 @@ describe("a large stage's cost, and the same answer as the plain way", () => {
     const expected = await oneConcatenation(file, 12n);
     expect(expected.logs).to.equal(97);
     for (const sliceRows of [1, 4, 10, 41, 1_000])
-      for (const inFlight of [1, 2, 3]) {
+      for (const inFlight of [1, 2, 3, 4]) {
         const {
           sources: [digest],
         } = await digestSources(file, [engineSource()], {
