@@ -102,14 +102,6 @@ export class PolicySandbox {
     }
   }
 
-  /** The engine's thread count, as it runs. */
-  async threads(): Promise<number> {
-    const reader = await this.connection.runAndReadAll(
-      "select current_setting('threads')::INTEGER",
-    );
-    return Number(reader.getRowsJson()[0]?.[0] ?? 1);
-  }
-
   /**
    * Runs SQL that holds the policy's own: interrupted at the deadline, and a
    * bound it meets is said as that bound. Its other errors are the engine's
