@@ -25,6 +25,7 @@ import {
   stageManifest,
   writeStageFiles,
 } from "../tasks/scoring/publish.js";
+import { packRows } from "../tasks/scoring/score-rows.js";
 import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { writePolicy } from "../test/report/fixture.js";
 
@@ -65,7 +66,8 @@ async function stageFolder(dir: string, count: number): Promise<string> {
   await mkdir(scores);
   const policy = await writePolicy(scores);
   const rows = rowsOf(count);
-  const csv = scoreCsv(rows);
+  const packed = packRows(rows);
+  const csv = scoreCsv(packed);
   const hash = `0x${"ab".repeat(32)}`;
   const manifest = stageManifest(
     policy,
@@ -80,7 +82,7 @@ async function stageFolder(dir: string, count: number): Promise<string> {
       final: true,
       trial: false,
     },
-    { rows, sources: [], engine: "bench" },
+    { rows: packed, sources: [], engine: "bench" },
     csv,
   );
   await writeStageFiles(scores, manifest, csv);

@@ -11,8 +11,12 @@ import { comparePage } from "./page.js";
 import { pairScores } from "./paired-scores.js";
 import type { ComparisonFile } from "./write-files.js";
 import type { Policy } from "../policy/parse.js";
+import type { ScoreRow } from "../scoring/score-rows.js";
 import type { StageScores } from "../scoring/score-stage.js";
 import { windowLabel } from "../scoring/target.js";
+
+/** The current policy's rows and the proposed one's, in address order. */
+type ComparedRows = readonly [readonly ScoreRow[], readonly ScoreRow[]];
 
 const COMPARE_HTML = "compare.html";
 const COMPARE_CSV = "compare.csv";
@@ -34,9 +38,9 @@ function compareView(
   current: StageScores,
   proposed: StageScores,
   comparison: ScoreComparison,
+  [before, after]: ComparedRows,
 ): CompareView {
   const { window, blocks } = current;
-  const [before, after] = [current.computation.rows, proposed.computation.rows];
   return {
     label: windowLabel(window, current.trial),
     window: { start: window.start.toString(), end: window.end.toString() },
@@ -64,9 +68,10 @@ export function comparisonFiles(
   current: StageScores,
   proposed: StageScores,
   comparison: ScoreComparison,
+  /** Both policies' rows, as `compareScores` compared them. */
+  rows: ComparedRows,
 ): ComparisonFile[] {
-  const view = compareView(current, proposed, comparison);
-  const rows = [current.computation.rows, proposed.computation.rows] as const;
+  const view = compareView(current, proposed, comparison, rows);
   return [
     { name: COMPARE_HTML, content: comparePage(view) },
     {

@@ -2,7 +2,7 @@ import { formatUnixTime } from "../output.js";
 import type { SourceEvidence } from "./evidence.js";
 import type { Policy } from "../policy/parse.js";
 import { rankOf, sharePercent } from "../report/model.js";
-import type { ScoreRow } from "../scoring/compute.js";
+import { packedScore, packedTotal } from "../scoring/score-rows.js";
 import type { StageScores } from "../scoring/score-stage.js";
 
 /** What the contract holds for the address, where it is deployed. */
@@ -38,12 +38,6 @@ export interface Explanation {
   evidence: SourceEvidence[];
 }
 
-/** The address's row of the stage's scores, or undefined. */
-function rowOf(rows: ScoreRow[], address: string): ScoreRow | undefined {
-  const lower = address.toLowerCase();
-  return rows.find((row) => row.address === lower);
-}
-
 /** The explanation of `address` from a stage's scores and its evidence. */
 export function explanation(
   address: string,
@@ -52,9 +46,9 @@ export function explanation(
   onChain: OnChainScore | undefined,
 ): Explanation {
   const rows = scores.computation.rows;
-  const row = rowOf(rows, address);
-  const score = row?.score ?? 0n;
-  const total = rows.reduce((sum, r) => sum + r.score, 0n);
+  const scored = packedScore(rows, address);
+  const score = scored ?? 0n;
+  const total = packedTotal(rows);
   return {
     stage: scores.window.stage,
     trial: scores.trial,
@@ -71,13 +65,10 @@ export function explanation(
       closed: scores.blocks.closed,
     },
     final: scores.final,
-    scored: row !== undefined,
+    scored: scored !== undefined,
     score,
-    rank: rankOf(
-      score,
-      rows.map((r) => r.score),
-    ),
-    addresses: rows.length,
+    rank: rankOf(score, rows.scores),
+    addresses: rows.scores.length,
     total,
     share: sharePercent(score, total),
     ...(onChain === undefined ? {} : { onChain }),

@@ -1,3 +1,4 @@
+import { unpackRows } from "./score-rows.js";
 import type { StageScores } from "./score-stage.js";
 import { windowLabel } from "./target.js";
 import type { VipScore } from "../../types/ethers-contracts/index.js";
@@ -31,7 +32,7 @@ export async function auditStage(
       out,
     );
   if (differences === 0) {
-    const count = formatNumber(scores.computation.rows.length);
+    const count = formatNumber(scores.computation.rows.scores.length);
     const holds =
       score === undefined
         ? `the manifest matches the policy's ${count} scores`
@@ -61,7 +62,7 @@ async function compareContract(
   out: Output,
 ): Promise<number> {
   const expected = new Map(
-    scores.computation.rows.map((r) => [r.address, r.score]),
+    unpackRows(scores.computation.rows).map((r) => [r.address, r.score]),
   );
   const onChain = new Map<string, bigint>();
   await forEachStageScore(score, stage, (address, amount) => {

@@ -33,16 +33,12 @@ export interface StageJob {
 }
 
 export interface StageComputation {
-  rows: ScoreRow[];
+  /** In address order. */
+  rows: PackedRows;
   sources: SourceDigest[];
   /** The sources' digest states at the last block, for the index to keep. */
   digestStates?: KeptDigestState[];
   engine: string;
-}
-
-/** A stage's computation as the engine's process answers it: its rows packed. */
-export interface EngineComputation extends Omit<StageComputation, "rows"> {
-  rows: PackedRows;
 }
 
 /**
@@ -71,7 +67,7 @@ const MAX_DIFFERENCES_SHOWN = 20;
  */
 export async function computeInEngine(
   job: StageJob,
-): Promise<EngineComputation> {
+): Promise<StageComputation> {
   const { policy } = job;
   const deadline = new Deadline(job.bounds.timeoutSeconds, policy.file);
   const sandbox = await PolicySandbox.open(job.indexFile, job.bounds, {

@@ -6,7 +6,7 @@ import {
 } from "./check-engine.js";
 import {
   computeInEngine,
-  type EngineComputation,
+  type StageComputation,
   type StageJob,
 } from "./compute-engine.js";
 
@@ -20,7 +20,7 @@ import {
 export type WorkerAnswer =
   | {
       ok: true;
-      computation: EngineComputation;
+      computation: StageComputation;
     }
   | {
       ok: true;

@@ -9,7 +9,6 @@ import { safeText } from "../output.js";
 import type { CheckJob, CheckOutcome } from "./check-engine.js";
 import type { StageComputation, StageJob } from "./compute-engine.js";
 import type { WorkerAnswer } from "./compute-worker.js";
-import { unpackRows } from "./score-rows.js";
 
 /**
  * How long past its time bound the engine's process may take to stop by
@@ -126,12 +125,10 @@ export class EngineProcess {
     const answer = await this.#answered(job);
     if (!("computation" in answer))
       throw new Error("the engine answered a stage with a check");
-    // A stage is the worker's one job: ended before the rows are unpacked,
-    // so the engine's memory (a gigabyte at 10,000,000 logs) is given back
-    // while this process's grows, not held beside it.
+    // A stage is the worker's one job: ended once it has answered, so the
+    // engine's memory is given back while this process writes the files.
     this.dispose();
-    const { rows, ...rest } = answer.computation;
-    return { ...rest, rows: unpackRows(rows) };
+    return answer.computation;
   }
 
   /** Checks policies alone in the worker (see `checkInEngine`), within their bounds. */

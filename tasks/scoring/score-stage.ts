@@ -5,6 +5,7 @@ import type { ActivityContext } from "./context.js";
 import { EngineProcess } from "./engine-process.js";
 import { sayPolicy } from "./policy-choice.js";
 import { scoreCsv, stageManifest, type StageManifest } from "./publish.js";
+import { withZeros } from "./score-rows.js";
 import type { StageBlocks } from "./stage-blocks.js";
 import type { ScoredWindow, ScoreTarget } from "./target.js";
 import { type WindowInputs, windowInputs } from "./window-inputs.js";
@@ -25,26 +26,6 @@ export interface StageScores {
   manifest: StageManifest;
   /** What indexing before the computation found and stored. */
   indexed: IndexReport;
-}
-
-/**
- * Adds each of `addresses` the computation does not score, with 0, keeping
- * the rows in address order; returns those added.
- */
-function addZeros(
-  computation: StageComputation,
-  addresses: string[],
-): string[] {
-  const scored = new Set(computation.rows.map((r) => r.address));
-  const zeroed = [...new Set(addresses.map((a) => a.toLowerCase()))]
-    .filter((a) => !scored.has(a))
-    .sort();
-  if (zeroed.length === 0) return zeroed;
-  computation.rows.push(...zeroed.map((address) => ({ address, score: 0n })));
-  computation.rows.sort((a, b) =>
-    a.address < b.address ? -1 : a.address > b.address ? 1 : 0,
-  );
-  return zeroed;
 }
 
 interface ScoreOptions {
@@ -116,13 +97,15 @@ function stageScores(
   onChain: string[] | undefined,
 ): StageScores {
   const { window, trial, blocks, final, indexed } = inputs;
-  const zeroed = onChain === undefined ? [] : addZeros(computation, onChain);
-  const csv = scoreCsv(computation.rows);
+  // Each address on chain the policy does not score is written with 0.
+  const { rows, zeroed } = withZeros(computation.rows, onChain ?? []);
+  computation.rows = rows;
+  const csv = scoreCsv(rows);
   const manifest = stageManifest(policy, inputs, computation, csv, zeroed);
   ctx.out.line(
     field(
       named ? `scores ${safeText(policy.name, 40)}` : "scores",
-      `${counted(computation.rows.length, "address", "addresses")}, total ${formatNumber(BigInt(manifest.output.total))}` +
+      `${counted(rows.scores.length, "address", "addresses")}, total ${formatNumber(BigInt(manifest.output.total))}` +
         (final ? ", final" : trial ? ", a trial" : ", live"),
     ),
   );

@@ -10,6 +10,7 @@ import { ActivityStore, logTable } from "../../tasks/indexer/store.js";
 import { storedType } from "../../tasks/indexer/stored-columns.js";
 import { parsePolicy, type PolicySource } from "../../tasks/policy/parse.js";
 import { computeStage } from "../../tasks/scoring/compute.js";
+import { unpackRows } from "../../tasks/scoring/score-rows.js";
 import { refusal } from "../helpers/failure.js";
 import { closedStageBlocks } from "../helpers/trade-index.js";
 
@@ -203,7 +204,7 @@ describe("integer parameters stored as narrow as their Solidity type", () => {
     const fromNow = await computeStage(now, POLICY, WINDOW, BLOCKS);
     const fromBefore = await computeStage(before, POLICY, WINDOW, BLOCKS);
     expect(
-      new Map(fromNow.rows.map((row) => [row.address, row.score])),
+      new Map(unpackRows(fromNow.rows).map((row) => [row.address, row.score])),
     ).to.deep.equal(expectedScores());
     expect(fromNow.rows).to.deep.equal(fromBefore.rows);
     expect(fromNow.sources).to.deep.equal(fromBefore.sources);

@@ -13,6 +13,7 @@ import { parsePolicy, type Policy } from "../../tasks/policy/parse.js";
 import { RESERVED_SQL_WORDS } from "../../tasks/policy/sql-names.js";
 import { checkPolicy } from "../../tasks/scoring/check-policy.js";
 import { computeStage } from "../../tasks/scoring/compute.js";
+import { unpackRows } from "../../tasks/scoring/score-rows.js";
 import { STAGE_BLOCKS } from "../helpers/trade-index.js";
 
 // Parameter names as real contracts declare them: ERC-721's tokenId
@@ -118,7 +119,7 @@ describe("parameter names as contracts declare them", () => {
     const computed = await computeStage(file, policy, WINDOW, BLOCKS);
     const expected = expectedHolders(BLOCKS.last.number);
     expect(
-      new Map(computed.rows.map((row) => [row.address, row.score])),
+      new Map(unpackRows(computed.rows).map((row) => [row.address, row.score])),
     ).to.deep.equal(expected);
     // Token 1 at B, token 2 at B (its second transfer in block 12), token 5 burned.
     expect(expected).to.deep.equal(new Map([[B, 2n + 3n]]));

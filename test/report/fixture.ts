@@ -12,6 +12,7 @@ import {
   stageManifest,
   writeStageFiles,
 } from "../../tasks/scoring/publish.js";
+import { packRows } from "../../tasks/scoring/score-rows.js";
 
 /** A folder of its own under the system's temporary folder. */
 export function tempDir(prefix = "vip-report-"): Promise<string> {
@@ -86,7 +87,8 @@ export async function writeStage(
   const rows: ScoreRow[] = Object.entries(scores)
     .map(([address, score]) => ({ address: address.toLowerCase(), score }))
     .sort((a, b) => (a.address < b.address ? -1 : 1));
-  const csv = scoreCsv(rows);
+  const packed = packRows(rows);
+  const csv = scoreCsv(packed);
   const window = windowOf(stage);
   const hash = `0x${"ab".repeat(32)}`;
   const manifest = stageManifest(
@@ -102,7 +104,7 @@ export async function writeStage(
       final,
       trial: false,
     },
-    { rows, sources: [SOURCE_DIGEST(stage)], engine: "test" },
+    { rows: packed, sources: [SOURCE_DIGEST(stage)], engine: "test" },
     csv,
   );
   await writeStageFiles(dir, manifest, csv);

@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { ERRORS } from "../../tasks/error-catalog.js";
 import { isVipError } from "../../tasks/errors.js";
 import { computeStage } from "../../tasks/scoring/compute.js";
+import { unpackRows } from "../../tasks/scoring/score-rows.js";
 import {
   type HandTrade,
   STAGE_BLOCKS,
@@ -26,17 +27,15 @@ describe("admitted policies: order-dependent SQL over a total order", () => {
   });
   after(async () => rm(index.dir, { recursive: true, force: true }));
 
-  const compute = async (select: string) =>
-    new Map(
-      (
-        await computeStage(
-          index.file,
-          tradePolicy(select),
-          STAGE_WINDOW,
-          STAGE_BLOCKS,
-        )
-      ).rows.map((r) => [r.address, r.score]),
+  const compute = async (select: string) => {
+    const { rows } = await computeStage(
+      index.file,
+      tradePolicy(select),
+      STAGE_WINDOW,
+      STAGE_BLOCKS,
     );
+    return new Map(unpackRows(rows).map((r) => [r.address, r.score]));
+  };
   const chainOrder = (a: HandTrade, b: HandTrade) =>
     a.block !== b.block
       ? a.block < b.block

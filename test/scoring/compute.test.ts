@@ -14,6 +14,7 @@ import { LogColumns } from "../../tasks/indexer/decode.js";
 import { ActivityStore } from "../../tasks/indexer/store.js";
 import { parsePolicy, type Policy } from "../../tasks/policy/parse.js";
 import { computeStage } from "../../tasks/scoring/compute.js";
+import { unpackRows } from "../../tasks/scoring/score-rows.js";
 import { STAGE_BLOCKS, STAGE_WINDOW } from "../helpers/trade-index.js";
 
 // Computing a stage is a pure function of (index, policy, window): these tests
@@ -72,8 +73,10 @@ describe("computing a stage on the index: exact or refused", () => {
   });
   after(async () => rm(dir, { recursive: true, force: true }));
 
-  const run = (select: string) =>
-    computeStage(file, policy(select), WINDOW, BLOCKS);
+  const run = async (select: string) => {
+    const computed = await computeStage(file, policy(select), WINDOW, BLOCKS);
+    return { ...computed, rows: unpackRows(computed.rows) };
+  };
   /**
    * The values of the error `select` is refused with, after asserting it is
    * `expected`, and that they (one `name: value` a line) match `names`.

@@ -13,6 +13,7 @@ import {
   stageManifest,
   writeStageFiles,
 } from "../../tasks/scoring/publish.js";
+import { packRows } from "../../tasks/scoring/score-rows.js";
 
 const SQL = `-- @policy perp
 -- @from-stage 1
@@ -23,7 +24,8 @@ const A = "0x1000000000000000000000000000000000000001";
 
 function files(policy: Policy, stage: bigint, trial = false) {
   const rows = [{ address: A, score: 7n * stage }];
-  const csv = scoreCsv(rows);
+  const packed = packRows(rows);
+  const csv = scoreCsv(packed);
   const hash = `0x${"ab".repeat(32)}`;
   const window = {
     stage: trial ? null : stage,
@@ -43,7 +45,7 @@ function files(policy: Policy, stage: bigint, trial = false) {
       final: !trial,
       trial,
     },
-    { rows, sources: [], engine: "test" },
+    { rows: packed, sources: [], engine: "test" },
     csv,
   );
   return { manifest, csv };

@@ -16,6 +16,7 @@ import { warnIfOldMinievm } from "../../indexer/node-version.js";
 import { field } from "../../output.js";
 import { activityContext } from "../../scoring/context.js";
 import { sayPolicy } from "../../scoring/policy-choice.js";
+import { unpackRows } from "../../scoring/score-rows.js";
 import { scorePolicies, type StageScores } from "../../scoring/score-stage.js";
 
 interface ScoresCompareArgs extends CompareOptions {
@@ -53,17 +54,17 @@ const action: NewTaskActionFunction<ScoresCompareArgs> = async (args, hre) => {
       prepared.target,
       { policyPath: args.policy },
     )) as [StageScores, StageScores];
-    const comparison = compareScores(
-      current.computation.rows,
-      proposed.computation.rows,
-      PAGE_SHOWN,
-    );
+    const rows = [
+      unpackRows(current.computation.rows),
+      unpackRows(proposed.computation.rows),
+    ] as const;
+    const comparison = compareScores(...rows, PAGE_SHOWN);
     for (const line of comparisonLines(comparison, TERMINAL_LENGTHS))
       ctx.out.line(line);
     if (args.out === undefined) return;
     const written = await writeComparisonFiles(
       args.out,
-      comparisonFiles(current, proposed, comparison),
+      comparisonFiles(current, proposed, comparison, rows),
     );
     ctx.out.line(field("wrote", written.join(", ")));
   } finally {
