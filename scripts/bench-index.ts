@@ -88,6 +88,20 @@ const fmt = (n: number, digits = 0) =>
     maximumFractionDigits: digits,
   });
 
+/** Each process's own peak and JS heap, as a command's processes reported them at exit. */
+function eachProcess(
+  run: Pick<
+    Awaited<ReturnType<typeof hardhat>>,
+    "processMaxRssMb" | "maxRssMb" | "processHeapMb"
+  >,
+): string {
+  return (
+    `each process's own peak: ${run.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")} = ` +
+    `${fmt(run.maxRssMb)} MB, the command and the policy's engine; JS heaps up to ` +
+    `${run.processHeapMb.map((mb) => fmt(mb)).join(" + ")} MB`
+  );
+}
+
 /** Runs the Hardhat CLI as an operator would; its peak memory comes back too. */
 async function hardhat(
   args: string[],
@@ -264,9 +278,10 @@ async function liveRecompute(tradeLog: TradeLog, data: string): Promise<void> {
   }
   console.log(
     `\nthe live stage again after ${fmt(more)} more logs: scores:compute ${fmt(live.seconds, 2)} s ` +
-      `(its digest from the state the last run kept), peak ${fmt(live.peakMb)} MB at once; ` +
-      `on the same index without digest states (every row hashed) ${fmt(everyRow.seconds, 2)} s, ` +
-      `peak ${fmt(everyRow.peakMb)} MB; score file and manifest byte-identical`,
+      `(its digest from the state the last run kept), peak ${fmt(live.peakMb)} MB at once ` +
+      `(${eachProcess(live)}); on the same index without digest states (every row hashed) ` +
+      `${fmt(everyRow.seconds, 2)} s, peak ${fmt(everyRow.peakMb)} MB (${eachProcess(everyRow)}); ` +
+      `score file and manifest byte-identical`,
   );
   await rm(copy, { recursive: true, force: true });
 }
@@ -421,10 +436,7 @@ group by trader
         `plain client ${fmt(plain, 2)} s (${fmt(row.plain)} logs/s); ratio ${fmt(row.ratio, 2)}; ` +
         `scores:index with nothing to fetch ${fmt(idle.seconds, 2)} s, ratio without it ${fmt(row.ratioAfterStart, 2)}; ` +
         `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), ` +
-        `peak ${fmt(compute.peakMb)} MB at once (each process's own peak: ` +
-        `${compute.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")} = ${fmt(compute.maxRssMb)} MB, ` +
-        `the command and the policy's engine; JS heaps up to ` +
-        `${compute.processHeapMb.map((mb) => fmt(mb)).join(" + ")} MB), ${fmt(addresses)} addresses; ` +
+        `peak ${fmt(compute.peakMb)} MB at once (${eachProcess(compute)}), ${fmt(addresses)} addresses; ` +
         `scores:explain ${fmt(explain.seconds, 2)} s, peak ${fmt(explain.peakMb)} MB at once`,
     );
     if (run === RUNS) await liveRecompute(tradeLog, data);
