@@ -74,21 +74,16 @@ export async function computeInEngine(
     tempDir: job.tempDir,
     threads: POLICY_THREADS,
   });
-  let answer: { rows: PackedRows; admitted: AdmittedPolicy; version: unknown };
-  try {
-    answer = await answerPolicy(sandbox, job, deadline);
-  } finally {
-    // Past its answer the engine holds only that table (it has let go of
-    // the index): closing it takes some 30 ms and gives back what its
-    // allocator kept, before the digest's engine starts.
-    sandbox.close();
-  }
-  const { rows, admitted, version } = answer;
+  // Past its answer the engine holds only that table (it has let go of the
+  // index): closing it takes some 30 ms and gives back what its allocator
+  // kept, before the digest's engine starts.
+  const { rows, admitted, version } = await answerPolicy(
+    sandbox,
+    job,
+    deadline,
+  ).finally(() => sandbox.close());
   if (admitted.undecided.length > 0)
-    await checkOrderFree(job, admitted, rows, {
-      deadline,
-      threads: POLICY_THREADS,
-    });
+    await checkOrderFree(job, admitted, rows, deadline);
   // Last, in an engine of its own, once the policy's has let go of the
   // index: the two never hold it at once.
   const { sources, states } = await digestSources(
@@ -227,12 +222,12 @@ async function checkOrderFree(
   job: StageJob,
   admitted: AdmittedPolicy,
   first: PackedRows,
-  { deadline, threads }: { deadline: Deadline; threads: number },
+  deadline: Deadline,
 ): Promise<void> {
   const { policy } = job;
   const sandbox = await PolicySandbox.open(job.indexFile, job.bounds, {
     tempDir: job.tempDir,
-    threads: threads > 1 ? 1 : 2,
+    threads: POLICY_THREADS > 1 ? 1 : 2,
   });
   let second: PackedRows;
   try {

@@ -177,10 +177,7 @@ export function withZeros(
   const wanted = addresses.map((a) => a.toLowerCase()).sort();
   const bytes = bytesOf(rows.addresses);
   const count = rows.scores.length;
-  const hexAt = (i: number) =>
-    i < count
-      ? `0x${bytes.toString("hex", i * ADDRESS_BYTES, (i + 1) * ADDRESS_BYTES)}`
-      : undefined;
+  const hexAt = (i: number) => (i < count ? addressHexAt(bytes, i) : undefined);
   const zeroed: string[] = [];
   let at = 0;
   let held = hexAt(at);
@@ -243,10 +240,15 @@ export function bytesOf(addresses: Uint8Array): Buffer {
   );
 }
 
+/** Packed row `i`'s address, lowercase with `0x`. */
+function addressHexAt(bytes: Buffer, i: number): string {
+  return `0x${bytes.toString("hex", i * ADDRESS_BYTES, (i + 1) * ADDRESS_BYTES)}`;
+}
+
 export function unpackRows({ addresses, scores }: PackedRows): ScoreRow[] {
   const bytes = bytesOf(addresses);
   return Array.from(scores, (score, i) => ({
-    address: `0x${bytes.toString("hex", i * ADDRESS_BYTES, (i + 1) * ADDRESS_BYTES)}`,
+    address: addressHexAt(bytes, i),
     score,
   }));
 }
