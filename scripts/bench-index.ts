@@ -7,9 +7,10 @@
  * - `npx hardhat scores:index` in its own process into a fresh vip-data/
  *   (Hardhat's start-up included), straight to the node;
  * - a plain client right after: the same `eth_getLogs` requests (the index's
- *   own range sizing, `nextRange`, applied to the answers; the count is
+ *   own range sizing, `RangeSizes`, applied to the answers; the count is
  *   checked against the ranges the command reports), one after the other,
  *   each answer read and parsed, nothing else; what the node can give;
+ *   for both, how busy the node was (its CPU time over the wall time);
  * - `npx hardhat scores:compute` for the stage on that index, in its own
  *   process, with its peak memory (maxRSS, read in the process at exit);
  * - `npx hardhat scores:explain` for one address of the stage, likewise;
@@ -40,11 +41,7 @@ import { summarizeProfile } from "./bench/cpu-profile.js";
 import { peakRss, RSS_REPORTER } from "./bench/rss.js";
 import { median } from "./bench/stats.js";
 import { watchTreeRss } from "./bench/tree-rss.js";
-import {
-  FIRST_RANGE,
-  MAX_RANGE,
-  nextRange,
-} from "../tasks/indexer/index-sources.js";
+import { RangeSizes } from "../tasks/indexer/index-sources.js";
 import { startL1RestStandIn } from "../tasks/stand-ins/l1-rest.js";
 import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
@@ -336,7 +333,9 @@ group by trader
   }[] = [];
   for (let run = 1; run <= RUNS; run++) {
     const data = path.join(dir, `data-${run}`);
+    const indexNodeCpu = node.cpuSeconds();
     const index = await hardhat(indexArgs(policy, data));
+    const indexNodeBusy = (node.cpuSeconds() - indexNodeCpu) / index.seconds;
     const ranges = Number(/in (\d+) range\(s\)/.exec(index.output)?.[1]);
     const indexName = (await readdir(data)).find((f) => f.endsWith(".duckdb"));
     const indexMb =
@@ -348,9 +347,13 @@ group by trader
     // reorganization check), which the plain client does not pay.
     const idle = await hardhat(indexArgs(policy, data));
     const plainStarted = performance.now();
+    const plainNodeCpu = node.cpuSeconds();
     let plainLogs = 0;
     let requests = 0;
-    for (let from = 0n, range = FIRST_RANGE; from <= BigInt(head);) {
+    const sizes = new RangeSizes();
+    for (let from = 0n; from <= BigInt(head);) {
+      const range = sizes.peek() ?? 1n;
+      sizes.take();
       const to =
         from + range - 1n < BigInt(head) ? from + range - 1n : BigInt(head);
       const answer = await fetch(node.url, {
@@ -374,10 +377,11 @@ group by trader
       const logs = body.result?.length ?? 0;
       plainLogs += logs;
       requests++;
-      range = nextRange(to - from + 1n, logs, MAX_RANGE);
+      sizes.answered(to - from + 1n, logs);
       from = to + 1n;
     }
     const plain = (performance.now() - plainStarted) / 1000;
+    const plainNodeBusy = (node.cpuSeconds() - plainNodeCpu) / plain;
     if (plainLogs !== LOGS || requests !== ranges)
       throw new Error(
         `the plain client got ${plainLogs} logs in ${requests} requests up to block ${head}; ` +
@@ -434,6 +438,7 @@ group by trader
         `JS heap up to ${index.processHeapMb.map((mb) => fmt(mb)).join(" + ")} MB, ` +
         `outside it up to ${index.processOutsideMb.map((mb) => fmt(mb)).join(" + ")} MB); ` +
         `plain client ${fmt(plain, 2)} s (${fmt(row.plain)} logs/s); ratio ${fmt(row.ratio, 2)}; ` +
+        `the node busy ${fmt(100 * indexNodeBusy)} % of scores:index's time, ${fmt(100 * plainNodeBusy)} % of the plain client's; ` +
         `scores:index with nothing to fetch ${fmt(idle.seconds, 2)} s, ratio without it ${fmt(row.ratioAfterStart, 2)}; ` +
         `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), ` +
         `peak ${fmt(compute.peakMb)} MB at once (${eachProcess(compute)}), ${fmt(addresses)} addresses; ` +

@@ -572,6 +572,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       );
       proxy.rules.maxRange = 20;
       proxy.rules.faultRate = 0.08;
+      proxy.rules.logsDelayMs = 100;
       const disturbed = await dirs();
       const { child, result: killed } = spawnHardhat(
         [
@@ -585,15 +586,13 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
         ],
         env(proxy.url),
       );
-      // Killed once it has stored some ranges (a commit every 2 s) and is
-      // still going.
-      const spawned = Date.now();
+      // Killed once it has asked for 60 ranges: each answered 100 ms after
+      // it is asked, at most LOGS_IN_FLIGHT at once, so it has indexed for
+      // at least 3 s (past its first commit, every 2 s), and it is still
+      // going (its blocks take over 100 ranges of 20).
       let exited = false;
       void killed.then(() => (exited = true));
-      while (
-        !exited &&
-        (Date.now() - spawned < 3_000 || proxy.logFilters.length < 10)
-      )
+      while (!exited && proxy.logFilters.length < 60)
         await new Promise((resolve) => setTimeout(resolve, 50));
       expect(exited, "scores:index ended before it could be killed").to.equal(
         false,
@@ -601,6 +600,7 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
       child.kill("SIGKILL");
       const cut = await killed;
       expect(cut.output).to.not.match(/^indexed /m);
+      proxy.rules.logsDelayMs = 0;
       const result = await compute(
         2,
         disturbed.out,

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 import { HARDHAT_CLI, PROJECT_ROOT } from "./hardhat-cli.js";
@@ -6,6 +7,8 @@ import { HARDHAT_CLI, PROJECT_ROOT } from "./hardhat-cli.js";
 export interface HardhatNode {
   url: string;
   chainId: bigint;
+  /** The CPU time the node's process has used so far, in seconds (Linux's /proc; NaN elsewhere). */
+  cpuSeconds(): number;
   close(): Promise<void>;
 }
 
@@ -70,6 +73,7 @@ export async function startHardhatNode(
   return {
     url,
     chainId,
+    cpuSeconds: () => processCpuSeconds(child.pid),
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.on("exit", resolve));
@@ -88,4 +92,20 @@ export async function freePort(): Promise<number> {
   if (address === null || typeof address === "string")
     throw new Error("no free port");
   return address.port;
+}
+
+/** Clock ticks a second in /proc's figures (`getconf CLK_TCK` on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** A process's user and system CPU time so far, from /proc/<pid>/stat. */
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    // Fields after the command's name in parentheses: utime and stime are
+    // the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
 }

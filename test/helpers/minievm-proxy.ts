@@ -13,6 +13,9 @@ import type { AddressInfo } from "node:net";
  *   an error;
  * - `faultRate`: that share of requests fails on the way (a reset connection
  *   or an HTTP 503), chosen by a seeded generator so a run is repeatable;
+ * - `logsDelayMs`: each `eth_getLogs` is answered (or refused) that much
+ *   later, as a busy node answers: a test then knows a least time an
+ *   index's requests took from how many it has seen;
  * - `logIndex: "transaction"`: every `logIndex` in answers to `eth_getLogs`
  *   and `eth_getTransactionReceipt` (batched or not) is numbered within its
  *   transaction, as minievm numbers it through v1.2.18 (`indexer/abci.go`:
@@ -25,6 +28,7 @@ export interface MinievmRules {
   maxRange?: number;
   prunedBelow?: number;
   faultRate?: number;
+  logsDelayMs?: number;
   seed?: number;
   logIndex?: "block" | "transaction";
 }
@@ -158,6 +162,8 @@ export async function startMinievmProxy(
         toBlock?: string;
       };
       proxy.logFilters.push(filter);
+      const delay = proxy.rules.logsDelayMs ?? 0;
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       const from = Number(BigInt(filter.fromBlock ?? "0x0"));
       const to = Number(BigInt(filter.toBlock ?? "0x0"));
       if (maxRange !== undefined && to - from > maxRange) {

@@ -8,7 +8,6 @@ import { AbiCoder, id, zeroPadValue } from "ethers";
 import { ERRORS, type ErrorDescriptor } from "../../tasks/error-catalog.js";
 import { isVipError, type VipError } from "../../tasks/errors.js";
 import type { RpcLog } from "../../tasks/indexer/decode.js";
-import { indexSources } from "../../tasks/indexer/index-sources.js";
 import {
   receiptOffsets,
   receiptsNeeded,
@@ -16,9 +15,9 @@ import {
 } from "../../tasks/indexer/log-places.js";
 import { RollupReader } from "../../tasks/indexer/rpc.js";
 import { ActivityStore, logTable } from "../../tasks/indexer/store.js";
-import type { Output } from "../../tasks/output.js";
 import { parsePolicy } from "../../tasks/policy/parse.js";
 import { thrownParams } from "../helpers/failure.js";
+import { indexAndQuery } from "../helpers/index-query.js";
 
 const TRADES = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
 const TOKEN = "0xe7f1725e7734ce288f8367e1bb143e90bb3f0512";
@@ -135,8 +134,6 @@ interface RpcReceipt {
   logs: RpcLog[];
 }
 
-const quiet: Output = { line: () => {}, warn: () => {} };
-
 /** Blocks where offsets are not 0: token transfers in earlier transactions, or earlier in the same one. */
 const CHAIN: Chain = [
   // Block 1: a transfer, then trades in three transactions.
@@ -174,27 +171,20 @@ describe("log_index within the transaction, whichever way the node numbers", () 
   after(async () => rm(dir, { recursive: true, force: true }));
 
   let runs = 0;
-  const index = async (
+  const index = (
     node: ReturnType<typeof fakeNode>,
     batched: boolean,
-  ): Promise<unknown[][]> => {
-    const store = await ActivityStore.open(
+  ): Promise<unknown[][]> =>
+    indexAndQuery(
       path.join(dir, `chain-${++runs}.duckdb`),
-    );
-    try {
-      const reader = new RollupReader(
+      new RollupReader(
         node.provider as never,
         undefined,
         batched ? node.batch : undefined,
-      );
-      await indexSources(reader, store, [source], quiet);
-      return await store.rows(
-        `select block_number::VARCHAR, tx_index, log_index, notional::VARCHAR from ${logTable(source)} order by block_number, tx_index, log_index`,
-      );
-    } finally {
-      store.close();
-    }
-  };
+      ),
+      [source],
+      `select block_number::VARCHAR, tx_index, log_index, notional::VARCHAR from ${logTable(source)} order by block_number, tx_index, log_index`,
+    );
   const receipts = (node: ReturnType<typeof fakeNode>) =>
     node.calls.filter((c) => c === "eth_getTransactionReceipt").length;
 
