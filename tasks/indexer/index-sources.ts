@@ -60,12 +60,15 @@ interface Step {
 }
 
 /**
- * A range's answer: refused; asked before a refused range was narrowed
- * (stale: dropped); or its logs and the headers of their blocks.
+ * A range's answer: refused (its size, or any other error of the node's);
+ * asked before a refused range was narrowed (stale: dropped); failed here,
+ * past the node (an answer that is not a list of logs, say); or its logs and
+ * the headers of their blocks.
  */
 type Fetched =
   | { kind: "refused"; step: Step; error: unknown }
   | { kind: "stale" }
+  | { kind: "failed"; error: unknown }
   | {
       kind: "answered";
       step: Step;
@@ -183,16 +186,21 @@ export class RangeSizes {
  * once: as soon as one range's logs arrive, the next range is asked for,
  * then this one's block headers (and receipts, if it needs any), so the node
  * always has a request to serve while this process parses, decodes and
- * stores. At most AHEAD answers wait to be stored. A refused range is asked
- * again, narrower, from the cursors it was planned from; the ranges asked
- * for after it are dropped as their answers come.
+ * stores. At most AHEAD + 1 answers wait while one is stored (as before two
+ * were asked for at once). A refused range is asked again, narrower, from
+ * the cursors it was planned from; the range asked for after it is dropped
+ * as its answer comes (until then it is a third request at the node).
  */
 class RangeSync {
   readonly #sizes = new RangeSizes();
   readonly #pending: Promise<Fetched>[] = [];
-  /** The last range asked for, once its answer is taken in turn: answers are taken in order. */
+  /**
+   * Settles once the last range asked for has its answer taken in turn
+   * (sized the range after it, or found refused or stale): answers are taken
+   * in the order asked. Never rejects.
+   */
   #lastTaken: Promise<void> = Promise.resolve();
-  /** Counts refusals: an answer to a range asked for before the last one is stale. */
+  /** Counts refusals: an answer to a range asked for before the last refusal is stale. */
   #generation = 0;
   #committedAt = 0;
   /**
@@ -230,6 +238,7 @@ class RangeSync {
         if (next === undefined) break;
         const fetched = await next;
         this.#launch();
+        if (fetched.kind === "failed") throw fetched.error;
         if (fetched.kind === "refused")
           this.#narrow(fetched.step, fetched.error);
         else if (fetched.kind === "answered") await this.#storeAnswer(fetched);
@@ -268,8 +277,9 @@ class RangeSync {
 
   /**
    * Asks for the next ranges while a size is ready for them and at most
-   * AHEAD answers would wait (as many as before ranges were asked for two at
-   * a time): each moves its sources' cursors past it.
+   * AHEAD + 1 entries are pending: each moves its sources' cursors past it.
+   * A range's fetch never rejects: what fails past the node comes back as
+   * `failed`, thrown when the run reaches it.
    */
   #launch(): void {
     for (;;) {
@@ -281,18 +291,26 @@ class RangeSync {
       for (const source of step.group)
         this.#plan.cursors.set(source.id, step.to + 1n);
       const before = this.#lastTaken;
-      const taken = this.#fetchRange(step, before);
-      this.#lastTaken = taken.then(() => undefined);
-      this.#pending.push(taken);
+      let taken!: () => void;
+      this.#lastTaken = new Promise<void>((resolve) => (taken = resolve));
+      this.#pending.push(
+        this.#fetchRange(step, before, taken)
+          .catch((error: unknown): Fetched => ({ kind: "failed", error }))
+          .finally(taken),
+      );
     }
   }
 
   /**
    * Fetches a range's logs; once they arrive and the range before it was
-   * taken, sizes the range LOGS_IN_FLIGHT after it, asks for the next, and
-   * reads the headers and receipts this one needs.
+   * taken, sizes the range LOGS_IN_FLIGHT after it, asks for the next, says
+   * it is `taken`, and reads the headers and receipts this one needs.
    */
-  async #fetchRange(step: Step, before: Promise<void>): Promise<Fetched> {
+  async #fetchRange(
+    step: Step,
+    before: Promise<void>,
+    taken: () => void,
+  ): Promise<Fetched> {
     const generation = this.#generation;
     const answer = await settle(
       this.#reader.logs(
@@ -314,6 +332,7 @@ class RangeSync {
     const logs = answer.value.filter((log) => log.removed !== true);
     this.#sizes.answered(step.to - step.from + 1n, logs.length);
     this.#launch();
+    taken();
     const places = await settle(readPlaces(this.#reader, step, logs));
     return { kind: "answered", step, logs, places };
   }

@@ -586,13 +586,14 @@ describe("scores from a published policy: scores:index, scores:compute, scores:a
         ],
         env(proxy.url),
       );
-      // Killed once it has asked for 60 ranges: each answered 100 ms after
-      // it is asked, at most LOGS_IN_FLIGHT at once, so it has indexed for
-      // at least 3 s (past its first commit, every 2 s), and it is still
-      // going (its blocks take over 100 ranges of 20).
+      // Killed once it has asked for 70 ranges: each answered 100 ms after
+      // it is asked, LOGS_IN_FLIGHT at once (a third for a moment after a
+      // refusal), so it has indexed for over 3 s (past its first commit,
+      // every 2 s), and it is still going (its blocks take over 100 ranges
+      // of 20).
       let exited = false;
       void killed.then(() => (exited = true));
-      while (!exited && proxy.logFilters.length < 60)
+      while (!exited && proxy.logFilters.length < 70)
         await new Promise((resolve) => setTimeout(resolve, 50));
       expect(exited, "scores:index ended before it could be killed").to.equal(
         false,

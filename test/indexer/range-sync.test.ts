@@ -38,7 +38,12 @@ const blockHash = (n: number) => `0x${n.toString(16).padStart(64, "b")}`;
 function slowNode(
   blocks: number,
   perBlock: (n: number) => number,
-  options: { delay?: (call: number) => number; maxRange?: number } = {},
+  options: {
+    delay?: (call: number) => number;
+    maxRange?: number;
+    /** The calls answered with `null` instead of a list of logs. */
+    nullAt?: number[];
+  } = {},
 ) {
   const logs: RpcLog[] = [];
   for (let n = 1; n <= blocks; n++)
@@ -77,6 +82,8 @@ function slowNode(
     inFlight--;
     if (refused)
       throw new Error(`block range exceeded ${String(options.maxRange)}`);
+    if (options.nullAt?.includes(call) === true)
+      return null as unknown as RpcLog[];
     return logs.filter(
       (log) => Number(log.blockNumber) >= from && Number(log.blockNumber) <= to,
     );
@@ -106,6 +113,7 @@ function slowNode(
     asked,
     provider,
     mostInFlight: () => mostInFlight,
+    inFlight: () => inFlight,
   };
 }
 
@@ -220,5 +228,32 @@ describe("the index's ranges, LOGS_IN_FLIGHT asked for at once", () => {
     for (const a of node.asked.filter((r) => !r.refused))
       for (let n = a.from; n <= a.to; n++) covered.add(n);
     expect(covered.size).to.equal(3_001);
+  });
+
+  it("an answer that is not a list of logs ends the run with its error, the ranges asked beside it leaving no unhandled rejection", async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", listener);
+    try {
+      // The fifth and sixth answers are null: the sixth's is taken after
+      // the run has ended with the fifth's.
+      const node = slowNode(5_000, (n) => n % 2, {
+        nullAt: [4, 5],
+        delay: (call) => (call === 5 ? 30 : 0),
+      });
+      let error: unknown;
+      await index(node).catch((e: unknown) => (error = e));
+      expect(error).to.be.instanceOf(TypeError);
+      // Once every range asked for is answered, their rejections, were
+      // there any, surface within a turn of the event loop.
+      for (let polls = 0; node.inFlight() > 0 && polls < 500; polls++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(node.inFlight()).to.equal(0);
+      for (let turn = 0; turn < 3; turn++)
+        await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off("unhandledRejection", listener);
+    }
   });
 });
