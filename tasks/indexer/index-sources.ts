@@ -237,8 +237,8 @@ class RangeSync {
         const next = this.#pending.shift();
         if (next === undefined) break;
         const fetched = await next;
-        this.#launch();
         if (fetched.kind === "failed") throw fetched.error;
+        this.#launch();
         if (fetched.kind === "refused")
           this.#narrow(fetched.step, fetched.error);
         else if (fetched.kind === "answered") await this.#storeAnswer(fetched);

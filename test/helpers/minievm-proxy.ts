@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
  * - `faultRate`: that share of requests fails on the way (a reset connection
  *   or an HTTP 503), chosen by a seeded generator so a run is repeatable;
  * - `logsDelayMs`: each `eth_getLogs` is answered (or refused) that much
- *   later, as a busy node answers: a test then knows a least time an
+ *   later, as a busy node answers: a test then knows the least time an
  *   index's requests took from how many it has seen;
  * - `logIndex: "transaction"`: every `logIndex` in answers to `eth_getLogs`
  *   and `eth_getTransactionReceipt` (batched or not) is numbered within its
