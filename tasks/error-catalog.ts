@@ -1264,6 +1264,15 @@ export const ERRORS = {
           "A block's hash in the logs differs from its header's: the chain reorganized meanwhile.",
         fix: "Run scores:index again: the index rewinds to the last block that still matches.",
       },
+      CALL_FAILED: {
+        number: 4026,
+        message: "{method}: {reason}",
+        cause:
+          "The rollup's node answered a JSON-RPC call with an error (its own words are the reason).",
+        fix:
+          "A range the node refuses as too wide is narrowed and a fault retried on their own; " +
+          "otherwise the reason says what the node refused: check the node and the network's url.",
+      },
     },
     INDEX: {
       INDEX_FORMAT_1: {

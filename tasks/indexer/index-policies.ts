@@ -1,25 +1,23 @@
 import path from "node:path";
 
-import type { EIP1193Provider } from "hardhat/types/providers";
-
 import { reasonOf } from "../errors.js";
 import { type Output, safeText } from "../output.js";
 import type { BatchTransport } from "./batch.js";
 import { indexSources, type IndexReport } from "./index-sources.js";
-import { RollupReader } from "./rpc.js";
+import { type JsonRpcRequester, RollupReader } from "./rpc.js";
 import { ActivityStore } from "./store.js";
 import type { Policy } from "../policy/parse.js";
 
 /** What indexing reads and where it writes: the rollup, and the index's folder. */
 export interface IndexContext {
-  provider: EIP1193Provider;
+  provider: JsonRpcRequester;
   chainId: bigint;
   /** The network's name in the config, for the commands an error suggests. */
   networkName?: string;
   /** Where the index lives (`vip-data/` in the project unless told). */
   dataDir: string;
   out: Output;
-  /** Block headers in batches (HTTP networks; see `batchTransport`). */
+  /** Block headers in batches (HTTP networks; see `batch.ts`). */
   batch?: BatchTransport;
 }
 
@@ -28,7 +26,9 @@ export function indexFile(dataDir: string, chainId: bigint): string {
   return path.join(dataDir, `chain-${chainId}.duckdb`);
 }
 
-export function rollupReader(ctx: IndexContext): RollupReader {
+export function rollupReader(
+  ctx: Pick<IndexContext, "provider" | "out" | "batch">,
+): RollupReader {
   return new RollupReader(
     ctx.provider,
     (what, error) =>

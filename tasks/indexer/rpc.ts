@@ -2,10 +2,14 @@ import type { EIP1193Provider } from "hardhat/types/providers";
 
 import { ERRORS } from "../error-catalog.js";
 import { defined, isVipError, VipError } from "../errors.js";
+import { safeText } from "../output.js";
 import type { BatchTransport } from "./batch.js";
 import type { RpcLog } from "./decode.js";
 import type { TxReceipt } from "./log-places.js";
 import { isTransient, withRetry } from "../network/retry.js";
+
+/** What the index asks a node through: an EIP-1193 provider's `request`. */
+export type JsonRpcRequester = Pick<EIP1193Provider, "request">;
 
 /** A rollup block's place: its number, hash and own timestamp. */
 export interface BlockHeader {
@@ -37,18 +41,30 @@ export class RollupReader {
   /** Requests that failed and were retried, by method. */
   readonly retried = new Map<string, number>();
 
-  readonly #provider: EIP1193Provider;
+  readonly #provider: JsonRpcRequester;
   readonly #onRetry?: (what: string, error: unknown) => void | undefined;
   #batch?: BatchTransport | undefined;
 
   constructor(
-    provider: EIP1193Provider,
+    provider: JsonRpcRequester,
     onRetry?: (what: string, error: unknown) => void,
     batch?: BatchTransport,
   ) {
     this.#provider = provider;
     this.#onRetry = onRetry;
     this.#batch = batch;
+  }
+
+  /** The chain's id; an answer that is not a quantity is an error. */
+  async chainId(): Promise<bigint> {
+    const answer = await this.#request("eth_chainId", [], "the chain id");
+    if (typeof answer !== "string" || !/^0x[0-9a-fA-F]+$/.test(answer))
+      throw new VipError(ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER, {
+        what: "eth_chainId",
+        field: "the answer",
+        problem: `is not a quantity: ${safeText(JSON.stringify(answer) ?? "undefined", 80)}`,
+      });
+    return BigInt(answer);
   }
 
   async head(): Promise<bigint> {

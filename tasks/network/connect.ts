@@ -1,5 +1,5 @@
 import { HardhatError } from "@nomicfoundation/hardhat-errors";
-import type { NetworkConfig } from "hardhat/types/config";
+import type { HttpNetworkConfig, NetworkConfig } from "hardhat/types/config";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
 
@@ -48,6 +48,23 @@ export async function connectReadOnly(
   if (config.type !== "http") return connectAnyNetwork(hre);
   await checkNetworkUrl(name, config);
   return hre.network.create({ network: name, override: { accounts: [] } });
+}
+
+/**
+ * The rollup named by `--network`, for commands that only read it through
+ * their own JSON-RPC client (no connection is made): refused, as
+ * `connectReadOnly` refuses it, unless it is a real network with `vip`
+ * settings of its own; its url resolved, so a variable set nowhere is
+ * refused before anything else.
+ */
+export async function readOnlyRollup(
+  hre: HardhatRuntimeEnvironment,
+): Promise<{ name: string; config: HttpNetworkConfig }> {
+  const { name, config } = operatorNetwork(hre);
+  if (config.type !== "http")
+    throw new Error("operatorNetwork answers HTTP networks alone");
+  await checkNetworkUrl(name, config);
+  return { name, config };
 }
 
 /** What each variable a network's url may come from is. */

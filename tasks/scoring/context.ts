@@ -1,11 +1,12 @@
+import type { HttpNetworkConfig } from "hardhat/types/config";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 
 import { type PolicyBoundOptions, policyBounds } from "./policy-bounds.js";
 import type { PolicyBounds } from "./sandbox.js";
 import { baseChain, taskFolder } from "../config/settings.js";
-import { batchTransport } from "../indexer/batch.js";
-import type { IndexContext } from "../indexer/index-policies.js";
-import { connectReadOnly, type Connection } from "../network/connect.js";
+import { httpReads } from "../indexer/http-reads.js";
+import { type IndexContext, rollupReader } from "../indexer/index-policies.js";
+import { readOnlyRollup } from "../network/connect.js";
 import { consoleOutput } from "../output.js";
 
 /**
@@ -19,10 +20,16 @@ export interface ActivityContext extends IndexContext {
   policyBounds?: PolicyBounds;
 }
 
+/** The rollup a scoring command reads: its name in the config, and its config. */
+export interface RollupNetwork {
+  name: string;
+  config: HttpNetworkConfig;
+}
+
 /**
  * What the scoring commands read: the rollup named by `--network` (read-only:
- * no key is resolved), its chain id, and the base chain's REST API for the
- * stage windows.
+ * no key is resolved, and no Hardhat connection is made, see `httpReads`),
+ * its chain id, and the base chain's REST API for the stage windows.
  */
 export async function activityContext(
   hre: HardhatRuntimeEnvironment,
@@ -36,24 +43,27 @@ export async function activityContext(
     /** `--policy-timeout` and `--policy-memory`, for the commands that score. */
     bounds?: PolicyBoundOptions;
   } = {},
-): Promise<{ ctx: ActivityContext; connection: Connection }> {
-  const connection = await connectReadOnly(hre);
-  const chainId = (await connection.ethers.provider.getNetwork()).chainId;
+): Promise<{ ctx: ActivityContext; network: RollupNetwork }> {
+  const network = await readOnlyRollup(hre);
+  const reads = await httpReads(network.config);
+  const chainId = await rollupReader({
+    ...reads,
+    out: consoleOutput,
+  }).chainId();
   const { restUrl: l1RestUrl, moduleAddress } = needsBaseChain
-    ? await baseChain(connection.networkName, connection.networkConfig)
+    ? await baseChain(network.name, network.config)
     : { restUrl: "", moduleAddress: "" };
   return {
-    connection,
+    network,
     ctx: {
-      provider: connection.provider,
+      ...reads,
       chainId,
-      networkName: connection.networkName,
-      policyBounds: policyBounds(bounds, connection.networkConfig),
+      networkName: network.name,
+      policyBounds: policyBounds(bounds, network.config),
       dataDir: taskFolder(hre.config.paths.root, "data", dataDir),
       l1RestUrl,
       moduleAddress,
       out: consoleOutput,
-      batch: await batchTransport(connection.networkConfig),
     },
   };
 }

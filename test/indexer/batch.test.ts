@@ -1,5 +1,4 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 
 import { expect } from "chai";
 import type { NetworkConfig } from "hardhat/types/config";
@@ -9,50 +8,18 @@ import { isVipError } from "../../tasks/errors.js";
 import { batchTransport } from "../../tasks/indexer/batch.js";
 import { RollupReader } from "../../tasks/indexer/rpc.js";
 import { isTransient } from "../../tasks/network/retry.js";
+import {
+  httpNetworkConfig,
+  type StandInReply,
+  startRpcStandIn,
+} from "../helpers/rpc-stand-in.js";
 
-/**
- * A node on 127.0.0.1 that answers every request with `reply(calls)`: what a
- * JSON-RPC 2.0 server may answer a batch with.
- */
-async function node(
-  reply: (calls: { id: number; method: string }[]) => {
-    status?: number;
-    body: unknown;
-  },
-): Promise<{ url: string; server: Server; seen: unknown[] }> {
-  const seen: unknown[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      const calls = JSON.parse(body) as { id: number; method: string }[];
-      seen.push({ calls, headers: req.headers });
-      const answer = reply(calls);
-      res.writeHead(answer.status ?? 200, {
-        "content-type": "application/json",
-      });
-      res.end(
-        typeof answer.body === "string"
-          ? answer.body
-          : JSON.stringify(answer.body),
-      );
-    });
-  });
-  await new Promise<void>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve()),
-  );
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, server, seen };
-}
+/** A node whose answer to a batch is `reply(calls)`. */
+const node = (
+  reply: (calls: { id: number; method: string }[]) => StandInReply,
+) => startRpcStandIn((body) => reply(body as { id: number; method: string }[]));
 
-function httpConfig(url: string): NetworkConfig {
-  return {
-    type: "http",
-    url: { _type: "ResolvedConfigurationVariable", get: async () => url },
-    httpHeaders: { authorization: "Bearer test" },
-    timeout: 5_000,
-  } as unknown as NetworkConfig;
-}
+const httpConfig = (url: string) => httpNetworkConfig(url) as NetworkConfig;
 
 const CALLS = [0, 1, 2].map((n) => ({
   method: "eth_getBlockByNumber",
@@ -179,7 +146,7 @@ describe("JSON-RPC batches for block headers", () => {
     };
     const warnings: string[] = [];
     const reader = new RollupReader(
-      provider as never,
+      provider,
       (what) => warnings.push(what),
       await batchTransport(httpConfig(n.url)),
     );

@@ -178,7 +178,7 @@ describe("log_index within the transaction, whichever way the node numbers", () 
     indexAndQuery(
       path.join(dir, `chain-${++runs}.duckdb`),
       new RollupReader(
-        node.provider as never,
+        node.provider,
         undefined,
         batched ? node.batch : undefined,
       ),

@@ -31,14 +31,14 @@ const action: NewTaskActionFunction<ScoresCompareArgs> = async (args, hre) => {
   // The options and both policies are checked before anything is read.
   const prepared = await prepareComparison(hre, args);
   if (args.out !== undefined) await refuseOutFile(args.out);
-  const { ctx, connection } = await activityContext(hre, {
+  const { ctx, network } = await activityContext(hre, {
     dataDir: args.dataDir,
     bounds: args,
     needsBaseChain: prepared.target.kind === "stage",
   });
   const versionChecked = warnIfOldMinievm(
-    connection.networkName,
-    connection.networkConfig,
+    network.name,
+    network.config,
     ctx.out,
   );
   try {

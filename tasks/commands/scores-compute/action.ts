@@ -21,15 +21,15 @@ interface ScoresComputeArgs extends PolicyBoundOptions, ScoreTargetOptions {
 const action: NewTaskActionFunction<ScoresComputeArgs> = async (args, hre) => {
   // The options and the policy are checked before anything is read.
   const prepared = await prepareScoring(hre, "scores:compute", args);
-  const { ctx, connection } = await activityContext(hre, {
+  const { ctx, network } = await activityContext(hre, {
     dataDir: args.dataDir,
     bounds: args,
     needsBaseChain: prepared.target.kind === "stage",
   });
   // Asked while the stage is computed; waited for at the end, failed or not.
   const versionChecked = warnIfOldMinievm(
-    connection.networkName,
-    connection.networkConfig,
+    network.name,
+    network.config,
     ctx.out,
   );
   try {

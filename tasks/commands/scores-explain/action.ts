@@ -8,6 +8,7 @@ import {
 } from "../../explain/explain-address.js";
 import { explanationJson } from "../../explain/explain.js";
 import { explanationLines } from "../../explain/render.js";
+import { connectReadOnly } from "../../network/connect.js";
 import { consoleOutput, type Output } from "../../output.js";
 import { activityContext } from "../../scoring/context.js";
 import type { PolicyBoundOptions } from "../../scoring/policy-bounds.js";
@@ -34,12 +35,14 @@ const action: NewTaskActionFunction<ScoresExplainArgs> = async (args, hre) => {
   // Everything the user typed is checked before anything is read.
   const address = parseExplainAddress(args.address);
   const prepared = await prepareScoring(hre, "scores:explain", args);
-  const { ctx, connection } = await activityContext(hre, {
+  const { ctx } = await activityContext(hre, {
     dataDir: args.dataDir,
     bounds: args,
     needsBaseChain: prepared.target.kind === "stage",
   });
   ctx.out = args.json ? quiet : consoleOutput;
+  // The contract is read through Hardhat's connection (ethers' contract).
+  const connection = await connectReadOnly(hre);
   const contract = await findScoreContract(
     connection,
     { ...args, ignitionPath: ignitionPath(hre) },

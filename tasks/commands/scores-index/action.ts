@@ -17,14 +17,14 @@ const action: NewTaskActionFunction<ScoresIndexArgs> = async (args, hre) => {
   // The policies are read before the network is touched: a bad header never
   // waits on a node.
   const policies = await loadPolicies(args.policy);
-  const { ctx, connection } = await activityContext(hre, {
+  const { ctx, network } = await activityContext(hre, {
     needsBaseChain: false,
     dataDir: args.dataDir,
   });
   // Asked while the index runs; waited for at the end, failed or not.
   const versionChecked = warnIfOldMinievm(
-    connection.networkName,
-    connection.networkConfig,
+    network.name,
+    network.config,
     ctx.out,
   );
   try {
