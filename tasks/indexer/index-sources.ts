@@ -183,11 +183,11 @@ export class RangeSizes {
  * was stored since the last commit.
  *
  * Ranges are fetched ahead, in order, LOGS_IN_FLIGHT of them asked for at
- * once: as soon as one range's logs arrive, the next range is asked for,
- * then this one's block headers (and receipts, if it needs any), so the node
- * always has a request to serve while this process parses, decodes and
- * stores. At most AHEAD + 1 answers wait while one is stored (as before two
- * were asked for at once). A refused range is asked again, narrower, from
+ * once: as soon as one range's logs arrive, its block headers (and receipts,
+ * if it needs any) are asked for, then the next range, so the node always
+ * has a request to serve while this process parses, decodes and stores, and
+ * serves first what the run waits on. At most AHEAD + 1 answers wait while
+ * one is stored (as before two were asked for at once). A refused range is asked again, narrower, from
  * the cursors it was planned from; the range asked for after it is dropped
  * as its answer comes (until then it is a third request at the node).
  */
@@ -303,8 +303,8 @@ class RangeSync {
 
   /**
    * Fetches a range's logs; once they arrive and the range before it was
-   * taken, sizes the range LOGS_IN_FLIGHT after it, asks for the next, says
-   * it is `taken`, and reads the headers and receipts this one needs.
+   * taken, asks for the headers and receipts this one needs, sizes the range
+   * LOGS_IN_FLIGHT after it, asks for the next, and says it is `taken`.
    */
   async #fetchRange(
     step: Step,
@@ -330,10 +330,15 @@ class RangeSync {
       return { kind: "refused", step, error: answer.error };
     }
     const logs = answer.value.filter((log) => log.removed !== true);
+    // This range's headers are asked for before the next range: the node
+    // serves one request at a time, and the run waits on these headers to
+    // store this range, not on the next range (asked first, they waited
+    // behind its logs: some 0.5 s of 5.5 at 1,000,000 logs).
+    const placesRead = settle(readPlaces(this.#reader, step, logs));
     this.#sizes.answered(step.to - step.from + 1n, logs.length);
     this.#launch();
     taken();
-    const places = await settle(readPlaces(this.#reader, step, logs));
+    const places = await placesRead;
     return { kind: "answered", step, logs, places };
   }
 

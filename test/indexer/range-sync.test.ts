@@ -32,8 +32,8 @@ const blockHash = (n: number) => `0x${n.toString(16).padStart(64, "b")}`;
  * A node of `blocks` blocks with `perBlock(n)` trades in block n, in one
  * transaction (notional n·1000 + k), whose `eth_getLogs` answers come after `delay(call)` ms, so
  * that a later request can be answered first, and which refuses a range
- * wider than `maxRange` as minievm does. It records each range asked for and
- * the most requests it held at once.
+ * wider than `maxRange` as minievm does. It records each range asked for,
+ * every call in the order it was made, and the most requests it held at once.
  */
 function slowNode(
   blocks: number,
@@ -62,6 +62,7 @@ function slowNode(
         logIndex: hex(k),
       });
   const asked: { from: number; to: number; refused: boolean }[] = [];
+  const calls: { method: string; block: number }[] = [];
   let inFlight = 0;
   let mostInFlight = 0;
   const getLogs = async (filter: {
@@ -96,6 +97,11 @@ function slowNode(
       method: string;
       params?: unknown[];
     }): Promise<unknown> => {
+      const first = params[0] as string | { fromBlock: string } | undefined;
+      calls.push({
+        method,
+        block: Number(typeof first === "object" ? first.fromBlock : first),
+      });
       if (method === "eth_blockNumber") return hex(blocks);
       if (method === "eth_getBlockByNumber") {
         const n = Number(params[0]);
@@ -111,6 +117,7 @@ function slowNode(
   return {
     logs,
     asked,
+    calls,
     provider,
     mostInFlight: () => mostInFlight,
     inFlight: () => inFlight,
@@ -148,7 +155,7 @@ describe("the index's ranges, LOGS_IN_FLIGHT asked for at once", () => {
   const index = (node: ReturnType<typeof slowNode>) =>
     indexAndQuery(
       path.join(dir, `chain-${++runs}.duckdb`),
-      new RollupReader(node.provider as never),
+      new RollupReader(node.provider),
       [source],
       `select block_number::INTEGER, log_index, notional::VARCHAR from ${logTable(source)} order by block_number, log_index`,
     );
@@ -196,6 +203,36 @@ describe("the index's ranges, LOGS_IN_FLIGHT asked for at once", () => {
     expect(node.asked.map(({ from, to }) => ({ from, to }))).to.deep.equal(
       rangesInTurn(5_000, logsIn),
     );
+  });
+
+  it("asks for a range's block headers before the range after it: the node serves first what the run waits on", async () => {
+    const node = slowNode(3_000, (n) => (n % 5 === 0 ? 2 : 0));
+    const rows = await index(node);
+    expect(rows).to.deep.equal(expectedRows(node));
+    expect(node.asked.length).to.be.greaterThan(LOGS_IN_FLIGHT + 2);
+    const logsCall = (range: { from: number }) =>
+      node.calls.findIndex(
+        (c) => c.method === "eth_getLogs" && c.block === range.from,
+      );
+    // Each answer's headers are asked for before the range its arrival lets
+    // the run ask for (LOGS_IN_FLIGHT ranges after it).
+    node.asked.slice(0, -LOGS_IN_FLIGHT).forEach((range, k) => {
+      const next = node.asked[k + LOGS_IN_FLIGHT] ?? range;
+      const headers = node.calls.findIndex(
+        (c) =>
+          c.method === "eth_getBlockByNumber" &&
+          c.block >= range.from &&
+          c.block <= range.to,
+      );
+      expect(
+        headers,
+        `headers of blocks ${range.from}–${range.to}`,
+      ).to.be.greaterThan(logsCall(range));
+      expect(
+        headers,
+        `headers of blocks ${range.from}–${range.to}`,
+      ).to.be.lessThan(logsCall(next));
+    });
   });
 
   it("a range refused as too wide: asked again at the node's limit from where it began, the ranges asked for after it dropped, every log stored once", async () => {
