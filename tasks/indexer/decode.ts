@@ -1,4 +1,5 @@
-import { hexlify, Indexed, Interface } from "ethers";
+import { Indexed, Interface } from "ethers/abi";
+import { hexlify } from "ethers/utils";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";

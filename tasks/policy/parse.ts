@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 
-import { EventFragment, getAddress, type ParamType } from "ethers";
+import { EventFragment, type ParamType } from "ethers/abi";
+import { getAddress } from "ethers/address";
 
 import { ERRORS } from "../error-catalog.js";
 import { VipError } from "../errors.js";
