@@ -244,6 +244,14 @@ export const ERRORS = {
           "Set the variable the message names in the environment or with " +
           "`npx hardhat keystore set <NAME>`.",
       },
+      NETWORK_URL_INVALID: {
+        number: 1037,
+        message:
+          'network "{network}"\'s url is not a valid URL (not shown here: it may hold a key)',
+        cause:
+          "The network's url, or the variable it is read from, is not an http(s) URL: a scheme is missing, say.",
+        fix: "Give the full URL, as http://host:8545 or https://host/path.",
+      },
     },
     OPTIONS: {
       OPTION_REQUIRED: {
@@ -2810,6 +2818,17 @@ export const ERRORS = {
         cause:
           "A real operation was asked on a network without a vip block in the config.",
         fix: "Add a vip block to the network, or run with --network naming one that has it.",
+      },
+      CHAIN_ID_MISMATCH: {
+        number: 7703,
+        message: joined(
+          'network "{name}" is configured with chainId {configured}, but its node answers {answered}: ',
+          "the url reaches another chain. Nothing was read",
+        ),
+        cause:
+          "The network's chainId in hardhat.config.ts and the chain id its node answers differ " +
+          "(Hardhat refuses such a connection; the scoring commands, which read without one, refuse it too).",
+        fix: "Point the network's url at the rollup's node, or correct its chainId.",
       },
     },
     GOVERNANCE: {

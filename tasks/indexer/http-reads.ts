@@ -1,3 +1,5 @@
+import { STATUS_CODES } from "node:http";
+
 import type { HttpNetworkConfig } from "hardhat/types/config";
 
 import { batchesOver, type BatchTransport } from "./batch.js";
@@ -68,10 +70,14 @@ function resultOf(
   { status, text }: { status: number; text: string },
 ): unknown {
   if (status < 200 || status >= 300)
+    // The status's name too: a gateway's "504 Gateway Timeout" to a log
+    // query is a range too wide for it, which the reader narrows.
     throw new VipError(ERRORS.NETWORK.HTTP.HTTP_STATUS, {
       url: origin,
       status,
-      reason: text === "" ? "(no body)" : safeText(text, 200),
+      reason: [STATUS_CODES[status] ?? "", safeText(text, 200)]
+        .filter((part) => part !== "")
+        .join(": "),
     });
   let answer: JsonRpcAnswer | null;
   try {
@@ -82,11 +88,16 @@ function resultOf(
       body: safeText(text, 200),
     });
   }
-  if (typeof answer !== "object" || answer === null || Array.isArray(answer))
+  if (
+    typeof answer !== "object" ||
+    answer === null ||
+    Array.isArray(answer) ||
+    !("result" in answer || "error" in answer)
+  )
     throw new VipError(ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER, {
       what: `${method} at ${origin}`,
       field: "the answer",
-      problem: "is not a JSON-RPC response",
+      problem: `is not a JSON-RPC response (no result, no error): ${safeText(text, 120)}`,
     });
   if (answer.error !== undefined && answer.error !== null)
     throw new NodeCallError(
@@ -99,9 +110,8 @@ function resultOf(
 }
 
 /**
- * What went wrong on the way: the system's code where there is one
- * (ECONNREFUSED, UND_ERR_SOCKET), else hardhat-utils' message, which names
- * the origin alone.
+ * What went wrong on the way: the system's code where there is one, else
+ * hardhat-utils' message, which names the origin alone.
  */
 function faultOf(error: unknown): string {
   for (
@@ -109,8 +119,9 @@ function faultOf(error: unknown): string {
     e !== undefined && e !== null && depth < 4;
     depth++
   ) {
+    // A system's or TLS's code: ECONNRESET, UND_ERR_SOCKET, CERT_HAS_EXPIRED.
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && /^(E[A-Z]+|UND_ERR)/.test(code))
+    if (typeof code === "string" && /^[A-Z][A-Z0-9_]{3,}$/.test(code))
       return code;
     e = (e as { cause?: unknown }).cause;
   }

@@ -11,7 +11,7 @@ import { safeText } from "../output.js";
 /**
  * Posts a JSON-RPC body (one call, or a batch) to the network's node and
  * answers the HTTP status and the answer's text. An HTTP error status comes
- * back as it is, whatever undici made of it.
+ * back as it is, with its body, whatever undici made of it.
  */
 export type NodePost = (
   body: unknown,
@@ -44,7 +44,7 @@ export async function nodePost(config: HttpNetworkConfig): Promise<NodePost> {
       // retried and a 405 (no batches here) is not.
       const status = statusOf(error);
       if (status === undefined) throw error;
-      return { status, text: "" };
+      return { status, text: bodyOf(error) };
     }
     return { status: response.statusCode, text: await response.body.text() };
   };
@@ -85,6 +85,24 @@ export class NodeCallError<D extends CallFailure> extends VipError<D> {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- see above
     super(descriptor, params as never);
   }
+}
+
+/**
+ * The body of an answer with an error status, as undici's response error
+ * keeps it (parsed when it was JSON), or "".
+ */
+function bodyOf(error: unknown): string {
+  for (
+    let e: unknown = error, depth = 0;
+    e !== undefined && e !== null && depth < 4;
+    depth++
+  ) {
+    const body = (e as { body?: unknown }).body;
+    if (typeof body === "string") return body;
+    if (typeof body === "object" && body !== null) return JSON.stringify(body);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return "";
 }
 
 /** The HTTP status an error of hardhat-utils' request carries, if any. */

@@ -357,12 +357,20 @@ export function rangeLimit(error: unknown): bigint | undefined {
  * A refusal of the request itself is not.
  */
 function isFault(error: unknown): boolean {
-  if (isVipError(error, ERRORS.INDEXER.BATCH.BATCH_HTTP_STATUS))
+  // Said by the descriptor where the error is this tool's (their text names
+  // the node's origin, which may hold "json" or "500").
+  if (
+    isVipError(error, ERRORS.INDEXER.BATCH.BATCH_HTTP_STATUS) ||
+    isVipError(error, ERRORS.NETWORK.HTTP.HTTP_STATUS)
+  )
     return RETRIED_STATUSES.has(Number(error.params.status));
-  // A call the node failed in a batch: the node's words are its reason.
+  if (isVipError(error, ERRORS.NETWORK.HTTP.NOT_JSON)) return true;
+  if (isVipError(error, ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER)) return false;
+  // A call the node failed: the node's words are its reason.
   const text =
     isVipError(error, ERRORS.INDEXER.BATCH.BATCH_REFUSED) ||
-    isVipError(error, ERRORS.INDEXER.BATCH.BATCH_CALL_FAILED)
+    isVipError(error, ERRORS.INDEXER.BATCH.BATCH_CALL_FAILED) ||
+    isVipError(error, ERRORS.INDEXER.NODE.CALL_FAILED)
       ? String(error.params.reason)
       : causeChainText(error);
   if (

@@ -1,4 +1,5 @@
 import { HardhatError } from "@nomicfoundation/hardhat-errors";
+import { isValidUrl } from "@nomicfoundation/hardhat-utils/request";
 import type { HttpNetworkConfig, NetworkConfig } from "hardhat/types/config";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { NetworkConnection } from "hardhat/types/network";
@@ -64,6 +65,12 @@ export async function readOnlyRollup(
   if (config.type !== "http")
     throw new Error("operatorNetwork answers HTTP networks alone");
   await checkNetworkUrl(name, config);
+  // Hardhat's provider refuses an invalid url by the network's name; past
+  // it, the URL parser's error would quote the url, key and all.
+  if (!isValidUrl(await config.url.get()))
+    throw new VipError(ERRORS.CONFIG.SETTINGS.NETWORK_URL_INVALID, {
+      network: name,
+    });
   return { name, config };
 }
 

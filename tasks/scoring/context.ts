@@ -4,6 +4,8 @@ import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import { type PolicyBoundOptions, policyBounds } from "./policy-bounds.js";
 import type { PolicyBounds } from "./sandbox.js";
 import { baseChain, taskFolder } from "../config/settings.js";
+import { ERRORS } from "../error-catalog.js";
+import { VipError } from "../errors.js";
 import { httpReads } from "../indexer/http-reads.js";
 import { type IndexContext, rollupReader } from "../indexer/index-policies.js";
 import { readOnlyRollup } from "../network/connect.js";
@@ -50,6 +52,7 @@ export async function activityContext(
     ...reads,
     out: consoleOutput,
   }).chainId();
+  refuseOtherChain(network, chainId);
   const { restUrl: l1RestUrl, moduleAddress } = needsBaseChain
     ? await baseChain(network.name, network.config)
     : { restUrl: "", moduleAddress: "" };
@@ -66,4 +69,19 @@ export async function activityContext(
       out: consoleOutput,
     },
   };
+}
+
+/**
+ * Hardhat's connection refuses a node whose chain id differs from the
+ * network's configured `chainId`; these commands read without one, so they
+ * check it here, before the index of the wrong chain is read or written.
+ */
+function refuseOtherChain(network: RollupNetwork, answered: bigint): void {
+  const configured = network.config.chainId;
+  if (configured !== undefined && BigInt(configured) !== answered)
+    throw new VipError(ERRORS.NETWORK.TASK_NETWORK.CHAIN_ID_MISMATCH, {
+      name: network.name,
+      configured,
+      answered,
+    });
 }

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { expect } from "chai";
 
 import { ERRORS } from "../../tasks/error-catalog.js";
-import { isVipError } from "../../tasks/errors.js";
+import { isVipError, VipError } from "../../tasks/errors.js";
 import { httpReads } from "../../tasks/indexer/http-reads.js";
 import {
   isRangeRefusal,
@@ -207,5 +207,79 @@ describe("reading a rollup's node without a Hardhat connection", () => {
       String(notQuantity),
     ).to.equal(true);
     expect(n.seen).to.have.length(3);
+  });
+
+  it("says a gateway's timeout or a too-large answer behind an error status in words the reader narrows a range on, and refuses an answer with neither result nor error", async () => {
+    const n = await node([
+      { status: 504, body: "" },
+      {
+        status: 413,
+        body: {
+          jsonrpc: "2.0",
+          id: 2,
+          error: {
+            code: -32005,
+            message: "query returned more than 10000 results",
+          },
+        },
+      },
+      { status: 401, body: "unauthorized" },
+      { body: { message: "Unauthorized" } },
+    ]);
+    servers.push(n.server);
+    const [timeout, tooLarge, unauthorized, notRpc] = await answersInTurn(
+      n.url,
+      "eth_getLogs",
+      4,
+      [{}],
+    );
+    expect(String(timeout)).to.include("HTTP 504: Gateway Timeout");
+    expect(isRangeRefusal(timeout)).to.equal(true);
+    expect(String(tooLarge)).to.include(
+      "query returned more than 10000 results",
+    );
+    expect(isRangeRefusal(tooLarge)).to.equal(true);
+    expect(isRangeRefusal(unauthorized)).to.equal(false);
+    expect(
+      isVipError(notRpc, ERRORS.NETWORK.HTTP.UNEXPECTED_ANSWER),
+      String(notRpc),
+    ).to.equal(true);
+  });
+
+  it("retries a 5xx and an answer cut short, not a 404, whatever the node's origin is named", async () => {
+    // An origin with "json" and "500" in it must not make a 404 look like a
+    // cut answer or an internal error.
+    const url = "https://jsonrpc-500.example";
+    const failures = [
+      new VipError(ERRORS.NETWORK.HTTP.HTTP_STATUS, {
+        url,
+        status: 500,
+        reason: "Internal Server Error",
+      }),
+      new VipError(ERRORS.NETWORK.HTTP.NOT_JSON, { url, body: '{"res' }),
+      new VipError(ERRORS.NETWORK.HTTP.HTTP_STATUS, {
+        url,
+        status: 404,
+        reason: "Not Found",
+      }),
+    ];
+    const provider = {
+      request: () => {
+        const failure = failures.shift();
+        return failure === undefined
+          ? Promise.resolve("0x10")
+          : Promise.reject(failure);
+      },
+    };
+    const retried: string[] = [];
+    const reader = new RollupReader(provider, (what) => retried.push(what));
+    const missing = await reader.head().catch((error: unknown) => error);
+    expect(retried, "the 500 and the cut answer").to.have.length(2);
+    expect(
+      isVipError(missing, ERRORS.NETWORK.HTTP.HTTP_STATUS) &&
+        missing.params.status,
+      String(missing),
+    ).to.equal(404);
+    expect(await reader.head()).to.equal(16n);
   });
 });
