@@ -104,6 +104,22 @@ export function messageOf(error: unknown): string {
 }
 
 /**
+ * `error` and what it wraps through `cause`, outermost first, at most `most`
+ * of them: where a library keeps a status, a body or a system's code on an
+ * inner error.
+ */
+export function causeChain(error: unknown, most = 6): unknown[] {
+  const chain: unknown[] = [];
+  for (
+    let e = error;
+    e !== undefined && e !== null && chain.length < most;
+    e = (e as { cause?: unknown }).cause
+  )
+    chain.push(e);
+  return chain;
+}
+
+/**
  * How much of an error a line of output or another error's message shows:
  * - `"first line"`: the first line of `messageOf` (enough to say what went
  *   wrong);

@@ -13,7 +13,7 @@ import {
 import type { JsonRpcRequester } from "./rpc.js";
 import { describeEndpoint } from "../clients/http.js";
 import { ERRORS } from "../error-catalog.js";
-import { VipError } from "../errors.js";
+import { causeChain, VipError } from "../errors.js";
 import { safeText } from "../output.js";
 
 /**
@@ -114,16 +114,11 @@ function resultOf(
  * hardhat-utils' message, which names the origin alone.
  */
 function faultOf(error: unknown): string {
-  for (
-    let e: unknown = error, depth = 0;
-    e !== undefined && e !== null && depth < 4;
-    depth++
-  ) {
+  for (const e of causeChain(error, 4)) {
     // A system's or TLS's code: ECONNRESET, UND_ERR_SOCKET, CERT_HAS_EXPIRED.
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && /^[A-Z][A-Z0-9_]{3,}$/.test(code))
       return code;
-    e = (e as { cause?: unknown }).cause;
   }
   return safeText(error instanceof Error ? error.message : String(error), 200);
 }

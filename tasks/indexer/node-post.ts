@@ -5,7 +5,7 @@ import {
 import type { HttpNetworkConfig } from "hardhat/types/config";
 
 import type { ERRORS } from "../error-catalog.js";
-import { type ErrorParams, VipError } from "../errors.js";
+import { causeChain, type ErrorParams, VipError } from "../errors.js";
 import { safeText } from "../output.js";
 
 /**
@@ -92,29 +92,19 @@ export class NodeCallError<D extends CallFailure> extends VipError<D> {
  * keeps it (parsed when it was JSON), or "".
  */
 function bodyOf(error: unknown): string {
-  for (
-    let e: unknown = error, depth = 0;
-    e !== undefined && e !== null && depth < 4;
-    depth++
-  ) {
+  for (const e of causeChain(error, 4)) {
     const body = (e as { body?: unknown }).body;
     if (typeof body === "string") return body;
     if (typeof body === "object" && body !== null) return JSON.stringify(body);
-    e = (e as { cause?: unknown }).cause;
   }
   return "";
 }
 
 /** The HTTP status an error of hardhat-utils' request carries, if any. */
 function statusOf(error: unknown): number | undefined {
-  for (
-    let e: unknown = error, depth = 0;
-    e !== undefined && e !== null && depth < 4;
-    depth++
-  ) {
+  for (const e of causeChain(error, 4)) {
     const status = (e as { statusCode?: unknown }).statusCode;
     if (typeof status === "number") return status;
-    e = (e as { cause?: unknown }).cause;
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import type { EIP1193Provider } from "hardhat/types/providers";
 
 import { ERRORS } from "../error-catalog.js";
-import { defined, isVipError, VipError } from "../errors.js";
+import { causeChain, defined, isVipError, VipError } from "../errors.js";
 import { safeText } from "../output.js";
 import type { BatchTransport } from "./batch.js";
 import type { RpcLog } from "./decode.js";
@@ -388,16 +388,11 @@ function isFault(error: unknown): boolean {
 /** Every message along the cause chain and its data, for matching a node's refusal. */
 function causeChainText(error: unknown): string {
   const parts: string[] = [];
-  for (
-    let e: unknown = error, depth = 0;
-    e !== undefined && e !== null && depth < 6;
-    depth++
-  ) {
+  for (const e of causeChain(error)) {
     if (e instanceof Error) parts.push(e.message);
     else if (typeof e === "string") parts.push(e);
     const data = (e as { data?: unknown }).data;
     if (typeof data === "string") parts.push(data);
-    e = (e as { cause?: unknown }).cause;
   }
   return parts.join(" | ");
 }
