@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { HardhatError } from "@nomicfoundation/hardhat-errors";
+import { exists } from "@nomicfoundation/hardhat-utils/fs";
 import { expect } from "chai";
 import type { JsonRpcProvider } from "ethers";
 
@@ -206,6 +207,32 @@ describe("operator tasks refuse bad input and broken peers", () => {
       expect(failure(sending, ERRORS.CONTRACT.ACCOUNTS.KEY_NOT_SET)).to.include(
         "PRIVATE_KEY",
       );
+    });
+  });
+
+  describe("scores:index", () => {
+    it("refuses a JSON_RPC_URL that is not a URL by the network's name, never quoting it, and writes no index", async () => {
+      const dataDir = path.join(scratch, "index-bad-url");
+      const result = await onRollup(
+        [
+          "scores:index",
+          "--policy",
+          path.join(
+            PROJECT_ROOT,
+            "scripts",
+            "sample-policy",
+            "perp-volume.sql",
+          ),
+          "--data-dir",
+          dataDir,
+        ],
+        { JSON_RPC_URL: "rpc.example.com/v1/KEY-IN-PATH" },
+      );
+      expect(
+        failure(result, ERRORS.CONFIG.SETTINGS.NETWORK_URL_INVALID),
+      ).to.include('network "rollup"');
+      expect(result.output).to.not.include("KEY-IN-PATH");
+      expect(await exists(dataDir), "an index was written").to.equal(false);
     });
   });
 
