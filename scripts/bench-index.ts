@@ -6,11 +6,15 @@
  * in one stage's window on the stand-in base chain. BENCH_RUNS (3) runs of:
  * - `npx hardhat scores:index` in its own process into a fresh vip-data/
  *   (Hardhat's start-up included), straight to the node;
- * - a plain client right after: the same `eth_getLogs` requests (the index's
+ * - a plain client right after, in a process of its own (see
+ *   `bench/plain-client.ts`): the same `eth_getLogs` requests (the index's
  *   own range sizing, `RangeSizes`, applied to the answers; the count is
  *   checked against the ranges the command reports), one after the other,
- *   each answer read and parsed, nothing else; what the node can give;
- *   for both, how busy the node was (its CPU time over the wall time);
+ *   each answer read and parsed, nothing else; for both, how busy the node
+ *   was (its CPU time over the wall time);
+ * - the node's pace: the same ranges two at a time (as the command asks
+ *   them) by a client that only parses, and how busy the machine's cores
+ *   were during the command (its CPU and the node's);
  * - `npx hardhat scores:compute` for the stage on that index, in its own
  *   process, with its peak memory (maxRSS, read in the process at exit);
  * - `npx hardhat scores:explain` for one address of the stage, likewise;
@@ -32,16 +36,16 @@ import {
   stat,
   writeFile,
 } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 
 import { JsonRpcProvider, NonceManager, Wallet } from "ethers";
 
 import { summarizeProfile } from "./bench/cpu-profile.js";
+import type { PlainJob, PlainRun } from "./bench/plain-client.js";
 import { peakRss, RSS_REPORTER } from "./bench/rss.js";
 import { median } from "./bench/stats.js";
 import { watchTreeRss } from "./bench/tree-rss.js";
-import { RangeSizes } from "../tasks/indexer/index-sources.js";
 import { startL1RestStandIn } from "../tasks/stand-ins/l1-rest.js";
 import { HARDHAT_CLI, PROJECT_ROOT } from "../test/helpers/hardhat-cli.js";
 import { startHardhatNode } from "../test/helpers/hardhat-node.js";
@@ -65,6 +69,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
  */
 const SPREAD = process.env.BENCH_SPREAD === "1";
 
+const PLAIN_CLIENT = path.join(import.meta.dirname, "bench", "plain-client.ts");
 const dir = await mkdtemp(path.join(tmpdir(), "vip-bench-index-"));
 const node = await startHardhatNode();
 const provider = new JsonRpcProvider(node.url, undefined, {
@@ -226,6 +231,22 @@ async function addTrades(tradeLog: TradeLog, count: number): Promise<void> {
   }
 }
 
+/** The plain client in a process of its own (see `bench/plain-client.ts`). */
+async function plainClient(job: PlainJob): Promise<PlainRun> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", PLAIN_CLIENT, JSON.stringify(job)],
+    { cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) =>
+    child.on("exit", resolve),
+  );
+  if (code !== 0) throw new Error(`the plain client exited ${code}`);
+  return JSON.parse(output) as PlainRun;
+}
+
 function computeArgs(out: string, data: string): string[] {
   return [
     "scores:compute",
@@ -322,6 +343,9 @@ group by trader
     /** scores:index with nothing to fetch, and the ratio without it. */
     fixed: number;
     ratioAfterStart: number;
+    /** The same ranges two at a time by a client that only parses; the machine's cores busy during scores:index. */
+    pace: number;
+    machineBusy: number;
     compute: number;
     /** scores:compute's processes at once (sampled), and their peaks added. */
     peak: number;
@@ -346,42 +370,27 @@ group by trader
     // the command's fixed cost (Hardhat's start-up, opening the index, the
     // reorganization check), which the plain client does not pay.
     const idle = await hardhat(indexArgs(policy, data));
-    const plainStarted = performance.now();
     const plainNodeCpu = node.cpuSeconds();
-    let plainLogs = 0;
-    let requests = 0;
-    const sizes = new RangeSizes();
-    for (let from = 0n; from <= BigInt(head);) {
-      const range = sizes.peek() ?? 1n;
-      sizes.take();
-      const to =
-        from + range - 1n < BigInt(head) ? from + range - 1n : BigInt(head);
-      const answer = await fetch(node.url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "eth_getLogs",
-          params: [
-            {
-              fromBlock: `0x${from.toString(16)}`,
-              toBlock: `0x${to.toString(16)}`,
-              address: [address],
-              topics: [[topic]],
-            },
-          ],
-        }),
-      });
-      const body = (await answer.json()) as { result?: unknown[] };
-      const logs = body.result?.length ?? 0;
-      plainLogs += logs;
-      requests++;
-      sizes.answered(to - from + 1n, logs);
-      from = to + 1n;
-    }
-    const plain = (performance.now() - plainStarted) / 1000;
+    const rollup = { url: node.url, address, topic };
+    const plainRun = await plainClient({ ...rollup, kind: "plain", head });
+    const plain = plainRun.seconds;
+    const plainLogs = plainRun.logs;
+    const requests = plainRun.ranges.length;
     const plainNodeBusy = (node.cpuSeconds() - plainNodeCpu) / plain;
+    // The node's own pace: the same ranges two at a time, as the command
+    // asks them, by a client that only parses (the command's ceiling).
+    const paceRun = await plainClient({
+      ...rollup,
+      kind: "two-at-a-time",
+      ranges: plainRun.ranges,
+    });
+    const pace = paceRun.seconds;
+    if (paceRun.logs !== LOGS)
+      throw new Error(`two at a time, the node gave ${paceRun.logs} logs`);
+    // Both processes' CPU over the command's time, of the machine's cores.
+    const machineBusy =
+      (index.cpuSeconds + indexNodeBusy * index.seconds) /
+      (index.seconds * availableParallelism());
     if (plainLogs !== LOGS || requests !== ranges)
       throw new Error(
         `the plain client got ${plainLogs} logs in ${requests} requests up to block ${head}; ` +
@@ -425,6 +434,8 @@ group by trader
       ratio: plain / index.seconds,
       fixed: idle.seconds,
       ratioAfterStart: plain / (index.seconds - idle.seconds),
+      pace,
+      machineBusy,
       compute: compute.seconds,
       peak: compute.peakMb,
       rss: compute.maxRssMb,
@@ -440,6 +451,8 @@ group by trader
         `plain client ${fmt(plain, 2)} s (${fmt(row.plain)} logs/s); ratio ${fmt(row.ratio, 2)}; ` +
         `the node busy ${fmt(100 * indexNodeBusy)} % of scores:index's time, ${fmt(100 * plainNodeBusy)} % of the plain client's; ` +
         `scores:index with nothing to fetch ${fmt(idle.seconds, 2)} s, ratio without it ${fmt(row.ratioAfterStart, 2)}; ` +
+        `the same ranges two at a time, parsed alone, ${fmt(pace, 2)} s (the node's pace); ` +
+        `the machine's cores busy during scores:index ${fmt(100 * machineBusy)} % (the command's CPU and the node's); ` +
         `scores:compute ${fmt(compute.seconds, 2)} s (CPU ${fmt(compute.cpuSeconds, 2)} s), ` +
         `peak ${fmt(compute.peakMb)} MB at once (${eachProcess(compute)}), ${fmt(addresses)} addresses; ` +
         `scores:explain ${fmt(explain.seconds, 2)} s, peak ${fmt(explain.peakMb)} MB at once`,
@@ -456,7 +469,9 @@ group by trader
       `lowest ${fmt(Math.min(...ratios), 2)}; without the command's fixed cost (median ` +
       `${fmt(median(rows.map((r) => r.fixed)), 2)} s): median ` +
       `${fmt(median(rows.map((r) => r.ratioAfterStart)), 2)}, lowest ` +
-      `${fmt(Math.min(...rows.map((r) => r.ratioAfterStart)), 2)}`,
+      `${fmt(Math.min(...rows.map((r) => r.ratioAfterStart)), 2)}; the node's pace (the same ranges ` +
+      `two at a time, parsed alone): median ${fmt(median(rows.map((r) => r.pace)), 2)} s; the cores busy ` +
+      `during scores:index: median ${fmt(100 * median(rows.map((r) => r.machineBusy)))} %`,
   );
   if (process.env.BENCH_PROFILE === "1") await profileIndex(policy);
   console.log(
