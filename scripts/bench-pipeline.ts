@@ -30,10 +30,10 @@ import { network } from "hardhat";
 
 import {
   mineEvery,
-  rpc as rpcTo,
   scoresUpdateEnv,
   writeSampleScoreFile,
 } from "./bench/local-node.js";
+import { rpc as rpcTo } from "./bench/rpc.js";
 import { peakRss } from "./bench/rss.js";
 import { defined } from "../tasks/errors.js";
 import { median } from "./bench/stats.js";

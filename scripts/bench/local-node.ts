@@ -1,22 +1,9 @@
 import { writeFile } from "node:fs/promises";
 
+import { rpc } from "./rpc.js";
 import { RSS_REPORTER } from "./rss.js";
 import { DEPLOYER_KEY } from "../../test/helpers/keys.js";
 import { sampleAddresses, sampleScores } from "../gas/scenarios.js";
-
-/** One JSON-RPC request to the benchmark's node; its result. */
-export async function rpc(
-  url: string,
-  method: string,
-  params: unknown[],
-): Promise<unknown> {
-  const answer = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  return ((await answer.json()) as { result: unknown }).result;
-}
 
 /**
  * The node mines as a rollup does: a block every `blockMs` with `blockGas`

@@ -13,6 +13,7 @@
  *
  * Used by `bench-index.ts`: `node --import tsx plain-client.ts <job as JSON>`.
  */
+import { rpc } from "./rpc.js";
 import { RangeSizes } from "../../tasks/indexer/index-sources.js";
 
 export type PlainJob = {
@@ -36,25 +37,15 @@ async function getLogs(
   { url, address, topic }: PlainJob,
   [from, to]: [bigint, bigint],
 ): Promise<number> {
-  const answer = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "eth_getLogs",
-      params: [
-        {
-          fromBlock: `0x${from.toString(16)}`,
-          toBlock: `0x${to.toString(16)}`,
-          address: [address],
-          topics: [[topic]],
-        },
-      ],
-    }),
-  });
-  const body = (await answer.json()) as { result?: unknown[] };
-  return body.result?.length ?? 0;
+  const logs = (await rpc(url, "eth_getLogs", [
+    {
+      fromBlock: `0x${from.toString(16)}`,
+      toBlock: `0x${to.toString(16)}`,
+      address: [address],
+      topics: [[topic]],
+    },
+  ])) as unknown[] | undefined;
+  return logs?.length ?? 0;
 }
 
 async function oneAtATime(
