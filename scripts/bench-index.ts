@@ -119,6 +119,8 @@ async function hardhat(
   processHeapMb: number[];
   processOutsideMb: number[];
   cpuSeconds: number;
+  /** What sampling the processes' memory took of the cores meanwhile. */
+  watcherCpuSeconds: number;
   output: string;
 }> {
   const rssFile = path.join(dir, `rss-${Date.now()}.txt`);
@@ -143,6 +145,7 @@ async function hardhat(
   );
   const seconds = (performance.now() - started) / 1000;
   const peakMb = memory.stop();
+  const watcherCpuSeconds = memory.cpuSeconds();
   if (code !== 0)
     throw new Error(`hardhat ${args.join(" ")} exited ${code}:\n${output}`);
   // A line per process of the command (the policy's engine runs in a child
@@ -157,6 +160,7 @@ async function hardhat(
     processHeapMb: processes.each.map((p) => p.heapMb),
     processOutsideMb: processes.each.map((p) => p.outsideMb),
     cpuSeconds: processes.cpuSeconds,
+    watcherCpuSeconds,
     output,
   };
 }
@@ -445,7 +449,7 @@ group by trader
     console.log(
       `run ${run}: scores:index ${fmt(index.seconds, 2)} s (${fmt(row.index)} logs/s, ` +
         `${requests} eth_getLogs, CPU ${fmt(index.cpuSeconds, 2)} s, index file ${fmt(indexMb)} MB, ` +
-        `peak ${fmt(index.peakMb)} MB: ` +
+        `peak ${fmt(index.peakMb)} MB (sampling it took ${fmt(index.watcherCpuSeconds, 2)} s of CPU): ` +
         `JS heap up to ${index.processHeapMb.map((mb) => fmt(mb)).join(" + ")} MB, ` +
         `outside it up to ${index.processOutsideMb.map((mb) => fmt(mb)).join(" + ")} MB); ` +
         `plain client ${fmt(plain, 2)} s (${fmt(row.plain)} logs/s); ratio ${fmt(row.ratio, 2)}; ` +
