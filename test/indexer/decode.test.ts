@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { AbiCoder, EventFragment, zeroPadValue } from "ethers";
 
 import { ERRORS } from "../../tasks/error-catalog.js";
-import { isVipError } from "../../tasks/errors.js";
+import { errorCode, isVipError } from "../../tasks/errors.js";
 import {
   LogColumns,
   LogDecoder,
@@ -175,6 +175,50 @@ describe("decoding logs: the fast path reads words exactly as ethers does", () =
     }));
     expect(appended).to.deep.equal(rows);
     expect(columns.length).to.equal(200);
+  });
+
+  it("refuses a word with a character that is not a hex digit in its data or topic, as ethers does, and a field that is not text", () => {
+    const s = source(
+      "Trade(address indexed trader, uint256 notional, uint16 leverage)",
+    );
+    const data = new AbiCoder().encode(["uint256", "uint16"], [5n, 3]);
+    const topic = zeroPadValue(
+      "0x1000000000000000000000000000000000000001",
+      32,
+    );
+    const spoilt = (hex: string, at: number, char: string) =>
+      `${hex.slice(0, at)}${char}${hex.slice(at + 1)}`;
+    const refusals = [];
+    // Past the lowercase digits on either side: "/" and ":" around 0-9,
+    // "`" and "g" around a-f, a letter beyond ASCII, a space.
+    for (const char of ["/", ":", "`", "g", "G", "\u00e9", " "]) {
+      for (const [topics, body] of [
+        [[s.topic, topic], spoilt(data, 70, char)],
+        [[s.topic, spoilt(topic, 40, char)], data],
+      ] as const) {
+        const fast = outcome(() =>
+          new LogDecoder(s).decode(log([...topics], body), 1n),
+        );
+        const ethers = outcome(() =>
+          new LogDecoder(s, { fast: false }).decode(log([...topics], body), 1n),
+        );
+        expect(fast).to.deep.equal(ethers);
+        refusals.push(fast.refused?.[0]);
+      }
+    }
+    expect(new Set(refusals)).to.deep.equal(
+      new Set([errorCode(ERRORS.INDEXER.LOGS.LOG_NOT_DECODABLE)]),
+    );
+    // An answer's fields are not checked one by one before decoding.
+    const notText = outcome(() =>
+      new LogDecoder(s).decode(
+        log([s.topic, topic], [...data] as unknown as string),
+        1n,
+      ),
+    );
+    expect(notText.refused?.[0]).to.equal(
+      errorCode(ERRORS.INDEXER.LOGS.LOG_NOT_DECODABLE),
+    );
   });
 
   it("holds a uint128 up to 2^127 - 1 and refuses 2^127 (a HUGEINT column holds 127 bits and a sign), and an int128 down to its minimum", () => {
