@@ -90,16 +90,23 @@ const fmt = (n: number, digits = 0) =>
     maximumFractionDigits: digits,
   });
 
-/** Each process's own peak and JS heap, as a command's processes reported them at exit. */
+/**
+ * Each process's own peak and JS heap, as a command's processes reported
+ * them at exit (a killed one's peak from /proc).
+ */
 function eachProcess(
   run: Pick<
     Awaited<ReturnType<typeof hardhat>>,
-    "processMaxRssMb" | "maxRssMb" | "processHeapMb"
+    "processMaxRssMb" | "maxRssMb" | "processHeapMb" | "killedProcesses"
   >,
 ): string {
+  const killed =
+    run.killedProcesses === 0
+      ? ""
+      : ` (the last ${run.killedProcesses} killed when done, read from /proc)`;
   return (
     `each process's own peak: ${run.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")} = ` +
-    `${fmt(run.maxRssMb)} MB, the command and the policy's engine; JS heaps up to ` +
+    `${fmt(run.maxRssMb)} MB, the command and the policy's engine${killed}; JS heaps up to ` +
     `${run.processHeapMb.map((mb) => fmt(mb)).join(" + ")} MB`
   );
 }
@@ -115,6 +122,8 @@ async function hardhat(
   /** The processes' peaks added: an upper bound of `peakMb`. */
   maxRssMb: number;
   processMaxRssMb: number[];
+  /** The last processes of `processMaxRssMb`, which were killed: their peaks from /proc. */
+  killedProcesses: number;
   /** Each process's largest JS heap and memory outside it (sampled), MB. */
   processHeapMb: number[];
   processOutsideMb: number[];
@@ -150,13 +159,19 @@ async function hardhat(
     throw new Error(`hardhat ${args.join(" ")} exited ${code}:\n${output}`);
   // A line per process of the command (the policy's engine runs in a child
   // of its own): the processes run at once, so their peaks are added, an
-  // upper bound of the command's peak.
+  // upper bound of the command's peak. A worker the command SIGKILLed
+  // (its engine's, once done) wrote none: its peak is the sampler's.
   const processes = await peakRss(rssFile);
+  const reported = new Set(processes.each.map((p) => p.pid));
+  const killedMb = [...memory.processPeaksMb()]
+    .filter(([pid]) => !reported.has(pid))
+    .map(([, mb]) => mb);
   return {
     seconds,
     peakMb,
-    maxRssMb: processes.all,
-    processMaxRssMb: processes.each.map((p) => p.mb),
+    maxRssMb: processes.all + killedMb.reduce((sum, mb) => sum + mb, 0),
+    processMaxRssMb: processes.each.map((p) => p.mb).concat(killedMb),
+    killedProcesses: killedMb.length,
     processHeapMb: processes.each.map((p) => p.heapMb),
     processOutsideMb: processes.each.map((p) => p.outsideMb),
     cpuSeconds: processes.cpuSeconds,

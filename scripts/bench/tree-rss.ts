@@ -14,6 +14,9 @@
  */
 import { readFileSync } from "node:fs";
 
+const VM_RSS = /^VmRSS:\s+(\d+) kB/m;
+const VM_HWM = /^VmHWM:\s+(\d+) kB/m;
+
 /** How often the tree is read: memory is allocated far slower than this matters. */
 const SAMPLE_MS = 20;
 
@@ -22,14 +25,21 @@ export interface TreeRssWatch {
   stop(): number;
   /** The CPU the sampling itself took so far, in seconds. */
   cpuSeconds(): number;
+  /**
+   * Each process seen, by pid, with its own peak as the kernel last gave it
+   * (`VmHWM`), in MB: the figure for a process killed before it could
+   * report its own (the command SIGKILLs its engine's workers when done).
+   */
+  processPeaksMb(): Map<number, number>;
 }
 
 export function watchTreeRss(pid: number): TreeRssWatch {
   let peakKb = 0;
   let cpuMicros = 0;
+  const ownPeaksKb = new Map<number, number>();
   const timer = setInterval(() => {
     const before = process.cpuUsage();
-    peakKb = Math.max(peakKb, treeRssKb(pid));
+    peakKb = Math.max(peakKb, treeRssKb(pid, ownPeaksKb));
     const used = process.cpuUsage(before);
     cpuMicros += used.user + used.system;
   }, SAMPLE_MS);
@@ -39,18 +49,22 @@ export function watchTreeRss(pid: number): TreeRssWatch {
       return peakKb / 1024;
     },
     cpuSeconds: () => cpuMicros / 1e6,
+    processPeaksMb: () =>
+      new Map([...ownPeaksKb].map(([pid, kb]) => [pid, kb / 1024])),
   };
 }
 
-function treeRssKb(pid: number): number {
-  const rss = Number(
-    /^VmRSS:\s+(\d+) kB/m.exec(readProc(`/proc/${pid}/status`))?.[1] ?? 0,
-  );
-  let total = rss;
+/** The tree's resident memory now, in kB; each process's own peak kept in `ownPeaksKb`. */
+function treeRssKb(pid: number, ownPeaksKb: Map<number, number>): number {
+  const status = readProc(`/proc/${pid}/status`);
+  const kb = (field: RegExp) => Number(field.exec(status)?.[1] ?? 0);
+  let total = kb(VM_RSS);
+  if (status !== "")
+    ownPeaksKb.set(pid, Math.max(ownPeaksKb.get(pid) ?? 0, kb(VM_HWM)));
   for (const child of readProc(`/proc/${pid}/task/${pid}/children`)
     .trim()
     .split(/\s+/))
-    if (child !== "") total += treeRssKb(Number(child));
+    if (child !== "") total += treeRssKb(Number(child), ownPeaksKb);
   return total;
 }
 
