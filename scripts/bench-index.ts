@@ -92,21 +92,21 @@ const fmt = (n: number, digits = 0) =>
 
 /**
  * Each process's own peak and JS heap, as a command's processes reported
- * them at exit (a killed one's peak from /proc).
+ * them at exit (one that did not, a killed worker, from /proc).
  */
 function eachProcess(
   run: Pick<
     Awaited<ReturnType<typeof hardhat>>,
-    "processMaxRssMb" | "maxRssMb" | "processHeapMb" | "killedProcesses"
+    "processMaxRssMb" | "maxRssMb" | "processHeapMb" | "unreportedProcesses"
   >,
 ): string {
-  const killed =
-    run.killedProcesses === 0
+  const unreported =
+    run.unreportedProcesses === 0
       ? ""
-      : ` (the last ${run.killedProcesses} killed when done, read from /proc)`;
+      : ` (the last ${run.unreportedProcesses} read from /proc: no report at exit, as from a worker the command killed)`;
   return (
     `each process's own peak: ${run.processMaxRssMb.map((mb) => fmt(mb)).join(" + ")} = ` +
-    `${fmt(run.maxRssMb)} MB, the command and the policy's engine${killed}; JS heaps up to ` +
+    `${fmt(run.maxRssMb)} MB, the command and the policy's engine${unreported}; JS heaps up to ` +
     `${run.processHeapMb.map((mb) => fmt(mb)).join(" + ")} MB`
   );
 }
@@ -122,8 +122,8 @@ async function hardhat(
   /** The processes' peaks added: an upper bound of `peakMb`. */
   maxRssMb: number;
   processMaxRssMb: number[];
-  /** The last processes of `processMaxRssMb`, which were killed: their peaks from /proc. */
-  killedProcesses: number;
+  /** The last processes of `processMaxRssMb`, which did not report: their peaks from /proc. */
+  unreportedProcesses: number;
   /** Each process's largest JS heap and memory outside it (sampled), MB. */
   processHeapMb: number[];
   processOutsideMb: number[];
@@ -159,19 +159,20 @@ async function hardhat(
     throw new Error(`hardhat ${args.join(" ")} exited ${code}:\n${output}`);
   // A line per process of the command (the policy's engine runs in a child
   // of its own): the processes run at once, so their peaks are added, an
-  // upper bound of the command's peak. A worker the command SIGKILLed
-  // (its engine's, once done) wrote none: its peak is the sampler's.
+  // upper bound of the command's peak. A process that wrote none (a worker
+  // the command SIGKILLed once done, as it does its engine's) has the
+  // sampler's figure instead.
   const processes = await peakRss(rssFile);
   const reported = new Set(processes.each.map((p) => p.pid));
-  const killedMb = [...memory.processPeaksMb()]
+  const unreportedMb = [...memory.processPeaksMb()]
     .filter(([pid]) => !reported.has(pid))
     .map(([, mb]) => mb);
   return {
     seconds,
     peakMb,
-    maxRssMb: processes.all + killedMb.reduce((sum, mb) => sum + mb, 0),
-    processMaxRssMb: processes.each.map((p) => p.mb).concat(killedMb),
-    killedProcesses: killedMb.length,
+    maxRssMb: processes.all + unreportedMb.reduce((sum, mb) => sum + mb, 0),
+    processMaxRssMb: processes.each.map((p) => p.mb).concat(unreportedMb),
+    unreportedProcesses: unreportedMb.length,
     processHeapMb: processes.each.map((p) => p.heapMb),
     processOutsideMb: processes.each.map((p) => p.outsideMb),
     cpuSeconds: processes.cpuSeconds,
