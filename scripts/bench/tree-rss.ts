@@ -6,7 +6,7 @@
  *
  * The sampler shares the machine's two cores with what it measures, so it
  * reads little: each process's `status` and its main thread's `children`
- * (Node forks on its main thread: Hardhat's relaunch, the policy's engine),
+ * (Node forks on its main thread: the command's engine workers),
  * synchronously. Reading every thread's `children` file asynchronously, as
  * it first did, cost 0.45–0.55 s of CPU over a 5.6 s `scores:index` (some
  * 15 threads, 50 times a second), and the command 0.2–0.35 s of its time
