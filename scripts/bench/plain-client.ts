@@ -71,7 +71,7 @@ async function oneAtATime(
 async function twoAtATime(
   job: PlainJob,
   ranges: [bigint, bigint][],
-): Promise<number> {
+): Promise<{ logs: number; ranges: [bigint, bigint][] }> {
   let next = 0;
   let logs = 0;
   const lane = async () => {
@@ -82,29 +82,21 @@ async function twoAtATime(
     }
   };
   await Promise.all([lane(), lane()]);
-  return logs;
+  return { logs, ranges };
 }
 
 const job = JSON.parse(process.argv[2] ?? "{}") as PlainJob;
 const started = performance.now();
-let run: PlainRun;
-if (job.kind === "plain") {
-  const { logs, ranges } = await oneAtATime(job, BigInt(job.head));
-  run = {
-    seconds: (performance.now() - started) / 1000,
-    logs,
-    ranges: ranges.map(([from, to]) => [String(from), String(to)]),
-  };
-} else {
-  const ranges = job.ranges.map(([from, to]): [bigint, bigint] => [
-    BigInt(from),
-    BigInt(to),
-  ]);
-  const logs = await twoAtATime(job, ranges);
-  run = {
-    seconds: (performance.now() - started) / 1000,
-    logs,
-    ranges: job.ranges,
-  };
-}
+const { logs, ranges } =
+  job.kind === "plain"
+    ? await oneAtATime(job, BigInt(job.head))
+    : await twoAtATime(
+        job,
+        job.ranges.map(([from, to]) => [BigInt(from), BigInt(to)]),
+      );
+const run: PlainRun = {
+  seconds: (performance.now() - started) / 1000,
+  logs,
+  ranges: ranges.map(([from, to]) => [String(from), String(to)]),
+};
 process.stdout.write(JSON.stringify(run));
